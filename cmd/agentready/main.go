@@ -1,0 +1,77 @@
+// Command agentready serves the reference app and works with evidence.
+//
+//	agentready serve [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
+//	agentready variants
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/agentready/agentready/fixtures/refapp"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: agentready <command> [flags]
+
+commands:
+  serve      run the reference app for a person to click through
+  variants   list the deliberate defects the reference app can be started with
+`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return serve(args[1:], stdout, stderr)
+	case "variants":
+		for _, v := range refapp.Variants() {
+			info, _ := v.Info()
+			fmt.Fprintf(stdout, "%-24s caught by %-32s %s\n", v, info.CaughtBy, info.Intent)
+		}
+		return 0
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "agentready: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+func serve(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	variant := fs.String("variant", "", "start with this deliberate defect (see `agentready variants`)")
+	token := fs.String("observer-token", "", "turn on the observation endpoints for this bearer token")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	srv, err := refapp.Listen(*addr, refapp.Options{Variant: refapp.Variant(*variant), ObserverToken: *token})
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready serve:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "AgentReady Events at %s/events (variant %q)\n", srv.URL, *variant)
+	if *token != "" {
+		fmt.Fprintf(stdout, "observer: %s/__agentready/state and /__agentready/journal with Authorization: Bearer <token>\n", srv.URL)
+	}
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	<-stop
+	if err := srv.Close(); err != nil {
+		fmt.Fprintln(stderr, "agentready serve:", err)
+		return 1
+	}
+	return 0
+}
