@@ -1,0 +1,190 @@
+// Package browser starts (or attaches to) one Chromium with WebMCP on, checks
+// that it can do what the suite needs before any spec runs, and opens
+// isolated tabs whose events feed the WebMCP trace and the network log from
+// one ordered stream.
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+)
+
+// Features are the Chromium features WebMCP needs, in the one
+// --enable-features flag (a later flag would replace, not add).
+const Features = "WebMCPTesting,DevToolsWebMCPSupport"
+
+// MinMajorVersion is the oldest Chromium the suite was measured on.
+const MinMajorVersion = 156
+
+// Environment variables the suite reads.
+const (
+	EnvChromium      = "AGENTREADY_CHROMIUM"       // path of the Chromium binary
+	EnvBrowserURL    = "AGENTREADY_BROWSER_URL"    // CDP websocket (or http://host:port) of a browser to attach to
+	EnvBrowserHeader = "AGENTREADY_BROWSER_HEADER" // "Name: value" sent when attaching, for hosted browser services
+)
+
+// Options say which browser to use.
+type Options struct {
+	ExecPath string      // Chromium to start; found on PATH when empty
+	URL      string      // attach to this browser instead of starting one
+	Header   http.Header // headers for the websocket when attaching
+	Flags    map[string]any
+}
+
+// OptionsFromEnv reads the AGENTREADY_* variables.
+func OptionsFromEnv() Options {
+	o := Options{ExecPath: os.Getenv(EnvChromium), URL: os.Getenv(EnvBrowserURL)}
+	if h := os.Getenv(EnvBrowserHeader); h != "" {
+		if name, value, ok := strings.Cut(h, ":"); ok {
+			o.Header = http.Header{strings.TrimSpace(name): {strings.TrimSpace(value)}}
+		}
+	}
+	return o
+}
+
+// Browser is one running (or attached) Chromium.
+type Browser struct {
+	ctx     context.Context // a chromedp context bound to the browser
+	cancel  context.CancelFunc
+	Version Version
+	dataDir string
+}
+
+// Version is what the browser says it is.
+type Version struct {
+	Product  string `json:"product"`  // e.g. Chrome/156.0.8078.108
+	Protocol string `json:"protocol"` // CDP protocol version
+	Major    int    `json:"major"`
+}
+
+// ErrPreflight marks a browser that cannot run the suite; the message says
+// what to install or which flag to set.
+var ErrPreflight = errors.New("browser preflight failed")
+
+// Launch starts Chromium (or attaches to opts.URL), then runs the preflight.
+// It never downloads a browser.
+func Launch(opts Options) (*Browser, error) {
+	var allocCtx context.Context
+	var allocCancel context.CancelFunc
+	b := &Browser{}
+	if opts.URL != "" {
+		ropts := []remote.Option{}
+		if len(opts.Header) > 0 {
+			ropts = append(ropts, remote.NoModifyURL, remote.WithDialHTTPHeader(opts.Header))
+		}
+		allocCtx, allocCancel = remote.NewAllocator(context.Background(), opts.URL, ropts...)
+	} else {
+		path, err := FindChromium(opts.ExecPath)
+		if err != nil {
+			return nil, err
+		}
+		dir, err := os.MkdirTemp("", "agentready-chromium-")
+		if err != nil {
+			return nil, err
+		}
+		b.dataDir = dir
+		allocCtx, allocCancel = chromedp.NewExecAllocator(context.Background(), execOptions(path, dir, opts.Flags)...)
+	}
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	b.ctx = ctx
+	b.cancel = func() { cancel(); allocCancel() }
+	// The first Do binds the browser's life to its context, so it gets the
+	// long-lived one; the bound comes from within.
+	if err := within(30*time.Second, cancel, func() error { return chromedp.Do(ctx) }); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("%w: could not start or reach Chromium: %v", ErrPreflight, err)
+	}
+	v, err := chromedp.CallBrowser(ctx, browser.GetVersion, cdp.Empty{})
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("%w: Browser.getVersion: %v", ErrPreflight, err)
+	}
+	b.Version = Version{Product: v.Product, Protocol: v.ProtocolVersion, Major: majorOf(v.Product)}
+	if err := b.preflight(); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+func execOptions(path, dataDir string, extra map[string]any) []chromedp.ExecAllocatorOption {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(dataDir),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("enable-features", Features),
+	)
+	for k, v := range extra {
+		opts = append(opts, chromedp.Flag(k, v))
+	}
+	return opts
+}
+
+// FindChromium answers the Chromium binary to start: path when given, else
+// the first of chromium, chromium-browser, google-chrome on PATH.
+func FindChromium(path string) (string, error) {
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return "", fmt.Errorf("%w: %s=%s: %v", ErrPreflight, EnvChromium, path, err)
+		}
+		return path, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%w: Chromium not found on PATH.\n  Install Debian's package:  sudo apt-get install -y chromium   (version %d or newer)\n  or point %s at a Chromium binary, or %s at a running browser.\n  The suite never downloads a browser.",
+		ErrPreflight, MinMajorVersion, EnvChromium, EnvBrowserURL)
+}
+
+func majorOf(product string) int {
+	_, ver, _ := strings.Cut(product, "/")
+	var major int
+	fmt.Sscanf(ver, "%d", &major)
+	return major
+}
+
+// Close ends the browser (or detaches from it) and removes its profile.
+func (b *Browser) Close() {
+	if b.cancel != nil {
+		b.cancel()
+	}
+	if b.dataDir != "" {
+		_ = os.RemoveAll(b.dataDir)
+	}
+}
+
+// within runs f, and when it has not returned after d, cancels (which makes
+// f return) and answers a timeout error. It bounds a first chromedp.Do, whose
+// context must outlive the call.
+func within(d time.Duration, cancel context.CancelFunc, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		cancel()
+		<-done
+		return fmt.Errorf("no answer within %s", d)
+	}
+}

@@ -1,0 +1,50 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// preflight checks the version and that WebMCP is on, on a real loopback page,
+// so that a wrong browser fails the run at once instead of every spec timing out.
+func (b *Browser) preflight() error {
+	if b.Version.Major != 0 && b.Version.Major < MinMajorVersion {
+		return fmt.Errorf("%w: %s is too old: WebMCP needs Chromium %d or newer (apt-get install -y chromium)",
+			ErrPreflight, b.Version.Product, MinMajorVersion)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("%w: no loopback port for the preflight page: %v", ErrPreflight, err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<!doctype html><title>agentready preflight</title>")
+	}), ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	defer cancel()
+	if err := within(15*time.Second, cancel, func() error {
+		return chromedp.Do(ctx, chromedp.Navigate("http://"+ln.Addr().String()+"/"))
+	}); err != nil {
+		return fmt.Errorf("%w: could not open a loopback page: %v", ErrPreflight, err)
+	}
+	evalCtx, stop := context.WithTimeout(ctx, 5*time.Second)
+	defer stop()
+	api, err := chromedp.Run(evalCtx, chromedp.Evaluate[string](
+		`typeof document.modelContext?.registerTool === "function" && typeof document.modelContext?.executeTool === "function" ? "ok" : String(typeof document.modelContext)`))
+	if err != nil {
+		return fmt.Errorf("%w: could not evaluate on the preflight page: %v", ErrPreflight, err)
+	}
+	if api != "ok" {
+		return fmt.Errorf("%w: WebMCP is off in %s: document.modelContext is %s.\n  Start Chromium %d+ with --enable-features=%s\n  (the suite sets it when it starts Chromium; set it yourself on a browser you attach with %s).",
+			ErrPreflight, b.Version.Product, api, MinMajorVersion, Features, EnvBrowserURL)
+	}
+	return nil
+}

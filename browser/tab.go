@@ -1,0 +1,158 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	cdpwebmcp "github.com/chromedp/cdproto/webmcp"
+	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/agentready/netlog"
+	"github.com/agentready/agentready/webmcp"
+)
+
+// Tab is one isolated browser context (its own cookies and storage) with one
+// page, whose WebMCP and network events are recorded in the order the
+// browser sent them.
+type Tab struct {
+	Ctx     context.Context // the chromedp context of the page
+	Trace   *webmcp.Recorder
+	Net     *netlog.Recorder
+	Tools   *webmcp.Client
+	Console *ConsoleLog
+	cancel  context.CancelFunc
+	close   sync.Once
+}
+
+// hookScript reports the page-side WebMCP events into the ordered CDP stream
+// through a binding; it runs before any script of the page.
+var hookScript = fmt.Sprintf(`(() => {
+  const mc = document.modelContext;
+  if (!mc || typeof mc.addEventListener !== "function") return;
+  const report = (kind) => (e) => {
+    try { globalThis[%[1]q](JSON.stringify({ kind, toolName: e.toolName ?? null })); } catch (_) {}
+  };
+  mc.addEventListener("toolactivated", report(%[2]q));
+  mc.addEventListener("toolcancel", report(%[3]q));
+})();`, webmcp.BindingName, webmcp.ToolActivated, webmcp.ToolCanceled)
+
+// NewTab opens an isolated tab. Close it when done.
+func (b *Browser) NewTab() (*Tab, error) {
+	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
+		t.Trace.Observe(ev)
+		t.Net.Observe(ev)
+		t.Console.observe(ev)
+	}))
+	t.Ctx, t.cancel = ctx, cancel
+	if err := within(15*time.Second, cancel, func() error {
+		return chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+			raw, unsubscribe := target.Subscribe(cdpwebmcp.ToolsAdded.Method)
+			go func() {
+				defer unsubscribe()
+				for v := range raw {
+					_ = t.Trace.RecordRawToolsAdded(v)
+				}
+			}()
+			if err := netlog.Enable(ctx); err != nil {
+				return fmt.Errorf("Network.enable: %w", err)
+			}
+			if _, err := chromedp.Call(ctx, runtime.AddBinding, runtime.AddBindingParams{Name: webmcp.BindingName}); err != nil {
+				return fmt.Errorf("Runtime.addBinding: %w", err)
+			}
+			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: hookScript}); err != nil {
+				return fmt.Errorf("Page.addScriptToEvaluateOnNewDocument: %w", err)
+			}
+			if _, err := chromedp.Call(ctx, cdpwebmcp.Enable, cdp.Empty{}); err != nil {
+				return fmt.Errorf("WebMCP.enable: %w", err)
+			}
+			return nil
+		}))
+	}); err != nil {
+		cancel()
+		return nil, fmt.Errorf("open tab: %w", err)
+	}
+	t.Tools = webmcp.NewClient(ctx, t.Trace)
+	return t, nil
+}
+
+// Close closes the tab and disposes of its browser context.
+func (t *Tab) Close() {
+	t.close.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = t.Net.FillBodies(t.Ctx)
+		done := make(chan struct{})
+		go func() { _ = chromedp.Cancel(t.Ctx); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+		t.cancel()
+	})
+}
+
+// Navigate opens url in the tab and waits for the load.
+func (t *Tab) Navigate(url string) error {
+	return chromedp.Do(t.Ctx, chromedp.Navigate(url))
+}
+
+// ConsoleLog keeps console errors and uncaught exceptions.
+type ConsoleLog struct {
+	mu      sync.Mutex
+	entries []ConsoleEntry
+}
+
+// ConsoleEntry is one console error or exception.
+type ConsoleEntry struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+	URL  string `json:"url,omitempty"`
+	Line int64  `json:"line,omitempty"`
+}
+
+func (c *ConsoleLog) observe(ev any) {
+	var e ConsoleEntry
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeWarning {
+			return
+		}
+		e.Type = string(ev.Type)
+		for _, a := range ev.Args {
+			if e.Text != "" {
+				e.Text += " "
+			}
+			if len(a.Value) > 0 {
+				e.Text += string(a.Value)
+			} else {
+				e.Text += a.Description
+			}
+		}
+	case *runtime.EventExceptionThrown:
+		e.Type = "exception"
+		if d := ev.ExceptionDetails; d != nil {
+			e.Text, e.URL, e.Line = d.Text, d.URL, d.LineNumber
+			if d.Exception != nil && d.Exception.Description != "" {
+				e.Text = d.Exception.Description
+			}
+		}
+	default:
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = append(c.entries, e)
+}
+
+// Entries returns a copy of the console errors so far.
+func (c *ConsoleLog) Entries() []ConsoleEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]ConsoleEntry(nil), c.entries...)
+}

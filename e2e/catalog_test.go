@@ -1,0 +1,89 @@
+package e2e
+
+import (
+	"encoding/json"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentready/agentready/e2e/framework"
+	"github.com/agentready/agentready/pages"
+)
+
+var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
+	DescribeTable("exposes exactly the page's tools, and the protocol and getTools() agree",
+		func(p pages.Page) {
+			f := framework.StartFixture("")
+			f.Open(p)
+			catalog, err := f.Tab.Tools.Catalog(framework.Bound)
+			Expect(err).NotTo(HaveOccurred())
+			want := p.Tools
+			if want == nil {
+				want = []string{}
+			}
+			Expect(catalog.Names()).To(Equal(want))
+		},
+		Entry("/events", pages.Events()),
+		Entry("/events/{id}", pages.Event(pages.EventIntro)),
+		Entry("/events/{id}/register", pages.Register(pages.EventIntro)),
+		Entry("/registrations", pages.Registrations()),
+		Entry("/tasks", pages.Tasks()),
+	)
+
+	It("marks search_events read-only", func() {
+		f := framework.StartFixture("")
+		f.Open(pages.Events())
+		catalog, err := f.Tab.Tools.Catalog(framework.Bound)
+		Expect(err).NotTo(HaveOccurred())
+		tool, _ := catalog.Get(pages.SearchEvents)
+		Expect(tool.Annotations.ReadOnly).To(BeTrue())
+		Expect(tool.Declarative).To(BeFalse())
+	})
+
+	It("declares prepare_event_registration on the form, with autosubmit and the schema the browser builds from its controls", func() {
+		f := framework.StartFixture("")
+		f.Open(pages.Register(pages.EventIntro))
+		catalog, err := f.Tab.Tools.Catalog(framework.Bound)
+		Expect(err).NotTo(HaveOccurred())
+		tool, ok := catalog.Get(pages.PrepareEventRegistration)
+		Expect(ok).To(BeTrue())
+		Expect(tool.Declarative).To(BeTrue())
+		Expect(tool.Annotations.Autosubmit).To(BeTrue())
+		// Pinned: labels become descriptions, required carries over; type=email
+		// gives no "format" and maxlength no "maxLength" (Chromium 156).
+		Expect(tool.InputSchema).To(MatchJSON(`{
+			"type": "object",
+			"properties": {
+				"attendeeName": {"type": "string", "description": "Attendee name"},
+				"email": {"type": "string", "description": "Email"}
+			},
+			"required": ["attendeeName", "email"]
+		}`))
+	})
+
+	It("loses the autosubmit annotation on the no-autosubmit variant", func() {
+		f := framework.StartFixture("no-autosubmit")
+		f.Open(pages.Register(pages.EventIntro))
+		catalog, err := f.Tab.Tools.Catalog(framework.Bound)
+		Expect(err).NotTo(HaveOccurred())
+		tool, _ := catalog.Get(pages.PrepareEventRegistration)
+		Expect(tool.Annotations.Autosubmit).To(BeFalse())
+	})
+
+	It("offers add_task with the seed-000 schema", func() {
+		f := framework.StartFixture("")
+		f.Open(pages.Tasks())
+		catalog, err := f.Tab.Tools.Catalog(framework.Bound)
+		Expect(err).NotTo(HaveOccurred())
+		tool, _ := catalog.Get(pages.AddTask)
+		var schema map[string]any
+		Expect(json.Unmarshal(tool.InputSchema, &schema)).To(Succeed())
+		Expect(schema).To(HaveKeyWithValue("required", ConsistOf("text")))
+		Expect(schema).To(HaveKeyWithValue("properties", HaveKeyWithValue("text", SatisfyAll(
+			HaveKeyWithValue("type", "string"),
+			HaveKeyWithValue("minLength", BeNumerically("==", 1)),
+			HaveKeyWithValue("maxLength", BeNumerically("==", 80)),
+			HaveKeyWithValue("pattern", `\S`),
+		))))
+	})
+})

@@ -1,0 +1,92 @@
+// Package framework is the small core the specs stand on: one browser per
+// Ginkgo process, and per spec a fresh reference app, an isolated tab and an
+// observer of the app's state and journal. Specs import it; it imports no spec.
+package framework
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // the framework speaks Ginkgo
+	. "github.com/onsi/gomega"    //nolint:revive
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/fixtures/refapp"
+	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/pages"
+)
+
+// Browser is this Ginkgo process's browser, started by SetUpBrowser.
+var Browser *browser.Browser
+
+// SetUpBrowser starts (or attaches to) the process's browser once, and
+// registers its shutdown. Call it from BeforeSuite: a failed preflight then
+// fails the run before any spec starts.
+func SetUpBrowser() {
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	Expect(err).NotTo(HaveOccurred(), "the browser is not usable; no spec was run")
+	Browser = b
+	DeferCleanup(b.Close)
+}
+
+// Fixture is what one spec works with.
+type Fixture struct {
+	App      *refapp.Server
+	Tab      *browser.Tab
+	Observer *observer.Client
+}
+
+// StartFixture starts the reference app (with variant, "" for the correct
+// app) and opens a tab; both end with the spec.
+func StartFixture(variant refapp.Variant) *Fixture {
+	GinkgoHelper()
+	token := randomToken()
+	app, err := refapp.Start(refapp.Options{Variant: variant, ObserverToken: token})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(app.Close)
+	tab := NewTab()
+	return &Fixture{App: app, Tab: tab, Observer: observer.New(app.URL, token)}
+}
+
+// NewTab opens another isolated tab (its own cookies: another session).
+func NewTab() *browser.Tab {
+	GinkgoHelper()
+	Expect(Browser).NotTo(BeNil(), "SetUpBrowser was not called in BeforeSuite")
+	tab, err := Browser.NewTab()
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(tab.Close)
+	return tab
+}
+
+// Open navigates the fixture's tab to a page of the app.
+func (f *Fixture) Open(p pages.Page) {
+	GinkgoHelper()
+	Expect(f.Tab.Navigate(f.App.URL + p.Path)).To(Succeed())
+}
+
+// State reads the app's state.
+func (f *Fixture) State() observer.State {
+	GinkgoHelper()
+	s, err := f.Observer.State(context.Background())
+	Expect(err).NotTo(HaveOccurred())
+	return s
+}
+
+// Journal reads the app's whole journal.
+func (f *Fixture) Journal() observer.Journal {
+	GinkgoHelper()
+	j, err := f.Observer.Journal(context.Background(), 0)
+	Expect(err).NotTo(HaveOccurred())
+	return j
+}
+
+// Bound is how long a spec waits for something that should happen at once.
+const Bound = 3 * time.Second
+
+func randomToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

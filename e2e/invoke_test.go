@@ -1,0 +1,116 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentready/agentready/e2e/framework"
+	"github.com/agentready/agentready/pages"
+	"github.com/agentready/agentready/webmcp"
+)
+
+var _ = Describe("Invoking tools", MarkHarness, func() {
+	var f *framework.Fixture
+
+	BeforeEach(func() {
+		f = framework.StartFixture("")
+		f.Open(pages.Events())
+		Expect(f.Tab.Tools.WaitTool(pages.SearchEvents, true, framework.Bound)).To(Succeed())
+	})
+
+	It("gives the same result through the page API and through CDP", func() {
+		input := map[string]any{"topic": "webmcp", "maxFeeTWD": 0}
+		viaPage := f.Tab.Tools.Invoke(pages.SearchEvents, input, webmcp.PageAPI)
+		viaCDP := f.Tab.Tools.Invoke(pages.SearchEvents, input, webmcp.CDP)
+
+		Expect(viaPage.Status).To(Equal(webmcp.Completed), viaPage.ErrorText)
+		Expect(viaCDP.Status).To(Equal(webmcp.Completed), viaCDP.ErrorText)
+		Expect(viaPage.Output).To(MatchJSON(viaCDP.Output))
+		Expect(viaPage.Code()).To(Equal("FOUND"))
+		Expect(viaPage.InvocationID).NotTo(BeEmpty())
+		Expect(viaCDP.InvocationID).NotTo(Equal(viaPage.InvocationID))
+	})
+
+	It("records both invocations in one ordered trace, each answer after its call", func() {
+		f.Tab.Tools.Invoke(pages.SearchEvents, map[string]any{"query": "agents"}, webmcp.PageAPI)
+		f.Tab.Tools.Invoke(pages.SearchEvents, map[string]any{"query": "forms"}, webmcp.CDP)
+
+		var kinds []webmcp.Kind
+		invokedAt := map[string]int{}
+		for _, e := range f.Tab.Trace.Events() {
+			switch e.Kind {
+			case webmcp.ToolInvoked:
+				invokedAt[e.InvocationID] = e.Seq
+				kinds = append(kinds, e.Kind)
+			case webmcp.ToolResponded:
+				Expect(invokedAt).To(HaveKey(e.InvocationID), "a response before its invocation")
+				Expect(e.Seq).To(BeNumerically(">", invokedAt[e.InvocationID]))
+				kinds = append(kinds, e.Kind)
+			}
+		}
+		Expect(kinds).To(Equal([]webmcp.Kind{webmcp.ToolInvoked, webmcp.ToolResponded, webmcp.ToolInvoked, webmcp.ToolResponded}))
+	})
+
+	DescribeTable("answers an unknown tool with an error, at once",
+		func(via webmcp.Transport) {
+			res := f.Tab.Tools.Invoke("no_such_tool", nil, via)
+			Expect(res.Status).To(Equal(webmcp.Failed))
+			Expect(res.ErrorText).To(ContainSubstring("not found"))
+			Expect(res.Duration).To(BeNumerically("<", time.Second))
+		},
+		Entry("page API", webmcp.PageAPI),
+		Entry("CDP", webmcp.CDP),
+	)
+
+	DescribeTable("answers a tool that throws with an error",
+		func(via webmcp.Transport) {
+			_, err := chromedp.Run(f.Tab.Ctx, chromedp.Evaluate[chromedp.Void](`document.modelContext.registerTool({
+				name: "always_throws", description: "A tool whose execute throws.",
+				inputSchema: {type: "object", properties: {}},
+				execute: () => { throw new Error("boom from the page"); },
+			})`, chromedp.EvalAwaitPromise))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(f.Tab.Tools.WaitTool("always_throws", true, framework.Bound)).To(Succeed())
+
+			res := f.Tab.Tools.Invoke("always_throws", nil, via)
+			Expect(res.Status).To(Equal(webmcp.Failed))
+			Expect(strings.ToLower(res.ErrorText)).To(Or(ContainSubstring("boom"), ContainSubstring("invocation failed")))
+		},
+		Entry("page API", webmcp.PageAPI),
+		Entry("CDP", webmcp.CDP),
+	)
+})
+
+var _ = Describe("Invalid parameters", MarkHarness, MarkTasks, func() {
+	DescribeTable("are answered by the page with INVALID_PARAMS, and nothing changes",
+		func(input map[string]any) {
+			f := framework.StartFixture("")
+			f.Open(pages.Tasks())
+			Expect(f.Tab.Tools.WaitTool(pages.AddTask, true, framework.Bound)).To(Succeed())
+			before := f.State()
+
+			res := f.Tab.Tools.Invoke(pages.AddTask, input, webmcp.PageAPI)
+
+			Expect(res.Status).To(Equal(webmcp.Completed), "the browser does not validate imperative input: the page must")
+			Expect(res.Code()).To(Equal("INVALID_PARAMS"))
+			var out struct {
+				Errors map[string]string `json:"errors"`
+			}
+			Expect(json.Unmarshal(res.Output, &out)).To(Succeed())
+			Expect(out.Errors).NotTo(BeEmpty())
+			Expect(f.State().Hash).To(Equal(before.Hash))
+			Expect(f.Tab.Net.Requests().Writes()).To(BeEmpty())
+		},
+		Entry("empty text", map[string]any{"text": ""}),
+		Entry("blank text", map[string]any{"text": "   "}),
+		Entry("81 characters", map[string]any{"text": strings.Repeat("x", 81)}),
+		Entry("missing text", map[string]any{}),
+		Entry("text of the wrong type", map[string]any{"text": 42}),
+		Entry("an unknown parameter", map[string]any{"text": "ok", "priority": "high"}),
+	)
+})

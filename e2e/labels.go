@@ -1,0 +1,13 @@
+package e2e
+
+import . "github.com/onsi/ginkgo/v2"
+
+// Labels of the specs, so that `--label-filter` picks an area or a scenario.
+var (
+	MarkSmoke    = Label("smoke")
+	MarkHarness  = Label("harness")
+	MarkCatalog  = Label("catalog")
+	MarkRegister = Label("registration")
+	MarkTasks    = Label("tasks")
+	MarkNetwork  = Label("network")
+)

@@ -1,0 +1,110 @@
+package e2e
+
+import (
+	"github.com/chromedp/chromedp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentready/agentready/e2e/framework"
+	"github.com/agentready/agentready/fixtures/refapp"
+	. "github.com/agentready/agentready/netlog"
+	"github.com/agentready/agentready/pages"
+	"github.com/agentready/agentready/webmcp"
+)
+
+// The seed's demo values: never real personal data.
+const (
+	demoName  = "測試讀者"
+	demoEmail = "reader@example.com"
+)
+
+var demoInput = map[string]any{"attendeeName": demoName, "email": demoEmail}
+
+var _ = Describe("Preparing a registration", MarkRegister, func() {
+	It("answers CONFIRMATION_REQUIRED with no request at all, and only the person's click registers", func() {
+		f := framework.StartFixture("")
+		f.Open(pages.Register(pages.EventIntro))
+		Expect(f.Tab.Tools.WaitTool(pages.PrepareEventRegistration, true, framework.Bound)).To(Succeed())
+		mark, journalMark := f.Tab.Net.Len(), len(f.Journal())
+
+		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, demoInput, webmcp.PageAPI)
+
+		Expect(res.Status).To(Equal(webmcp.Completed), res.ErrorText)
+		Expect(res.Output).To(MatchJSON(`{"ok":false,"code":"CONFIRMATION_REQUIRED","retryable":false,"eventId":"evt-webmcp-intro"}`))
+		Expect(f.Tab.Net.Requests().Since(mark)).To(BeEmpty(), "the agent's branch sends no request at all")
+		Expect(f.Journal()[journalMark:]).To(BeEmpty())
+		Expect(f.State().SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 8))
+		form, err := pages.Snapshot(f.Tab.Ctx, pages.AttendeeNameInput, pages.EmailInput, pages.SubmitRegistration, pages.PreparedNote)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(form[0].Value).To(Equal(demoName))
+		Expect(form[1].Value).To(Equal(demoEmail))
+		Expect(form[2].Visible && form[2].Enabled).To(BeTrue(), "the person can submit")
+		Expect(form[3].Visible).To(BeTrue(), "the page tells the person to check and submit")
+
+		Expect(chromedp.Do(f.Tab.Ctx, pages.Click(pages.SubmitRegistration))).To(Succeed())
+		Expect(pages.WaitUntil(f.Tab.Ctx, `document.querySelector("#registration-result").dataset.code === "REGISTERED"`, framework.Bound)).To(Succeed())
+
+		Expect(f.Tab.Net).To(HaveRequested("POST", "/api/registrations").Times(1))
+		post := f.Tab.Net.Requests().Filter("POST", "/api/registrations")[0]
+		Expect(post.Status).To(Equal(201))
+		Expect(post.Body).To(ContainSubstring(`"interactionMode":"human"`))
+		Expect(f.Journal().Count("POST", "/api/registrations")).To(Equal(1))
+		Expect(f.State().SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 7))
+	})
+
+	It("answers a missing email with INVALID_PARAMS and field errors, and sends nothing", func() {
+		f := framework.StartFixture("")
+		f.Open(pages.Register(pages.EventIntro))
+		Expect(f.Tab.Tools.WaitTool(pages.PrepareEventRegistration, true, framework.Bound)).To(Succeed())
+
+		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, map[string]any{"attendeeName": demoName, "email": "not-an-email"}, webmcp.CDP)
+
+		Expect(res.Code()).To(Equal("INVALID_PARAMS"))
+		Expect(res.Output).To(MatchJSON(`{"ok":false,"code":"INVALID_PARAMS","retryable":true,"errors":{"email":"not an email address"}}`))
+		Expect(f.Tab.Net.Requests().Writes()).To(BeEmpty())
+	})
+
+	It("answers EVENT_FULL for a sold-out event without a request", func() {
+		f := framework.StartFixture("")
+		f.Open(pages.Register(pages.EventSoldOut))
+		Expect(f.Tab.Tools.WaitTool(pages.PrepareEventRegistration, true, framework.Bound)).To(Succeed())
+		mark := f.Tab.Net.Len()
+
+		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, demoInput, webmcp.PageAPI)
+
+		Expect(res.Code()).To(Equal("EVENT_FULL"))
+		Expect(f.Tab.Net.Requests().Since(mark)).To(BeEmpty())
+	})
+
+	It("without toolautosubmit: no answer within the bound, the form filled and armed, and no POST", func() {
+		f := framework.StartFixture(refapp.NoAutosubmit)
+		f.Open(pages.Register(pages.EventIntro))
+		Expect(f.Tab.Tools.WaitTool(pages.PrepareEventRegistration, true, framework.Bound)).To(Succeed())
+		f.Tab.Tools.Timeout = framework.Bound / 3
+		var form []pages.Element
+		f.Tab.Tools.OnNoResponse = func(webmcp.Result) {
+			var err error
+			form, err = pages.Snapshot(f.Tab.Ctx, pages.RegistrationForm, pages.AttendeeNameInput, pages.SubmitRegistration)
+			Expect(err).NotTo(HaveOccurred())
+		}
+
+		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, demoInput, webmcp.PageAPI)
+
+		Expect(res.Status).To(Equal(webmcp.NoResponse))
+		Expect(res.Duration).To(BeNumerically("<", f.Tab.Tools.Timeout+framework.Bound/3))
+		Expect(res.InvocationID).NotTo(BeEmpty(), "the trace saw the call start")
+		Expect(form).To(HaveLen(3), "the page was recorded before the call was canceled")
+		Expect(form[0].ToolFormActive).To(BeTrue())
+		Expect(form[1].Value).To(Equal(demoName), "the UI looks right…")
+		Expect(form[2].ToolSubmitActive).To(BeTrue())
+		Expect(f.Tab.Net).To(HaveRequested("POST", "/api/registrations").Times(0))
+		Expect(f.Journal().Writes()).To(BeEmpty())
+		responded := false
+		for _, e := range f.Tab.Trace.Events() {
+			if e.Kind == webmcp.ToolResponded && e.InvocationID == res.InvocationID && e.Status == "Completed" {
+				responded = true
+			}
+		}
+		Expect(responded).To(BeFalse(), "…but the tool lifecycle never completed")
+	})
+})

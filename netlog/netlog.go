@@ -1,0 +1,259 @@
+// Package netlog records a tab's network requests from CDP events, in the
+// order the browser sent them, counts them for positive and negative
+// assertions, and exports them as HAR 1.2.
+package netlog
+
+import (
+	"context"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// Request is one request and what became of it. Times are the protocol's
+// monotonic timestamps in seconds; Started is the wall clock.
+type Request struct {
+	Seq             int               `json:"seq"`
+	ID              string            `json:"requestId"`
+	Method          string            `json:"method"`
+	URL             string            `json:"url"`
+	Path            string            `json:"path"`
+	ResourceType    string            `json:"resourceType,omitempty"`
+	Initiator       string            `json:"initiator,omitempty"`
+	RequestHeaders  map[string]string `json:"requestHeaders,omitempty"`
+	HasBody         bool              `json:"hasBody,omitempty"`
+	Body            string            `json:"body,omitempty"`
+	Status          int               `json:"status,omitempty"`
+	StatusText      string            `json:"statusText,omitempty"`
+	MimeType        string            `json:"mimeType,omitempty"`
+	ResponseHeaders map[string]string `json:"responseHeaders,omitempty"`
+	Protocol        string            `json:"protocol,omitempty"`
+	Failure         string            `json:"failure,omitempty"`
+	Canceled        bool              `json:"canceled,omitempty"`
+	Blocked         string            `json:"blocked,omitempty"`
+	Started         time.Time         `json:"started"`
+	SentAt          float64           `json:"sentAt"`
+	ResponseAt      float64           `json:"responseAt,omitempty"`
+	FinishedAt      float64           `json:"finishedAt,omitempty"`
+	EncodedBytes    int64             `json:"encodedBytes,omitempty"`
+	Done            bool              `json:"done"`
+}
+
+// Recorder keeps the requests of one tab. Observe is called from the tab's
+// listener; the other methods from anywhere.
+type Recorder struct {
+	mu      sync.Mutex
+	reqs    []*Request
+	current map[string]int // requestId → index of its latest entry (redirects make new entries)
+	changed chan struct{}
+}
+
+// NewRecorder makes an empty log.
+func NewRecorder() *Recorder {
+	return &Recorder{current: map[string]int{}, changed: make(chan struct{})}
+}
+
+// Observe records ev when it is a network event. It returns fast and runs no
+// command, as a chromedp listener must.
+func (r *Recorder) Observe(ev any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		id := string(ev.RequestID)
+		if ev.RedirectResponse != nil {
+			if e := r.entry(id); e != nil {
+				e.Status, e.StatusText = int(ev.RedirectResponse.Status), ev.RedirectResponse.StatusText
+				e.ResponseHeaders = headers(ev.RedirectResponse.Headers)
+				e.ResponseAt, e.FinishedAt, e.Done = float64(ev.Timestamp), float64(ev.Timestamp), true
+			}
+		}
+		req := &Request{Seq: len(r.reqs) + 1, ID: id, Method: ev.Request.Method, URL: ev.Request.URL, Path: pathOf(ev.Request.URL),
+			ResourceType: string(ev.Type), RequestHeaders: headers(ev.Request.Headers), HasBody: ev.Request.HasPostData,
+			SentAt: float64(ev.Timestamp)}
+		if ev.WallTime > 0 {
+			sec := float64(ev.WallTime)
+			req.Started = time.Unix(0, int64(sec*1e9)).UTC()
+		}
+		if ev.Initiator != nil {
+			req.Initiator = string(ev.Initiator.Type)
+		}
+		for _, p := range ev.Request.PostDataEntries {
+			req.Body += string(p.Bytes)
+		}
+		r.reqs = append(r.reqs, req)
+		r.current[id] = len(r.reqs) - 1
+	case *network.EventResponseReceived:
+		if e := r.entry(string(ev.RequestID)); e != nil {
+			e.Status, e.StatusText, e.MimeType = int(ev.Response.Status), ev.Response.StatusText, ev.Response.MimeType
+			e.ResponseHeaders, e.Protocol, e.ResponseAt = headers(ev.Response.Headers), ev.Response.Protocol, float64(ev.Timestamp)
+		}
+	case *network.EventLoadingFinished:
+		if e := r.entry(string(ev.RequestID)); e != nil {
+			e.FinishedAt, e.EncodedBytes, e.Done = float64(ev.Timestamp), int64(ev.EncodedDataLength), true
+		}
+	case *network.EventLoadingFailed:
+		if e := r.entry(string(ev.RequestID)); e != nil {
+			e.Failure, e.Canceled, e.Blocked = ev.ErrorText, ev.Canceled, string(ev.BlockedReason)
+			e.FinishedAt, e.Done = float64(ev.Timestamp), true
+		}
+	default:
+		return
+	}
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+func (r *Recorder) entry(id string) *Request {
+	if i, ok := r.current[id]; ok {
+		return r.reqs[i]
+	}
+	return nil
+}
+
+func headers(h network.Headers) map[string]string {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+func pathOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	if u.Scheme == "data" {
+		return "data:"
+	}
+	return u.EscapedPath()
+}
+
+// Requests returns a copy of the log.
+func (r *Recorder) Requests() Log {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(Log, len(r.reqs))
+	for i, e := range r.reqs {
+		out[i] = *e
+	}
+	return out
+}
+
+// Len is the number of requests so far: a mark to count after.
+func (r *Recorder) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.reqs)
+}
+
+// WaitFor waits until a request after mark satisfies match and is done, or
+// ctx ends.
+func (r *Recorder) WaitFor(ctx context.Context, mark int, match func(Request) bool) (Request, error) {
+	for {
+		r.mu.Lock()
+		for _, e := range r.reqs[min(mark, len(r.reqs)):] {
+			if e.Done && match(*e) {
+				r.mu.Unlock()
+				return *e, nil
+			}
+		}
+		changed := r.changed
+		r.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return Request{}, ctx.Err()
+		}
+	}
+}
+
+// FillBodies fetches, with Network.getRequestPostData, the bodies the browser
+// announced but did not send inline. It must run while the tab is open.
+func (r *Recorder) FillBodies(ctx context.Context) error {
+	r.mu.Lock()
+	var missing []*Request
+	for _, e := range r.reqs {
+		if e.HasBody && e.Body == "" {
+			missing = append(missing, e)
+		}
+	}
+	r.mu.Unlock()
+	for _, e := range missing {
+		res, err := chromedp.Call(ctx, network.GetRequestPostData, network.GetRequestPostDataParams{RequestID: network.RequestID(e.ID)})
+		if err != nil {
+			continue // the browser no longer holds it: the entry keeps HasBody with no Body
+		}
+		r.mu.Lock()
+		e.Body = string(res.PostData)
+		r.mu.Unlock()
+	}
+	return nil
+}
+
+// Log is an ordered list of requests.
+type Log []Request
+
+// Match tells whether a request has method (any, if "") and a path that
+// matches pattern: an exact path, or a path.Match pattern such as
+// "/api/registrations/*/cancel".
+func Match(req Request, method, pattern string) bool {
+	if method != "" && !strings.EqualFold(req.Method, method) {
+		return false
+	}
+	if req.Path == pattern {
+		return true
+	}
+	ok, err := path.Match(pattern, req.Path)
+	return err == nil && ok
+}
+
+// Count is how many requests of the log match method and pattern, whatever
+// their outcome: an attempt counts even when it failed or was blocked.
+func (l Log) Count(method, pattern string) int {
+	n := 0
+	for _, r := range l {
+		if Match(r, method, pattern) {
+			n++
+		}
+	}
+	return n
+}
+
+// Filter keeps the requests that match.
+func (l Log) Filter(method, pattern string) Log {
+	return slices.DeleteFunc(slices.Clone(l), func(r Request) bool { return !Match(r, method, pattern) })
+}
+
+// Since keeps the requests after a mark taken with Len.
+func (l Log) Since(mark int) Log { return l[min(mark, len(l)):] }
+
+// Enable turns on the Network domain with room for request bodies.
+func Enable(ctx context.Context) error {
+	_, err := chromedp.Call(ctx, network.Enable, network.EnableParams{MaxPostDataSize: new(int64(64 << 10))})
+	return err
+}
+
+// Writes keeps the requests whose method can change state on the server:
+// anything but GET, HEAD and OPTIONS.
+func (l Log) Writes() Log {
+	return slices.DeleteFunc(slices.Clone(l), func(r Request) bool {
+		switch strings.ToUpper(r.Method) {
+		case "GET", "HEAD", "OPTIONS":
+			return true
+		}
+		return false
+	})
+}

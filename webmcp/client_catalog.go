@@ -1,0 +1,68 @@
+package webmcp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const pageToolsJS = `(async () => {
+  const mc = document.modelContext;
+  if (!mc) throw new Error("document.modelContext is undefined: WebMCP is off");
+  return (await mc.getTools()).map((t) => ({
+    name: t.name, title: t.title, description: t.description,
+    inputSchema: typeof t.inputSchema === "string" ? JSON.parse(t.inputSchema) : t.inputSchema,
+    annotations: t.annotations,
+  }));
+})()`
+
+// PageTools asks the page API for its tools.
+func (c *Client) PageTools(ctx context.Context) ([]PageTool, error) {
+	return chromedp.Run(ctx, chromedp.Evaluate[[]PageTool](pageToolsJS, chromedp.EvalAwaitPromise))
+}
+
+// Catalog answers the page's catalog once the protocol events and the page
+// API getTools() agree on it, waiting at most bound for events still on
+// their way. When they still disagree, the error shows both lists.
+func (c *Client) Catalog(bound time.Duration) (Catalog, error) {
+	ctx, cancel := context.WithTimeout(c.ctx, bound)
+	defer cancel()
+	page, err := c.PageTools(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("getTools(): %w", err)
+	}
+	names := make([]string, len(page))
+	for i, p := range page {
+		names[i] = p.Name
+	}
+	slices.Sort(names)
+	_ = c.trace.WaitUntil(ctx, "the protocol catalog to match getTools()", func(events []Event) bool {
+		return slices.Equal(CatalogAt(events, len(events)).Names(), names)
+	})
+	if ctx.Err() != nil && !slices.Equal(c.trace.Catalog().Names(), names) {
+		// One more look: the page may have changed while we waited.
+		if page2, err := c.PageTools(c.ctx); err == nil {
+			page = page2
+		}
+	}
+	catalog := c.trace.Catalog()
+	return catalog, Disagreement(catalog, page)
+}
+
+// WaitTool waits at most bound until the protocol catalog has (present) or
+// lacks (!present) the tool.
+func (c *Client) WaitTool(name string, present bool, bound time.Duration) error {
+	ctx, cancel := context.WithTimeout(c.ctx, bound)
+	defer cancel()
+	what := fmt.Sprintf("tool %s to leave the catalog", name)
+	if present {
+		what = fmt.Sprintf("tool %s to enter the catalog", name)
+	}
+	return c.trace.WaitUntil(ctx, what, func(events []Event) bool {
+		_, ok := CatalogAt(events, len(events)).Get(name)
+		return ok == present
+	})
+}

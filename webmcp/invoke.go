@@ -1,0 +1,263 @@
+package webmcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/webmcp"
+	"github.com/chromedp/chromedp"
+)
+
+// Transport says how a tool is invoked.
+type Transport string
+
+const (
+	// PageAPI invokes through document.modelContext.executeTool, as a page-side
+	// agent would. It is the default.
+	PageAPI Transport = "page"
+	// CDP invokes through WebMCP.invokeTool, as a browser-side agent or DevTools would.
+	CDP Transport = "cdp"
+)
+
+// Status is how an invocation ended.
+type Status string
+
+// The statuses of a Result.
+const (
+	Completed  Status = "completed"
+	Failed     Status = "error"
+	Canceled   Status = "canceled"
+	NoResponse Status = "no_response" // nothing answered within the bound; the invocation was canceled
+)
+
+// Result is one invocation's outcome, the same for both transports.
+type Result struct {
+	Tool         string          `json:"tool"`
+	Transport    Transport       `json:"transport"`
+	InvocationID string          `json:"invocationId,omitempty"`
+	Status       Status          `json:"status"`
+	Output       json.RawMessage `json:"output,omitempty"`     // the tool's output, when it is JSON
+	OutputText   string          `json:"outputText,omitempty"` // the tool's output, when it is not JSON
+	ErrorText    string          `json:"errorText,omitempty"`
+	Duration     time.Duration   `json:"durationNs"`
+}
+
+// Code answers the "code" field of a JSON object output, or "".
+func (r Result) Code() string {
+	var o struct {
+		Code string `json:"code"`
+	}
+	_ = json.Unmarshal(r.Output, &o)
+	return o.Code
+}
+
+// DefaultTimeout bounds an invocation that never answers.
+const DefaultTimeout = 3 * time.Second
+
+// Client invokes the tools of one tab.
+type Client struct {
+	ctx     context.Context // the tab's chromedp context
+	trace   *Recorder
+	Timeout time.Duration
+	// OnNoResponse, when set, runs when an invocation did not answer in
+	// time, before the suite cancels it: the moment to record the page as
+	// the agent left it (canceling clears :tool-form-active and friends).
+	OnNoResponse func(Result)
+}
+
+// NewClient makes a client for a tab whose events trace records.
+func NewClient(tabCtx context.Context, trace *Recorder) *Client {
+	return &Client{ctx: tabCtx, trace: trace, Timeout: DefaultTimeout}
+}
+
+// Invoke calls a tool with input (an object; nil means {}) and waits at most
+// c.Timeout for its answer.
+func (c *Client) Invoke(name string, input any, via Transport) Result {
+	if input == nil {
+		input = map[string]any{}
+	}
+	in, err := json.Marshal(input)
+	res := Result{Tool: name, Transport: via}
+	if err != nil {
+		res.Status, res.ErrorText = Failed, "input is not JSON: "+err.Error()
+		return res
+	}
+	start := time.Now()
+	mark := c.trace.Len()
+	switch via {
+	case CDP:
+		res = c.invokeCDP(name, in, mark, res)
+	default:
+		res.Transport = PageAPI
+		res = c.invokePage(name, in, mark, res)
+	}
+	res.Duration = time.Since(start)
+	return res
+}
+
+const pageInvokeJS = `(async (name, input) => {
+  const mc = document.modelContext;
+  if (!mc) throw new Error("document.modelContext is undefined: WebMCP is off");
+  const tool = (await mc.getTools()).find((t) => t.name === name);
+  if (!tool) return { found: false };
+  return { found: true, output: await mc.executeTool(tool, input) };
+})`
+
+func (c *Client) invokePage(name string, input []byte, mark int, res Result) Result {
+	ctx, cancel := context.WithTimeout(c.ctx, c.timeout())
+	defer cancel()
+	nameJSON, _ := json.Marshal(name)
+	expr := pageInvokeJS + "(" + string(nameJSON) + ", " + string(input) + ")"
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+		Found  bool    `json:"found"`
+		Output *string `json:"output"`
+	}](expr, chromedp.EvalAwaitPromise))
+	res.InvocationID = c.invocationAfter(mark, name)
+	var exc *chromedp.ExceptionError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return c.noResponse(res, mark, name)
+	case errors.As(err, &exc):
+		res.Status, res.ErrorText = Failed, exceptionText(exc)
+	case err != nil:
+		res.Status, res.ErrorText = Failed, err.Error()
+	case !out.Found:
+		res.Status, res.ErrorText = Failed, fmt.Sprintf("Tool not found: %q is not in the page's catalog", name)
+	default:
+		res.Status = Completed
+		if out.Output != nil {
+			setOutput(&res, []byte(*out.Output))
+		}
+	}
+	return res
+}
+
+// invokeToolParams are WebMCP.invokeTool's parameters for both protocol
+// shapes: Chromium 156 names the tool, 159+ identifies it by toolId. The
+// generated cdproto command carries only one of them, so the suite declares
+// its own.
+type invokeToolParams struct {
+	FrameID  cdp.FrameID  `json:"frameId"`
+	ToolName string       `json:"toolName,omitempty"`
+	ToolID   string       `json:"toolId,omitempty"`
+	Input    jsonv2.Value `json:"input"`
+}
+
+var invokeTool = cdp.Command[invokeToolParams, webmcp.InvokeToolResult]{Method: webmcp.CommandInvokeTool}
+
+// newInvokeToolParams chooses the shape from what the browser sent: a tool
+// that came with a toolId is invoked by it, and by name as well, so that
+// either generation of the protocol finds it.
+func newInvokeToolParams(t Tool, input []byte) invokeToolParams {
+	return invokeToolParams{FrameID: cdp.FrameID(t.FrameID), ToolName: t.Name, ToolID: t.ToolID, Input: jsonv2.Value(input)}
+}
+
+func (c *Client) invokeCDP(name string, input []byte, mark int, res Result) Result {
+	ctx, cancel := context.WithTimeout(c.ctx, c.timeout())
+	defer cancel()
+	tool, ok := c.trace.Catalog().Get(name)
+	if !ok {
+		tool = Tool{Name: name, FrameID: c.mainFrame()}
+	}
+	if tool.FrameID == "" {
+		tool.FrameID = c.mainFrame()
+	}
+	started, err := chromedp.Call(ctx, invokeTool, newInvokeToolParams(tool, input))
+	if err != nil {
+		res.Status, res.ErrorText = Failed, err.Error()
+		return res
+	}
+	res.InvocationID = started.InvocationID
+	ev, err := c.trace.WaitFor(ctx, mark, "toolResponded of "+started.InvocationID, func(e Event) bool {
+		return e.Kind == ToolResponded && e.InvocationID == started.InvocationID
+	})
+	if err != nil {
+		return c.noResponse(res, mark, name)
+	}
+	return fromResponded(res, ev)
+}
+
+func fromResponded(res Result, ev Event) Result {
+	switch ev.Status {
+	case string(webmcp.InvocationStatusCompleted):
+		res.Status = Completed
+		setOutput(&res, ev.Output)
+	case string(webmcp.InvocationStatusCanceled):
+		res.Status = Canceled
+	default:
+		res.Status = Failed
+	}
+	res.ErrorText = ev.ErrorText
+	return res
+}
+
+// noResponse cancels an invocation that did not answer within the bound, so
+// that nothing is left pending in the page.
+func (c *Client) noResponse(res Result, mark int, name string) Result {
+	res.Status = NoResponse
+	res.ErrorText = fmt.Sprintf("no answer within %s", c.timeout())
+	if res.InvocationID == "" {
+		res.InvocationID = c.invocationAfter(mark, name)
+	}
+	if c.OnNoResponse != nil {
+		c.OnNoResponse(res)
+	}
+	if res.InvocationID != "" {
+		ctx, cancel := context.WithTimeout(c.ctx, time.Second)
+		defer cancel()
+		_, _ = chromedp.Call(ctx, webmcp.CancelInvocation, webmcp.CancelInvocationParams{InvocationID: res.InvocationID})
+	}
+	return res
+}
+
+// invocationAfter finds the id of the first invocation of name after mark.
+func (c *Client) invocationAfter(mark int, name string) string {
+	for _, e := range c.trace.Events()[mark:] {
+		if e.Kind == ToolInvoked && e.ToolName == name {
+			return e.InvocationID
+		}
+	}
+	return ""
+}
+
+func setOutput(res *Result, out []byte) {
+	if len(out) == 0 {
+		return
+	}
+	if json.Valid(out) {
+		// The page API answers the output as a JSON string that holds JSON.
+		var s string
+		if json.Unmarshal(out, &s) == nil && json.Valid([]byte(s)) {
+			out = []byte(s)
+		}
+		res.Output = NormalizeSchema(out)
+		return
+	}
+	res.OutputText = string(out)
+}
+
+func (c *Client) timeout() time.Duration {
+	if c.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return c.Timeout
+}
+
+func (c *Client) mainFrame() string {
+	if cc := chromedp.FromContext(c.ctx); cc != nil && cc.Target != nil {
+		return string(cc.Target.TargetID)
+	}
+	return ""
+}
+
+func exceptionText(e *chromedp.ExceptionError) string {
+	if e.ExceptionDetails != nil && e.ExceptionDetails.Exception != nil && e.ExceptionDetails.Exception.Description != "" {
+		return e.ExceptionDetails.Exception.Description
+	}
+	return e.Error()
+}

@@ -1,0 +1,181 @@
+// Package webmcp is the suite's WebMCP client: the catalog of a page's tools,
+// invocation through the page API or CDP with one result type, and an ordered
+// trace of every tool event, whoever caused it.
+package webmcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/webmcp"
+)
+
+// Kind names a trace event.
+type Kind string
+
+// The kinds of trace event.
+const (
+	ToolsAdded    Kind = "tools_added"
+	ToolsRemoved  Kind = "tools_removed"
+	ToolInvoked   Kind = "tool_invoked"
+	ToolResponded Kind = "tool_responded"
+	ToolActivated Kind = "tool_activated" // the page's toolactivated event
+	ToolCanceled  Kind = "tool_canceled"  // the page's toolcancel event
+)
+
+// Event is one entry of the trace, in the order the browser sent it.
+//
+// WebMCP protocol events carry no timestamp in Chromium 156, so Time is when
+// the suite received the event; Seq is the order.
+type Event struct {
+	Seq          int             `json:"seq"`
+	Time         time.Time       `json:"time"`
+	Kind         Kind            `json:"kind"`
+	Tools        []Tool          `json:"tools,omitempty"`
+	ToolName     string          `json:"toolName,omitempty"`
+	FrameID      string          `json:"frameId,omitempty"`
+	InvocationID string          `json:"invocationId,omitempty"`
+	Input        json.RawMessage `json:"input,omitempty"`
+	Status       string          `json:"status,omitempty"`
+	Output       json.RawMessage `json:"output,omitempty"`
+	ErrorText    string          `json:"errorText,omitempty"`
+}
+
+// Recorder keeps the trace of one tab. Observe is called from the tab's
+// listener, in the order the browser sent the events; everything else may be
+// called from any goroutine.
+type Recorder struct {
+	mu      sync.Mutex
+	events  []Event
+	changed chan struct{}
+	now     func() time.Time
+	toolIDs map[string]string // frame+name → toolId, from raw toolsAdded (Chromium 159+)
+}
+
+// NewRecorder makes an empty trace.
+func NewRecorder() *Recorder {
+	return &Recorder{changed: make(chan struct{}), now: time.Now}
+}
+
+// BindingName is the page binding through which the tab's init script reports
+// the page-side events toolactivated and toolcancel into the same ordered stream.
+const BindingName = "__agentreadyWebMCPEvent"
+
+// Observe records ev when it is a WebMCP event. It returns fast and runs no
+// command, as a chromedp listener must.
+func (r *Recorder) Observe(ev any) {
+	var e Event
+	switch ev := ev.(type) {
+	case *webmcp.EventToolsAdded:
+		e = Event{Kind: ToolsAdded}
+		for _, t := range ev.Tools {
+			e.Tools = append(e.Tools, toolFromProtocol(t))
+		}
+	case *webmcp.EventToolsRemoved:
+		e = Event{Kind: ToolsRemoved}
+		for _, t := range ev.Tools {
+			e.Tools = append(e.Tools, Tool{Name: t.Name, FrameID: string(t.FrameID)})
+		}
+	case *webmcp.EventToolInvoked:
+		e = Event{Kind: ToolInvoked, ToolName: ev.ToolName, FrameID: string(ev.FrameID), InvocationID: ev.InvocationID, Input: inputJSON(ev.Input)}
+	case *webmcp.EventToolResponded:
+		e = Event{Kind: ToolResponded, InvocationID: ev.InvocationID, Status: string(ev.Status), Output: json.RawMessage(ev.Output), ErrorText: ev.ErrorText}
+		if e.ErrorText == "" && ev.Exception != nil {
+			e.ErrorText = ev.Exception.Description
+		}
+	case *runtime.EventBindingCalled:
+		if ev.Name != BindingName {
+			return
+		}
+		var p struct {
+			Kind     Kind   `json:"kind"`
+			ToolName string `json:"toolName"`
+		}
+		if json.Unmarshal([]byte(ev.Payload), &p) != nil || (p.Kind != ToolActivated && p.Kind != ToolCanceled) {
+			return
+		}
+		e = Event{Kind: p.Kind, ToolName: p.ToolName}
+	default:
+		return
+	}
+	r.add(e)
+}
+
+func (r *Recorder) add(e Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e.Seq = len(r.events) + 1
+	e.Time = r.now()
+	r.events = append(r.events, e)
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// inputJSON keeps the invocation input as JSON when it is JSON, and as a JSON
+// string otherwise.
+func inputJSON(s string) json.RawMessage {
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// Events returns a copy of the trace.
+func (r *Recorder) Events() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Event(nil), r.events...)
+}
+
+// Len is the number of events so far: a mark to look after.
+func (r *Recorder) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.events)
+}
+
+// WaitFor waits until an event after mark satisfies match, or ctx ends. It
+// answers the event, or an error that says what was awaited.
+func (r *Recorder) WaitFor(ctx context.Context, mark int, what string, match func(Event) bool) (Event, error) {
+	var found Event
+	err := r.WaitUntil(ctx, what, func(events []Event) bool {
+		for _, e := range events[min(mark, len(events)):] {
+			if match(e) {
+				found = e
+				return true
+			}
+		}
+		return false
+	})
+	return found, err
+}
+
+// WaitUntil waits until cond holds for the trace so far, or ctx ends. cond
+// sees a copy of the events and runs without the recorder's lock.
+func (r *Recorder) WaitUntil(ctx context.Context, what string, cond func([]Event) bool) error {
+	for {
+		r.mu.Lock()
+		events := append([]Event(nil), r.events...)
+		changed := r.changed
+		r.mu.Unlock()
+		if cond(events) {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
+		}
+	}
+}
+
+// Catalog is the catalog after every event recorded so far.
+func (r *Recorder) Catalog() Catalog {
+	events := r.Events()
+	return r.withToolIDs(CatalogAt(events, len(events)))
+}
