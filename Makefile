@@ -1,0 +1,59 @@
+# agentready — see README.md. Every target that needs a browser first makes
+# sure Debian's Chromium is there (installing it with apt-get when it is not).
+
+GO        ?= go
+GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
+PROCS     ?= 2
+REPORTS   ?= reports
+EVIDENCE  ?= evidence
+export AGENTREADY_EVIDENCE ?= $(abspath $(EVIDENCE))
+
+GINKGO_FLAGS := --procs=$(PROCS) --fail-on-empty --timeout=10m --poll-progress-after=60s \
+	--output-dir=$(REPORTS) --json-report=e2e.json --junit-report=e2e.junit.xml
+
+.PHONY: all deps chromium test unit e2e scenario serve vet fmt clean
+
+all: test
+
+## deps: Go modules and Chromium (Debian's package; never a downloaded browser)
+deps: chromium
+	$(GO) mod download
+
+chromium:
+	@bash ci/ensure-chromium.sh
+
+## vet: go vet and gofmt
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt would change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+
+## unit: the packages' own tests, with the race detector
+unit:
+	@mkdir -p $(REPORTS)
+	$(GO) test -race -count=1 -json $$($(GO) list ./... | grep -v /e2e) > $(REPORTS)/unit.json || { $(GO) run ./ci/summarize --failures $(REPORTS)/unit.json; exit 1; }
+	@$(GO) run ./ci/summarize --label unit $(REPORTS)/unit.json
+
+## test: what CI runs: vet, unit tests, then the browser specs
+test: deps vet unit
+	$(GINKGO) $(GINKGO_FLAGS) ./e2e
+	@$(GO) run ./ci/summarize --label all $(REPORTS)/unit.json $(REPORTS)/e2e.json
+
+## e2e: the main job: every spec and scenario against the embedded reference app
+e2e: deps
+	$(GINKGO) $(GINKGO_FLAGS) ./e2e
+	@$(GO) run ./ci/summarize --label e2e $(REPORTS)/e2e.json
+
+## scenario ID=AMB-01: one scenario (or any label expression) alone
+scenario: deps
+	@test -n "$(ID)" || { echo "usage: make scenario ID=AMB-01 (or a label expression)"; exit 2; }
+	$(GINKGO) $(GINKGO_FLAGS) --procs=1 --label-filter='$(ID)' ./e2e
+
+## serve: the reference app on http://127.0.0.1:8080/events
+serve:
+	$(GO) run ./cmd/agentready serve $(ARGS)
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf $(REPORTS) $(EVIDENCE)
