@@ -1,0 +1,128 @@
+package browser
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestFindChromiumNamesThePackageWhenMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := FindChromium("")
+	if !errors.Is(err, ErrPreflight) {
+		t.Fatalf("want ErrPreflight, got %v", err)
+	}
+	for _, want := range []string{"apt-get install -y chromium", EnvChromium, EnvBrowserURL, "never downloads"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message lacks %q:\n%s", want, err)
+		}
+	}
+}
+
+func TestFindChromiumRejectsAMissingPath(t *testing.T) {
+	_, err := FindChromium("/nonexistent/chromium")
+	if !errors.Is(err, ErrPreflight) || !strings.Contains(err.Error(), "/nonexistent/chromium") {
+		t.Fatalf("want a preflight error naming the path, got %v", err)
+	}
+}
+
+func TestMajorOf(t *testing.T) {
+	for product, want := range map[string]int{"Chrome/156.0.8078.108": 156, "HeadlessChrome/159.0.1.2": 159, "": 0, "weird": 0} {
+		if got := majorOf(product); got != want {
+			t.Errorf("majorOf(%q) = %d, want %d", product, got, want)
+		}
+	}
+}
+
+func requireChromium(t *testing.T) string {
+	t.Helper()
+	path, err := FindChromium(os.Getenv(EnvChromium))
+	if err != nil {
+		t.Fatalf("these tests need Chromium (make deps installs it): %v", err)
+	}
+	return path
+}
+
+func TestLaunchPassesPreflightWithWebMCPOn(t *testing.T) {
+	requireChromium(t)
+	b, err := Launch(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.Version.Major < MinMajorVersion {
+		t.Errorf("version %+v", b.Version)
+	}
+}
+
+func TestPreflightFailsFastWithoutTheWebMCPFeatures(t *testing.T) {
+	requireChromium(t)
+	start := time.Now()
+	b, err := Launch(Options{Flags: map[string]any{"enable-features": "NoSuchFeature"}})
+	if err == nil {
+		b.Close()
+		t.Fatal("preflight passed with WebMCP off")
+	}
+	if !errors.Is(err, ErrPreflight) {
+		t.Fatalf("want ErrPreflight, got %v", err)
+	}
+	for _, want := range []string{"document.modelContext is undefined", "--enable-features=" + Features, "156"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message lacks %q:\n%s", want, err)
+		}
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("preflight took %s: it should fail fast", d)
+	}
+}
+
+// TestAttachToARunningBrowser starts Chromium by hand, as a team pointing the
+// suite at a browser pool would, and attaches through its debugging port.
+func TestAttachToARunningBrowser(t *testing.T) {
+	path := requireChromium(t)
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--enable-features=" + Features, "--user-data-dir=" + t.TempDir(), "--remote-debugging-port=0", "about:blank"}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); _ = cmd.Wait() }()
+	var wsURL string
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if _, url, ok := strings.Cut(sc.Text(), "DevTools listening on "); ok {
+			wsURL = strings.TrimSpace(url)
+			break
+		}
+	}
+	if wsURL == "" {
+		t.Fatal("Chromium did not print its DevTools address")
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+
+	b, err := Launch(Options{URL: wsURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tab, err := b.NewTab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+}
