@@ -2,6 +2,7 @@ package netlog
 
 import (
 	"encoding/json"
+	"math"
 	"net/url"
 	"slices"
 	"strings"
@@ -142,7 +143,7 @@ func harEntryOf(r Request) harEntry {
 			Headers: nvs(r.RequestHeaders), QueryString: query(r.URL), HeadersSize: -1, BodySize: len(r.Body)},
 		Response: harResponse{Status: r.Status, StatusText: r.StatusText, HTTPVersion: httpVersion(r.Protocol), Cookies: []harNV{},
 			Headers: nvs(r.ResponseHeaders), Content: harContent{Size: -1, MimeType: r.MimeType},
-			RedirectURL: r.ResponseHeaders["Location"], HeadersSize: -1, BodySize: -1},
+			RedirectURL: header(r.ResponseHeaders, "Location"), HeadersSize: -1, BodySize: -1},
 		Timings:      harTimings{Blocked: -1, DNS: -1, Connect: -1, Send: 0, Wait: max(wait, 0), Receive: receive, SSL: -1},
 		Error:        r.Failure,
 		ResourceType: strings.ToLower(r.ResourceType),
@@ -162,7 +163,9 @@ func harEntryOf(r Request) harEntry {
 	return e
 }
 
-func ms(sec float64) float64 { return float64(int64(sec*1e6)) / 1e3 }
+// ms converts seconds to milliseconds, rounded to the microsecond: the
+// timestamps are floats, and truncating their differences turned 5 ms into 4.999.
+func ms(sec float64) float64 { return math.Round(sec*1e6) / 1e3 }
 
 func httpVersion(protocol string) string {
 	switch strings.ToLower(protocol) {

@@ -5,6 +5,7 @@ package netlog
 
 import (
 	"context"
+	"math"
 	"net/url"
 	"path"
 	"slices"
@@ -78,8 +79,8 @@ func (r *Recorder) Observe(ev any) {
 			ResourceType: string(ev.Type), RequestHeaders: headers(ev.Request.Headers), HasBody: ev.Request.HasPostData,
 			SentAt: float64(ev.Timestamp)}
 		if ev.WallTime > 0 {
-			sec := float64(ev.WallTime)
-			req.Started = time.Unix(0, int64(sec*1e9)).UTC()
+			// Rounded to the microsecond: nanoseconds of a float64 near 1.7e9 s are noise.
+			req.Started = time.UnixMicro(int64(math.Round(float64(ev.WallTime) * 1e6))).UTC()
 		}
 		if ev.Initiator != nil {
 			req.Initiator = string(ev.Initiator.Type)

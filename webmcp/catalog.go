@@ -2,8 +2,10 @@ package webmcp
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -102,7 +104,9 @@ func CatalogAt(events []Event, n int) Catalog {
 	for _, t := range byKey {
 		out = append(out, t)
 	}
-	slices.SortFunc(out, func(a, b Tool) int { return strings.Compare(a.Name+a.FrameID, b.Name+b.FrameID) })
+	slices.SortFunc(out, func(a, b Tool) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.FrameID, b.FrameID))
+	})
 	return out
 }
 
@@ -131,7 +135,7 @@ func Disagreement(protocol Catalog, page []PageTool) error {
 			diffs = append(diffs, fmt.Sprintf("%s: in the protocol catalog, not in getTools()", t.Name))
 		case p.Description != t.Description:
 			diffs = append(diffs, fmt.Sprintf("%s: description differs", t.Name))
-		case !bytes.Equal(NormalizeSchema(p.InputSchema), t.InputSchema):
+		case !sameJSON(NormalizeSchema(p.InputSchema), t.InputSchema):
 			diffs = append(diffs, fmt.Sprintf("%s: inputSchema differs: protocol %s, page %s", t.Name, t.InputSchema, NormalizeSchema(p.InputSchema)))
 		}
 		delete(pageByName, t.Name)
@@ -150,4 +154,17 @@ func Disagreement(protocol Catalog, page []PageTool) error {
 	slices.Sort(pageNames)
 	return fmt.Errorf("the protocol and the page API disagree on the catalog:\n  protocol: %v\n  getTools(): %v\n  %s",
 		protocol.Names(), pageNames, strings.Join(diffs, "\n  "))
+}
+
+// sameJSON compares two JSON documents as values: key order and spacing do
+// not count.
+func sameJSON(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
 }

@@ -28,11 +28,18 @@ func (c *Client) PageTools(ctx context.Context) ([]PageTool, error) {
 // API getTools() agree on it, waiting at most bound for events still on
 // their way. When they still disagree, the error shows both lists.
 func (c *Client) Catalog(bound time.Duration) (Catalog, error) {
+	catalog, _, err := c.CatalogAndPage(bound)
+	return catalog, err
+}
+
+// CatalogAndPage is Catalog that also answers what getTools() said, so that a
+// record can show both.
+func (c *Client) CatalogAndPage(bound time.Duration) (Catalog, []PageTool, error) {
 	ctx, cancel := context.WithTimeout(c.ctx, bound)
 	defer cancel()
 	page, err := c.PageTools(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("getTools(): %w", err)
+		return c.trace.Catalog(), nil, fmt.Errorf("getTools(): %w", err)
 	}
 	names := make([]string, len(page))
 	for i, p := range page {
@@ -49,7 +56,7 @@ func (c *Client) Catalog(bound time.Duration) (Catalog, error) {
 		}
 	}
 	catalog := c.trace.Catalog()
-	return catalog, Disagreement(catalog, page)
+	return catalog, page, Disagreement(catalog, page)
 }
 
 // WaitTool waits at most bound until the protocol catalog has (present) or

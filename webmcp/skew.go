@@ -17,7 +17,7 @@ func DecodeToolsAdded(raw []byte) ([]Tool, error) {
 	var p struct {
 		Tools []struct {
 			Name        string          `json:"name"`
-			ToolID      string          `json:"toolId"`
+			ToolID      json.RawMessage `json:"toolId"`
 			Description string          `json:"description"`
 			InputSchema json.RawMessage `json:"inputSchema"`
 			FrameID     string          `json:"frameId"`
@@ -30,7 +30,7 @@ func DecodeToolsAdded(raw []byte) ([]Tool, error) {
 	}
 	out := make([]Tool, 0, len(p.Tools))
 	for _, t := range p.Tools {
-		tool := Tool{Name: t.Name, ToolID: t.ToolID, Description: t.Description, InputSchema: NormalizeSchema(t.InputSchema),
+		tool := Tool{Name: t.Name, ToolID: idString(t.ToolID), Description: t.Description, InputSchema: NormalizeSchema(t.InputSchema),
 			FrameID: t.FrameID, Declarative: t.BackendNode != 0}
 		if t.Annotations != nil {
 			tool.Annotations = *t.Annotations
@@ -68,4 +68,17 @@ func (r *Recorder) withToolIDs(c Catalog) Catalog {
 		}
 	}
 	return c
+}
+
+// idString reads a toolId whether the browser sends it as a string or a number.
+func idString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	return ""
 }

@@ -1,0 +1,328 @@
+package netlog
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+)
+
+// testWait bounds the waits that are expected to succeed.
+const testWait = 5 * time.Second
+
+// wallStart is the wall clock of the first request of the test events.
+const wallStart = 1767268800.25 // 2026-01-01T12:00:00.25Z
+
+// Builders of the CDP events the recorder reads. ts is the protocol's
+// monotonic timestamp in seconds.
+
+func sent(id, method, url string, ts float64, headers network.Headers, body ...string) *network.EventRequestWillBeSent {
+	ev := &network.EventRequestWillBeSent{
+		RequestID: network.RequestID(id), LoaderID: "L1", DocumentURL: "http://app.test/",
+		Request:   &network.Request{URL: url, Method: method, Headers: headers},
+		Timestamp: cdp.MonotonicTime(ts), WallTime: cdp.TimeSinceEpoch(wallStart + ts - 100),
+		Initiator: &network.Initiator{Type: network.InitiatorTypeScript}, Type: network.ResourceTypeFetch,
+	}
+	for _, b := range body {
+		ev.Request.HasPostData = true
+		ev.Request.PostDataEntries = append(ev.Request.PostDataEntries, &network.PostDataEntry{Bytes: []byte(b)})
+	}
+	return ev
+}
+
+func redirected(id, url string, ts float64, status int64, location string) *network.EventRequestWillBeSent {
+	ev := sent(id, "GET", url, ts, nil)
+	ev.RedirectResponse = &network.Response{URL: "http://app.test/old", Status: status, StatusText: "Found",
+		Headers: network.Headers{"location": location}}
+	return ev
+}
+
+func received(id string, ts float64, status int64, mime string, headers network.Headers) *network.EventResponseReceived {
+	return &network.EventResponseReceived{RequestID: network.RequestID(id), Timestamp: cdp.MonotonicTime(ts), Type: network.ResourceTypeFetch,
+		Response: &network.Response{Status: status, StatusText: "OK", MimeType: mime, Headers: headers, Protocol: "http/1.1"}}
+}
+
+func finished(id string, ts, bytes float64) *network.EventLoadingFinished {
+	return &network.EventLoadingFinished{RequestID: network.RequestID(id), Timestamp: cdp.MonotonicTime(ts), EncodedDataLength: bytes}
+}
+
+func failed(id string, ts float64, text string, canceled bool, blocked network.BlockedReason) *network.EventLoadingFailed {
+	return &network.EventLoadingFailed{RequestID: network.RequestID(id), Timestamp: cdp.MonotonicTime(ts), Type: network.ResourceTypeFetch,
+		ErrorText: text, Canceled: canceled, BlockedReason: blocked}
+}
+
+func record(events ...any) *Recorder {
+	r := NewRecorder()
+	for _, ev := range events {
+		r.Observe(ev)
+	}
+	return r
+}
+
+func TestObserveBuildsTheLog(t *testing.T) {
+	jsonCT := network.Headers{"Content-Type": "application/json"}
+	r := record(
+		sent("1", "GET", "http://app.test/api/events?from=2026", 100, network.Headers{"Accept": "*/*"}),
+		received("1", 100.010, 200, "application/json", jsonCT),
+		finished("1", 100.015, 512),
+		sent("2", "POST", "http://app.test/api/registrations", 101, jsonCT, `{"event":`, `"e1"}`),
+		received("2", 101.020, 201, "application/json", jsonCT),
+		finished("2", 101.030, 64),
+		sent("3", "POST", "http://other.test/collect", 102, nil, "x=1"),
+		failed("3", 102.5, "net::ERR_CONNECTION_REFUSED", false, ""),
+		sent("4", "GET", "http://app.test/slow", 103, nil),
+		failed("4", 103.1, "net::ERR_ABORTED", true, ""),
+		sent("5", "GET", "http://ads.test/pixel.gif", 104, nil),
+		failed("5", 104.01, "net::ERR_BLOCKED_BY_CLIENT", false, network.BlockedReasonInspector),
+		sent("6", "GET", "http://app.test/pending", 105, nil),
+		// Not network events, or for an unknown request: ignored.
+		received("nope", 106, 500, "", nil),
+		finished("nope", 106, 1),
+		"not an event",
+		nil,
+	)
+	log := r.Requests()
+	if len(log) != 6 || r.Len() != 6 {
+		t.Fatalf("got %d requests (Len %d), want 6", len(log), r.Len())
+	}
+	for i, req := range log {
+		if req.Seq != i+1 {
+			t.Errorf("request %d has Seq %d", i, req.Seq)
+		}
+	}
+
+	get := log[0]
+	if get.ID != "1" || get.Method != "GET" || get.Path != "/api/events" || get.Status != 200 || get.MimeType != "application/json" ||
+		get.Protocol != "http/1.1" || get.EncodedBytes != 512 || !get.Done || get.ResourceType != "Fetch" || get.Initiator != "script" ||
+		get.RequestHeaders["Accept"] != "*/*" || get.ResponseHeaders["Content-Type"] != "application/json" {
+		t.Errorf("GET: %+v", get)
+	}
+	if get.SentAt != 100 || get.ResponseAt != 100.010 || get.FinishedAt != 100.015 {
+		t.Errorf("GET times: sent %v response %v finished %v", get.SentAt, get.ResponseAt, get.FinishedAt)
+	}
+	if want := time.Unix(1767268800, 250e6).UTC(); !get.Started.Equal(want) || get.Started.Location() != time.UTC {
+		t.Errorf("Started = %v, want %v", get.Started, want)
+	}
+
+	post := log[1]
+	if !post.HasBody || post.Body != `{"event":"e1"}` || post.Status != 201 || !post.Done {
+		t.Errorf("POST: body %q HasBody %v status %d done %v", post.Body, post.HasBody, post.Status, post.Done)
+	}
+
+	for _, tt := range []struct {
+		req      Request
+		failure  string
+		canceled bool
+		blocked  string
+	}{
+		{log[2], "net::ERR_CONNECTION_REFUSED", false, ""},
+		{log[3], "net::ERR_ABORTED", true, ""},
+		{log[4], "net::ERR_BLOCKED_BY_CLIENT", false, "inspector"},
+	} {
+		if tt.req.Failure != tt.failure || tt.req.Canceled != tt.canceled || tt.req.Blocked != tt.blocked || !tt.req.Done || tt.req.Status != 0 || tt.req.FinishedAt == 0 {
+			t.Errorf("%s: %+v; want failure %q canceled %v blocked %q, done, status 0", tt.req.Path, tt.req, tt.failure, tt.canceled, tt.blocked)
+		}
+	}
+	if p := log[5]; p.Done || p.Status != 0 {
+		t.Errorf("a request without an answer should be pending: %+v", p)
+	}
+
+	// Requests is a copy.
+	log[0].Status = 999
+	if r.Requests()[0].Status != 200 {
+		t.Error("Requests() shares its entries with the recorder")
+	}
+}
+
+func TestObserveRedirectMakesASecondEntry(t *testing.T) {
+	r := record(
+		sent("r1", "GET", "http://app.test/old", 100, nil),
+		redirected("r1", "http://app.test/new", 100.2, 302, "/new"),
+		received("r1", 100.3, 200, "text/html", nil),
+		finished("r1", 100.4, 1000),
+	)
+	log := r.Requests()
+	if len(log) != 2 {
+		t.Fatalf("got %d entries, want 2: %+v", len(log), log)
+	}
+	first, second := log[0], log[1]
+	if first.Path != "/old" || first.Status != 302 || first.StatusText != "Found" || !first.Done ||
+		first.ResponseAt != 100.2 || first.FinishedAt != 100.2 || first.ResponseHeaders["location"] != "/new" {
+		t.Errorf("first entry is not closed with the redirect: %+v", first)
+	}
+	if first.EncodedBytes != 0 || first.MimeType != "" {
+		t.Errorf("the final response leaked into the redirect entry: %+v", first)
+	}
+	if second.ID != "r1" || second.Seq != 2 || second.Path != "/new" || second.Status != 200 || !second.Done || second.FinishedAt != 100.4 || second.EncodedBytes != 1000 {
+		t.Errorf("second entry: %+v", second)
+	}
+}
+
+func TestPathOf(t *testing.T) {
+	tests := []struct{ url, want string }{
+		{"http://app.test/api/events?from=1#top", "/api/events"},
+		{"http://app.test/", "/"},
+		{"http://app.test", ""},
+		{"http://app.test/a%20b/c", "/a%20b/c"},
+		{"http://app.test/api/registrations/42/cancel", "/api/registrations/42/cancel"},
+		{"data:text/plain;base64,aGk=", "data:"},
+		{"blob:http://app.test/1234", ""},
+		{"http://[::1", "http://[::1"}, // not a URL: kept as it is
+	}
+	for _, tt := range tests {
+		if got := pathOf(tt.url); got != tt.want {
+			t.Errorf("pathOf(%q) = %q, want %q", tt.url, got, tt.want)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	req := func(method, path string) Request { return Request{Method: method, Path: path} }
+	tests := []struct {
+		name            string
+		req             Request
+		method, pattern string
+		want            bool
+	}{
+		{"exact path", req("POST", "/api/registrations"), "POST", "/api/registrations", true},
+		{"other path", req("POST", "/api/registrations/1"), "POST", "/api/registrations", false},
+		{"pattern", req("POST", "/api/registrations/42/cancel"), "POST", "/api/registrations/*/cancel", true},
+		{"pattern does not cross /", req("POST", "/api/registrations/4/2/cancel"), "POST", "/api/registrations/*/cancel", false},
+		{"method is case-insensitive", req("post", "/api/tasks"), "POST", "/api/tasks", true},
+		{"method is case-insensitive, other way", req("DELETE", "/api/tasks"), "delete", "/api/tasks", true},
+		{"other method", req("GET", "/api/tasks"), "POST", "/api/tasks", false},
+		{"empty method is any", req("PATCH", "/api/tasks"), "", "/api/tasks", true},
+		{"bad pattern matches only itself", req("GET", "/a["), "", "/a[", true},
+		{"bad pattern matches nothing else", req("GET", "/ab"), "", "/a[", false},
+		{"star matches any one segment", req("GET", "/favicon.ico"), "GET", "/*", true},
+	}
+	for _, tt := range tests {
+		if got := Match(tt.req, tt.method, tt.pattern); got != tt.want {
+			t.Errorf("%s: Match(%s %s, %q, %q) = %v, want %v", tt.name, tt.req.Method, tt.req.Path, tt.method, tt.pattern, got, tt.want)
+		}
+	}
+}
+
+// sampleLog is a small log for the counting helpers.
+func sampleLog() Log {
+	reqs := []struct{ method, path string }{
+		{"GET", "/"},
+		{"GET", "/api/events"},
+		{"POST", "/api/registrations"},
+		{"OPTIONS", "/api/registrations"},
+		{"post", "/api/registrations"},
+		{"POST", "/api/registrations/7/cancel"},
+		{"HEAD", "/api/events"},
+		{"DELETE", "/api/tasks/3"},
+		{"PUT", "/api/tasks/3"},
+	}
+	l := make(Log, len(reqs))
+	for i, r := range reqs {
+		l[i] = Request{Seq: i + 1, Method: r.method, Path: r.path, Done: true}
+	}
+	return l
+}
+
+func seqs(l Log) []int {
+	out := []int{}
+	for _, r := range l {
+		out = append(out, r.Seq)
+	}
+	return out
+}
+
+func TestCountFilterSinceWrites(t *testing.T) {
+	l := sampleLog()
+	tests := []struct {
+		method, pattern string
+		want            []int
+	}{
+		{"POST", "/api/registrations", []int{3, 5}},
+		{"", "/api/registrations", []int{3, 4, 5}},
+		{"POST", "/api/registrations/*/cancel", []int{6}},
+		{"", "/api/tasks/*", []int{8, 9}},
+		{"GET", "/nothing", []int{}},
+		{"", "/*", []int{1}}, // path.Match: * may be empty, so "/*" matches "/", and never crosses a "/"
+	}
+	for _, tt := range tests {
+		got := l.Filter(tt.method, tt.pattern)
+		if !reflect.DeepEqual(seqs(got), tt.want) {
+			t.Errorf("Filter(%q, %q) = %v, want %v", tt.method, tt.pattern, seqs(got), tt.want)
+		}
+		if n := l.Count(tt.method, tt.pattern); n != len(tt.want) {
+			t.Errorf("Count(%q, %q) = %d, want %d", tt.method, tt.pattern, n, len(tt.want))
+		}
+	}
+	if !reflect.DeepEqual(seqs(l), []int{1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Errorf("Filter changed the log: %v", seqs(l))
+	}
+
+	if got := seqs(l.Writes()); !reflect.DeepEqual(got, []int{3, 5, 6, 8, 9}) {
+		t.Errorf("Writes() = %v, want the POST, post, POST, DELETE and PUT", got)
+	}
+	if !reflect.DeepEqual(seqs(l), []int{1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Errorf("Writes changed the log: %v", seqs(l))
+	}
+
+	for _, tt := range []struct {
+		mark int
+		want []int
+	}{{0, seqs(l)}, {7, []int{8, 9}}, {9, []int{}}, {50, []int{}}} {
+		if got := seqs(l.Since(tt.mark)); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Since(%d) = %v, want %v", tt.mark, got, tt.want)
+		}
+	}
+	if n := l.Since(7).Writes().Count("", "/api/tasks/*"); n != 2 {
+		t.Errorf("chained count = %d, want 2", n)
+	}
+}
+
+func TestWaitForReturnsOnlyDoneRequests(t *testing.T) {
+	r := record(
+		sent("1", "POST", "http://app.test/api/registrations", 100, nil, "{}"),
+		received("1", 100.1, 201, "application/json", nil),
+	)
+	isPost := func(q Request) bool { return Match(q, "POST", "/api/registrations") }
+
+	// Answered but not finished: not done yet.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if got, err := r.WaitFor(ctx, 0, isPost); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitFor on a pending request = %+v, %v; want DeadlineExceeded", got, err)
+	}
+
+	type result struct {
+		req Request
+		err error
+	}
+	done := make(chan result, 1)
+	ctx, cancel = context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	go func() {
+		req, err := r.WaitFor(ctx, 0, isPost)
+		done <- result{req, err}
+	}()
+	r.Observe(finished("1", 100.2, 10))
+	got := <-done
+	if got.err != nil || !got.req.Done || got.req.Status != 201 || got.req.ID != "1" {
+		t.Fatalf("WaitFor = %+v, %v; want the finished POST", got.req, got.err)
+	}
+
+	// A mark skips what came before.
+	mark := r.Len()
+	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := r.WaitFor(ctx, mark, isPost); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitFor after the mark found an older request: %v", err)
+	}
+	// A canceled context ends it at once.
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.WaitFor(ctx, mark, isPost); !errors.Is(err, context.Canceled) {
+		t.Fatalf("canceled: err = %v", err)
+	}
+}

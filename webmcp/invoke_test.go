@@ -1,0 +1,125 @@
+package webmcp
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/chromedp/cdproto/webmcp"
+)
+
+func TestSetOutputAndCode(t *testing.T) {
+	tests := []struct {
+		name       string
+		out        string
+		wantOutput string // "" means nil
+		wantText   string
+		wantCode   string
+	}{
+		{"page API: a JSON string holding JSON", `"{\"code\":\"OK\",\"id\":3}"`, `{"code":"OK","id":3}`, "", "OK"},
+		{"plain JSON object is kept, compacted", `{ "code": "INVALID_PARAMS", "message": "text is required" }`, `{"code":"INVALID_PARAMS","message":"text is required"}`, "", "INVALID_PARAMS"},
+		{"JSON string holding plain text stays a JSON string", `"done"`, `"done"`, "", ""},
+		{"JSON array", `[1, 2]`, `[1,2]`, "", ""},
+		{"JSON string holding an array", `"[1,2]"`, `[1,2]`, "", ""},
+		{"non-JSON goes to OutputText", `Task added.`, "", "Task added.", ""},
+		{"code that is not a string", `{"code":5}`, `{"code":5}`, "", ""},
+		{"no output", ``, "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var res Result
+			setOutput(&res, []byte(tt.out))
+			if tt.wantOutput == "" {
+				if res.Output != nil {
+					t.Errorf("Output = %s, want nil", res.Output)
+				}
+			} else if string(res.Output) != tt.wantOutput {
+				t.Errorf("Output = %s, want %s", res.Output, tt.wantOutput)
+			}
+			if res.OutputText != tt.wantText {
+				t.Errorf("OutputText = %q, want %q", res.OutputText, tt.wantText)
+			}
+			if got := res.Code(); got != tt.wantCode {
+				t.Errorf("Code() = %q, want %q", got, tt.wantCode)
+			}
+		})
+	}
+}
+
+func TestFromResponded(t *testing.T) {
+	base := Result{Tool: "add_task", Transport: CDP, InvocationID: "inv-1"}
+	tests := []struct {
+		name string
+		ev   Event
+		want Result
+	}{
+		{
+			name: "Completed",
+			ev:   Event{Kind: ToolResponded, InvocationID: "inv-1", Status: string(webmcp.InvocationStatusCompleted), Output: json.RawMessage(`"{\"ok\":true}"`)},
+			want: Result{Tool: "add_task", Transport: CDP, InvocationID: "inv-1", Status: Completed, Output: json.RawMessage(`{"ok":true}`)},
+		},
+		{
+			name: "Canceled",
+			ev:   Event{Kind: ToolResponded, InvocationID: "inv-1", Status: string(webmcp.InvocationStatusCanceled)},
+			want: Result{Tool: "add_task", Transport: CDP, InvocationID: "inv-1", Status: Canceled},
+		},
+		{
+			name: "Error",
+			ev:   Event{Kind: ToolResponded, InvocationID: "inv-1", Status: string(webmcp.InvocationStatusError), ErrorText: `Input contains a parameter "bogus" but there is no such parameter for the tool`},
+			want: Result{Tool: "add_task", Transport: CDP, InvocationID: "inv-1", Status: Failed, ErrorText: `Input contains a parameter "bogus" but there is no such parameter for the tool`},
+		},
+		{
+			name: "an unknown status counts as a failure",
+			ev:   Event{Kind: ToolResponded, InvocationID: "inv-1", Status: "Exploded"},
+			want: Result{Tool: "add_task", Transport: CDP, InvocationID: "inv-1", Status: Failed},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := fromResponded(base, tt.ev); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestInvocationAfter(t *testing.T) {
+	r := NewRecorder()
+	c := NewClient(t.Context(), r)
+	r.Observe(&webmcp.EventToolInvoked{ToolName: "add_task", InvocationID: "old", Input: "{}"})
+	mark := r.Len()
+	r.Observe(&webmcp.EventToolInvoked{ToolName: "list_tasks", InvocationID: "other", Input: "{}"})
+	r.Observe(&webmcp.EventToolInvoked{ToolName: "add_task", InvocationID: "new", Input: "{}"})
+	r.Observe(&webmcp.EventToolInvoked{ToolName: "add_task", InvocationID: "newer", Input: "{}"})
+	tests := []struct {
+		mark int
+		name string
+		want string
+	}{
+		{0, "add_task", "old"},
+		{mark, "add_task", "new"},
+		{mark, "list_tasks", "other"},
+		{mark, "nope", ""},
+		{r.Len(), "add_task", ""},
+	}
+	for _, tt := range tests {
+		if got := c.invocationAfter(tt.mark, tt.name); got != tt.want {
+			t.Errorf("invocationAfter(%d, %s) = %q, want %q", tt.mark, tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestClientTimeout(t *testing.T) {
+	c := NewClient(t.Context(), NewRecorder())
+	if c.timeout() != DefaultTimeout {
+		t.Errorf("default timeout %v", c.timeout())
+	}
+	c.Timeout = -1
+	if c.timeout() != DefaultTimeout {
+		t.Errorf("negative timeout gives %v, want the default", c.timeout())
+	}
+	c.Timeout = 250e6
+	if c.timeout() != 250e6 {
+		t.Errorf("timeout %v", c.timeout())
+	}
+}
