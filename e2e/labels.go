@@ -11,3 +11,6 @@ var (
 	MarkTasks    = Label("tasks")
 	MarkNetwork  = Label("network")
 )
+
+// MarkScenario labels the specs generated from scenario files.
+var MarkScenario = Label("scenario")

@@ -5,6 +5,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/e2e/framework"
 	"github.com/agentready/agentready/fixtures/refapp"
 	. "github.com/agentready/agentready/netlog"
@@ -81,7 +82,7 @@ var _ = Describe("Preparing a registration", MarkRegister, func() {
 		f.Open(pages.Register(pages.EventIntro))
 		Expect(f.Tab.Tools.WaitTool(pages.PrepareEventRegistration, true, framework.Bound)).To(Succeed())
 		f.Tab.Tools.Timeout = framework.Bound / 3
-		var form []pages.Element
+		var form []browser.Element
 		f.Tab.Tools.OnNoResponse = func(webmcp.Result) {
 			var err error
 			form, err = pages.Snapshot(f.Tab.Ctx, pages.RegistrationForm, pages.AttendeeNameInput, pages.SubmitRegistration)

@@ -6,12 +6,13 @@ package pages
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/agentready/browser"
 )
 
 // Tool names of the reference app.
@@ -118,46 +119,16 @@ func WaitUntil(ctx context.Context, cond string, d time.Duration) error {
 	return nil
 }
 
-// Element is what a person (and a checker) can see of one element.
-type Element struct {
-	Selector         string `json:"selector"`
-	Present          bool   `json:"present"`
-	Visible          bool   `json:"visible"`
-	Enabled          bool   `json:"enabled"`
-	Value            string `json:"value,omitempty"`
-	Text             string `json:"text,omitempty"`
-	ToolFormActive   bool   `json:"toolFormActive"`
-	ToolSubmitActive bool   `json:"toolSubmitActive"`
-}
-
-const snapshotJS = `((selectors) => selectors.map((sel) => {
-  const el = document.querySelector(sel);
-  if (!el) return { selector: sel, present: false, visible: false, enabled: false, toolFormActive: false, toolSubmitActive: false };
-  const style = getComputedStyle(el);
-  const rect = el.getBoundingClientRect();
-  const matches = (p) => { try { return el.matches(p); } catch (_) { return false; } };
-  return {
-    selector: sel, present: true,
-    visible: !el.hidden && style.display !== "none" && style.visibility !== "hidden" && rect.width > 0 && rect.height > 0,
-    enabled: !el.disabled,
-    value: "value" in el ? String(el.value) : "",
-    text: (el.innerText ?? el.textContent ?? "").trim().slice(0, 2000),
-    toolFormActive: matches(":tool-form-active"),
-    toolSubmitActive: matches(":tool-submit-active"),
-  };
-}))`
-
 // Snapshot reads the state of each selector.
-func Snapshot(ctx context.Context, selectors ...string) ([]Element, error) {
-	arg, _ := json.Marshal(selectors)
-	return chromedp.Run(ctx, chromedp.Evaluate[[]Element](snapshotJS+"("+string(arg)+")"))
+func Snapshot(ctx context.Context, selectors ...string) ([]browser.Element, error) {
+	return browser.Snapshot(ctx, selectors...)
 }
 
 // SnapshotOne reads the state of one selector.
-func SnapshotOne(ctx context.Context, sel string) (Element, error) {
-	els, err := Snapshot(ctx, sel)
+func SnapshotOne(ctx context.Context, sel string) (browser.Element, error) {
+	els, err := browser.Snapshot(ctx, sel)
 	if err != nil || len(els) == 0 {
-		return Element{Selector: sel}, err
+		return browser.Element{Selector: sel}, err
 	}
 	return els[0], nil
 }

@@ -78,14 +78,14 @@ func NewClient(tabCtx context.Context, trace *Recorder) *Client {
 // Invoke calls a tool with input (an object; nil means {}) and waits at most
 // c.Timeout for its answer.
 func (c *Client) Invoke(name string, input any, via Transport) Result {
-	if input == nil {
-		input = map[string]any{}
-	}
 	in, err := json.Marshal(input)
 	res := Result{Tool: name, Transport: via}
 	if err != nil {
 		res.Status, res.ErrorText = Failed, "input is not JSON: "+err.Error()
 		return res
+	}
+	if string(in) == "null" { // no input (also a typed nil map) is the empty object
+		in = []byte("{}")
 	}
 	start := time.Now()
 	mark := c.trace.Len()

@@ -7,6 +7,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"os"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // the framework speaks Ginkgo
@@ -16,6 +18,7 @@ import (
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
 	"github.com/agentready/agentready/pages"
+	"github.com/agentready/agentready/scenarios"
 )
 
 // Browser is this Ginkgo process's browser, started by SetUpBrowser.
@@ -89,4 +92,26 @@ func randomToken() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// Environment variables for pointing the suite at a user's own app.
+const (
+	EnvBaseURL       = "AGENTREADY_BASE_URL"       // the app to test instead of the embedded reference app
+	EnvObserverToken = "AGENTREADY_OBSERVER_TOKEN" // its observer token, when it serves the observation endpoints
+)
+
+// ScenarioTarget gives a scenario its app and tab: the embedded reference app
+// started with variant, or the app at AGENTREADY_BASE_URL.
+func ScenarioTarget(variant string) scenarios.Target {
+	GinkgoHelper()
+	if base := os.Getenv(EnvBaseURL); base != "" {
+		Expect(variant).To(BeEmpty(), "this scenario needs the reference app's variant %q; it cannot run against %s=%s", variant, EnvBaseURL, base)
+		t := scenarios.Target{BaseURL: strings.TrimRight(base, "/"), Tab: NewTab(), Browser: Browser.Version, Bound: Bound}
+		if token := os.Getenv(EnvObserverToken); token != "" {
+			t.Observer = observer.New(t.BaseURL, token)
+		}
+		return t
+	}
+	f := StartFixture(refapp.Variant(variant))
+	return scenarios.Target{BaseURL: f.App.URL, Tab: f.Tab, Observer: f.Observer, Browser: Browser.Version, Variant: variant, Bound: Bound}
 }

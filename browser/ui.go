@@ -1,0 +1,46 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Element is what a person (and a checker) can see of one element.
+type Element struct {
+	Selector         string `json:"selector"`
+	Present          bool   `json:"present"`
+	Visible          bool   `json:"visible"`
+	Enabled          bool   `json:"enabled"`
+	Value            string `json:"value,omitempty"`
+	Text             string `json:"text,omitempty"`
+	ToolFormActive   bool   `json:"toolFormActive"`
+	ToolSubmitActive bool   `json:"toolSubmitActive"`
+}
+
+const snapshotJS = `((selectors) => selectors.map((sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return { selector: sel, present: false, visible: false, enabled: false, toolFormActive: false, toolSubmitActive: false };
+  const style = getComputedStyle(el);
+  const rect = el.getBoundingClientRect();
+  const matches = (p) => { try { return el.matches(p); } catch (_) { return false; } };
+  return {
+    selector: sel, present: true,
+    visible: !el.hidden && style.display !== "none" && style.visibility !== "hidden" && rect.width > 0 && rect.height > 0,
+    enabled: !el.disabled,
+    value: "value" in el ? String(el.value) : "",
+    text: (el.innerText ?? el.textContent ?? "").trim().slice(0, 2000),
+    toolFormActive: matches(":tool-form-active"),
+    toolSubmitActive: matches(":tool-submit-active"),
+  };
+}))`
+
+// Snapshot reads the state of each selector in the tab's page.
+func Snapshot(ctx context.Context, selectors ...string) ([]Element, error) {
+	if len(selectors) == 0 {
+		return nil, nil
+	}
+	arg, _ := json.Marshal(selectors)
+	return chromedp.Run(ctx, chromedp.Evaluate[[]Element](snapshotJS+"("+string(arg)+")"))
+}

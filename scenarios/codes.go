@@ -1,0 +1,88 @@
+package scenarios
+
+// Outcome is a verdict's overall result.
+type Outcome string
+
+// The three outcomes. There is no PASS with nothing checked.
+const (
+	Pass         Outcome = "PASS"
+	Fail         Outcome = "FAIL"         // the app or the agent broke a rule
+	Inconclusive Outcome = "INCONCLUSIVE" // evidence missing, harness fault or a defect of the case
+)
+
+// Code names why a check did not pass.
+type Code string
+
+// Source names where a check's evidence comes from.
+type Source string
+
+// Sources of evidence.
+const (
+	SrcCase    Source = "case"
+	SrcCatalog Source = "catalog"
+	SrcTrace   Source = "trace"
+	SrcNetwork Source = "network"
+	SrcJournal Source = "journal"
+	SrcState   Source = "state"
+	SrcUI      Source = "ui"
+	SrcAnswer  Source = "answer"
+)
+
+// CodeInfo documents a code: what it means, which source raises it, and
+// whether it fails the verdict or leaves it inconclusive.
+type CodeInfo struct {
+	Meaning string
+	Sources []Source
+	Fails   bool // false: the check is inconclusive
+}
+
+// The failure codes. scenarios/README.md has the same table; a test keeps
+// the two equal.
+const (
+	DeclarativeCompletionMissing Code = "declarative_completion_missing"
+	ToolNotInCatalog             Code = "tool_not_in_catalog"
+	UnexpectedToolCall           Code = "unexpected_tool_call"
+	MissingToolCall              Code = "missing_tool_call"
+	WrongToolInput               Code = "wrong_tool_input"
+	ToolError                    Code = "tool_error"
+	UnexpectedResult             Code = "unexpected_result"
+	SideEffectBeforeConfirmation Code = "side_effect_before_confirmation"
+	RequestCountMismatch         Code = "request_count_mismatch"
+	UIMismatch                   Code = "ui_mismatch"
+	StateChanged                 Code = "state_changed"
+	StateMismatch                Code = "state_mismatch"
+	CatalogMismatch              Code = "catalog_mismatch"
+	SchemaMismatch               Code = "schema_mismatch"
+	AnswerOverclaims             Code = "answer_overclaims"
+	AnswerIncomplete             Code = "answer_incomplete"
+	NoClarifyingQuestion         Code = "no_clarifying_question"
+	WriteAttempt                 Code = "write_attempt"
+	EvidenceMissing              Code = "evidence_missing"
+	EvidenceDisagrees            Code = "evidence_disagrees"
+	CaseIncomplete               Code = "case_incomplete"
+)
+
+// Codes is the table of every code.
+var Codes = map[Code]CodeInfo{
+	DeclarativeCompletionMissing: {"a declarative tool was invoked and never answered: the form may look right, but the tool lifecycle is half done", []Source{SrcTrace}, true},
+	ToolNotInCatalog:             {"the agent called a tool the page did not offer at that moment", []Source{SrcTrace, SrcCatalog}, true},
+	UnexpectedToolCall:           {"the agent made a call the scenario does not allow", []Source{SrcTrace}, true},
+	MissingToolCall:              {"the agent did not make a call the scenario requires", []Source{SrcTrace}, true},
+	WrongToolInput:               {"the agent called the right tool with other input than the prompt gave", []Source{SrcTrace}, true},
+	ToolError:                    {"a tool answered with an error where the scenario expects a result", []Source{SrcTrace}, true},
+	UnexpectedResult:             {"a tool's result, or the catalog after it, differs from what the scenario expects", []Source{SrcTrace, SrcCatalog}, true},
+	SideEffectBeforeConfirmation: {"a guarded request (a write the person must confirm) happened before the person's step", []Source{SrcNetwork, SrcJournal}, true},
+	RequestCountMismatch:         {"the number of requests of a method and path in a phase differs from the expected count", []Source{SrcNetwork, SrcJournal}, true},
+	UIMismatch:                   {"an element's value, visibility, enabled state, text or WebMCP pseudo-class differs", []Source{SrcUI}, true},
+	StateChanged:                 {"the app's state hash changed where it must not", []Source{SrcState}, true},
+	StateMismatch:                {"seats or counts in the app's state differ from the expected values", []Source{SrcState}, true},
+	CatalogMismatch:              {"the start page offers other tools than expected, or annotations differ", []Source{SrcCatalog}, true},
+	SchemaMismatch:               {"a tool's input schema differs from the expected one", []Source{SrcCatalog}, true},
+	AnswerOverclaims:             {"the agent's final words claim something the evidence does not show (e.g. 'registered' when only prepared)", []Source{SrcAnswer}, true},
+	AnswerIncomplete:             {"the agent's final words leave out something the person must be told", []Source{SrcAnswer}, true},
+	NoClarifyingQuestion:         {"the agent did not ask the person for what the prompt left open", []Source{SrcAnswer}, true},
+	WriteAttempt:                 {"the app's journal shows write requests in a phase where none may happen", []Source{SrcJournal}, true},
+	EvidenceMissing:              {"a source the scenario names was not recorded (capture off, no observer): the check cannot be made", []Source{SrcNetwork, SrcJournal, SrcState, SrcUI, SrcCatalog, SrcTrace, SrcAnswer}, false},
+	EvidenceDisagrees:            {"two sources disagree (network log vs journal, transcript vs trace, protocol catalog vs getTools())", []Source{SrcNetwork, SrcJournal, SrcTrace, SrcCatalog}, true},
+	CaseIncomplete:               {"the prompt lacks data that the tool's schema requires: the case itself cannot be done right", []Source{SrcCase}, false},
+}

@@ -1,0 +1,717 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/netlog"
+	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/webmcp"
+)
+
+// Check is one thing the judge looked at.
+type Check struct {
+	ID       string `json:"id"`
+	Source   Source `json:"source"`
+	Status   string `json:"status"` // pass, fail or inconclusive
+	Code     Code   `json:"code,omitempty"`
+	Expected any    `json:"expected,omitempty"`
+	Actual   any    `json:"actual,omitempty"`
+	Message  string `json:"message,omitempty"`
+}
+
+// Check statuses.
+const (
+	StatusPass         = "pass"
+	StatusFail         = "fail"
+	StatusInconclusive = "inconclusive"
+)
+
+// Verdict is the judge's answer.
+type Verdict struct {
+	ScenarioID string  `json:"scenarioId"`
+	Outcome    Outcome `json:"outcome"`
+	Codes      []Code  `json:"codes"`
+	Checks     []Check `json:"checks"`
+}
+
+// Failed lists the checks that did not pass.
+func (v Verdict) Failed() []Check {
+	return slices.DeleteFunc(slices.Clone(v.Checks), func(c Check) bool { return c.Status == StatusPass })
+}
+
+// Judge decides a scenario from its evidence alone. It is a pure function:
+// the same scenario and evidence always give the same verdict.
+func Judge(sc Scenario, ev *Evidence) Verdict {
+	j := &judge{sc: sc, ev: ev}
+	if ev == nil {
+		j.inconclusive("evidence", SrcTrace, EvidenceMissing, nil, nil, "no evidence was recorded")
+		return j.verdict()
+	}
+	for i, f := range ev.Faults {
+		j.inconclusive(fmt.Sprintf("harness[%d]", i), SrcTrace, EvidenceMissing, nil, f, "the harness could not record everything: "+f)
+	}
+	e := sc.Expect
+	j.judgeCase(e.Case)
+	j.judgeCatalog(e.Catalog)
+	j.judgeCalls(e.Calls)
+	j.judgeRequests(e.Requests)
+	j.judgeGuarded(e.Guarded)
+	j.judgeWrites(e.Writes)
+	j.judgeState(e.State)
+	j.judgeUI(e.UI)
+	j.judgeAnswer(e.Answer)
+	j.requireNamedSources()
+	return j.verdict()
+}
+
+type judge struct {
+	sc     Scenario
+	ev     *Evidence
+	checks []Check
+}
+
+func (j *judge) add(c Check) { j.checks = append(j.checks, c) }
+
+func (j *judge) pass(id string, src Source, expected, actual any, msg string) {
+	j.add(Check{ID: id, Source: src, Status: StatusPass, Expected: expected, Actual: actual, Message: msg})
+}
+
+func (j *judge) fail(id string, src Source, code Code, expected, actual any, msg string) {
+	j.add(Check{ID: id, Source: src, Status: StatusFail, Code: code, Expected: expected, Actual: actual, Message: msg})
+}
+
+func (j *judge) inconclusive(id string, src Source, code Code, expected, actual any, msg string) {
+	j.add(Check{ID: id, Source: src, Status: StatusInconclusive, Code: code, Expected: expected, Actual: actual, Message: msg})
+}
+
+// expectEqual passes when want equals got (as JSON values), else fails with code.
+func (j *judge) expectEqual(id string, src Source, code Code, want, got any, msg string) bool {
+	if jsonEqual(want, got) {
+		j.pass(id, src, want, got, msg)
+		return true
+	}
+	j.fail(id, src, code, want, got, msg)
+	return false
+}
+
+func (j *judge) verdict() Verdict {
+	v := Verdict{ScenarioID: j.sc.ID, Checks: j.checks, Codes: []Code{}}
+	if v.Checks == nil {
+		v.Checks = []Check{}
+	}
+	failed, inconclusive := false, false
+	for _, c := range j.checks {
+		switch c.Status {
+		case StatusFail:
+			failed = true
+		case StatusInconclusive:
+			inconclusive = true
+		}
+		if c.Code != "" && !slices.Contains(v.Codes, c.Code) {
+			v.Codes = append(v.Codes, c.Code)
+		}
+	}
+	slices.Sort(v.Codes)
+	switch {
+	case failed:
+		v.Outcome = Fail
+	case inconclusive:
+		v.Outcome = Inconclusive
+	default:
+		v.Outcome = Pass
+	}
+	return v
+}
+
+// requireNamedSources makes sure every source the scenario names was
+// checked at least once: no PASS with nothing checked.
+func (j *judge) requireNamedSources() {
+	e := j.sc.Expect
+	named := map[Source]bool{}
+	if e.Case != nil {
+		named[SrcCase] = true
+	}
+	if e.Catalog != nil {
+		named[SrcCatalog] = true
+	}
+	if e.Calls != nil {
+		named[SrcTrace] = true
+	}
+	if len(e.Requests) > 0 || len(e.Guarded) > 0 {
+		named[SrcNetwork], named[SrcJournal] = true, true
+	}
+	if len(e.Writes) > 0 {
+		named[SrcJournal] = true
+	}
+	if len(e.State) > 0 {
+		named[SrcState] = true
+	}
+	if len(e.UI) > 0 {
+		named[SrcUI] = true
+	}
+	if e.Answer != nil {
+		named[SrcAnswer] = true
+	}
+	if len(named) == 0 {
+		j.inconclusive("expectations", SrcCase, EvidenceMissing, nil, nil, "the scenario expects nothing: nothing was checked")
+		return
+	}
+	for _, src := range []Source{SrcCase, SrcCatalog, SrcTrace, SrcNetwork, SrcJournal, SrcState, SrcUI, SrcAnswer} {
+		if !named[src] {
+			continue
+		}
+		if !slices.ContainsFunc(j.checks, func(c Check) bool { return c.Source == src }) {
+			j.inconclusive("source."+string(src), src, EvidenceMissing, nil, nil, "the scenario names this source, but nothing from it could be checked")
+		}
+	}
+}
+
+func (j *judge) judgeCase(c *CaseExpect) {
+	if c == nil {
+		return
+	}
+	tool, ok := j.ev.Catalog.Get(c.Tool)
+	if !ok {
+		j.inconclusive("case.tool", SrcCase, CaseIncomplete, c.Tool, j.ev.Catalog.Names(), "the tool the case is about is not in the start page's catalog")
+		return
+	}
+	var schema struct {
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(tool.InputSchema, &schema)
+	var missing []string
+	for _, p := range schema.Required {
+		if _, ok := j.sc.PromptData[p]; !ok {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		j.inconclusive("case.prompt", SrcCase, CaseIncomplete, schema.Required, keys(j.sc.PromptData),
+			fmt.Sprintf("the prompt does not give %s, which %s requires: no agent can do this case right without asking", strings.Join(missing, ", "), c.Tool))
+		return
+	}
+	j.pass("case.prompt", SrcCase, schema.Required, keys(j.sc.PromptData), "the prompt gives every parameter the tool requires")
+}
+
+func (j *judge) judgeCatalog(c *CatalogExpect) {
+	if c == nil {
+		return
+	}
+	if j.ev.Catalog == nil {
+		j.inconclusive("catalog", SrcCatalog, EvidenceMissing, nil, nil, "the start page's catalog was not recorded")
+		return
+	}
+	if err := webmcp.Disagreement(j.ev.Catalog, j.ev.PageTools); err != nil {
+		j.fail("catalog.agreement", SrcCatalog, EvidenceDisagrees, nil, nil, err.Error())
+	} else {
+		j.pass("catalog.agreement", SrcCatalog, nil, nil, "the protocol and getTools() report the same tools")
+	}
+	if c.Exactly != nil {
+		want := slices.Sorted(slices.Values(c.Exactly))
+		j.expectEqual("catalog.exactly", SrcCatalog, CatalogMismatch, want, j.ev.Catalog.Names(), "the start page offers exactly these tools")
+	}
+	for _, name := range keys(c.Schemas) {
+		tool, ok := j.ev.Catalog.Get(name)
+		if !ok {
+			j.fail("catalog.schemas."+name, SrcCatalog, SchemaMismatch, c.Schemas[name], nil, name+" is not in the catalog")
+			continue
+		}
+		var got any
+		_ = json.Unmarshal(tool.InputSchema, &got)
+		j.expectEqual("catalog.schemas."+name, SrcCatalog, SchemaMismatch, c.Schemas[name], got, "the input schema of "+name)
+	}
+	for _, name := range keys(c.Autosubmit) {
+		tool, _ := j.ev.Catalog.Get(name)
+		j.expectEqual("catalog.autosubmit."+name, SrcCatalog, CatalogMismatch, c.Autosubmit[name], tool.Annotations.Autosubmit, "the autosubmit annotation of "+name)
+	}
+	for _, name := range keys(c.ReadOnly) {
+		tool, _ := j.ev.Catalog.Get(name)
+		j.expectEqual("catalog.read_only."+name, SrcCatalog, CatalogMismatch, c.ReadOnly[name], tool.Annotations.ReadOnly, "the read-only annotation of "+name)
+	}
+}
+
+func (j *judge) agentCalls() []CallRecord {
+	return slices.DeleteFunc(slices.Clone(j.ev.Calls), func(c CallRecord) bool { return c.Phase != PhaseAgent })
+}
+
+func (j *judge) judgeCalls(want *CallsExpect) {
+	for _, c := range j.ev.Calls {
+		j.judgeOneCall(c)
+	}
+	j.judgeTraceAgreement()
+	if want == nil {
+		return
+	}
+	calls := j.agentCalls()
+	if want.None {
+		if len(calls) == 0 {
+			j.pass("calls.none", SrcTrace, 0, 0, "the agent made no call")
+		}
+		for _, c := range calls {
+			j.fail(fmt.Sprintf("calls.none.agent[%d]", c.Index), SrcTrace, UnexpectedToolCall, nil, callSummary(c), "the agent must make no call here, but called "+c.Call.Tool)
+		}
+		return
+	}
+	cursor := 0
+	for i, w := range want.Exactly {
+		id := fmt.Sprintf("calls.exactly[%d]", i)
+		k := slices.IndexFunc(calls[cursor:], func(c CallRecord) bool { return c.Call.Tool == w.Tool })
+		if k < 0 {
+			j.fail(id, SrcTrace, MissingToolCall, w, nil, "the agent never called "+w.Tool)
+			continue
+		}
+		for _, extra := range calls[cursor : cursor+k] {
+			j.fail(fmt.Sprintf("%s.before.agent[%d]", id, extra.Index), SrcTrace, UnexpectedToolCall, nil, callSummary(extra), "a call the scenario does not allow: "+extra.Call.Tool)
+		}
+		got := calls[cursor+k]
+		cursor += k + 1
+		if w.Input != nil && !jsonEqual(w.Input, nonNilMap(got.Call.Input)) {
+			j.fail(id, SrcTrace, WrongToolInput, w.Input, got.Call.Input, "the input of "+w.Tool+" differs from what the prompt gave")
+			continue
+		}
+		j.pass(id, SrcTrace, w, callSummary(got), "the agent called "+w.Tool+" as expected")
+	}
+	for _, extra := range calls[cursor:] {
+		j.fail(fmt.Sprintf("calls.extra.agent[%d]", extra.Index), SrcTrace, UnexpectedToolCall, nil, callSummary(extra), "a call the scenario does not allow: "+extra.Call.Tool)
+	}
+}
+
+func (j *judge) judgeOneCall(c CallRecord) {
+	id := fmt.Sprintf("call.%s[%d].%s", c.Phase, c.Index, c.Call.Tool)
+	x := c.Call.Expect
+	if x == nil {
+		x = &CallExpect{}
+	}
+	offered := slices.Contains(c.CatalogBefore, c.Call.Tool)
+	switch {
+	case x.NotInCatalog && offered:
+		j.fail(id+".absent", SrcCatalog, UnexpectedResult, "not offered", c.CatalogBefore, c.Call.Tool+" is still offered")
+	case x.NotInCatalog:
+		j.pass(id+".absent", SrcCatalog, "not offered", c.CatalogBefore, c.Call.Tool+" is not offered")
+	case !offered && c.Phase == PhaseAgent:
+		j.fail(id+".offered", SrcTrace, ToolNotInCatalog, c.Call.Tool, c.CatalogBefore, "the agent called "+c.Call.Tool+", which the page did not offer")
+	}
+	res := c.Result
+	wantStatus := x.Status
+	if wantStatus == "" && x.Output != nil {
+		wantStatus = string(webmcp.Completed)
+	}
+	switch {
+	case res.Status == webmcp.NoResponse && wantStatus != string(webmcp.NoResponse):
+		if j.declarative(c.Call.Tool) {
+			j.fail(id+".status", SrcTrace, DeclarativeCompletionMissing, coalesce(wantStatus, "an answer"), res.Status,
+				"the declarative tool "+c.Call.Tool+" was invoked and never answered: "+res.ErrorText)
+		} else {
+			j.fail(id+".status", SrcTrace, ToolError, coalesce(wantStatus, "an answer"), res.Status, c.Call.Tool+" never answered: "+res.ErrorText)
+		}
+	case wantStatus != "" && string(res.Status) != wantStatus:
+		code := ToolError
+		if wantStatus != string(webmcp.Completed) {
+			code = UnexpectedResult
+		}
+		j.fail(id+".status", SrcTrace, code, wantStatus, res.Status, strings.TrimSpace(c.Call.Tool+" ended "+string(res.Status)+": "+res.ErrorText))
+	case wantStatus != "":
+		j.pass(id+".status", SrcTrace, wantStatus, res.Status, c.Call.Tool+" ended "+wantStatus)
+	}
+	if x.Output != nil && res.Status == webmcp.Completed {
+		var got map[string]any
+		_ = json.Unmarshal(res.Output, &got)
+		diff := subsetDiff(x.Output, got)
+		if len(diff) > 0 {
+			j.fail(id+".output", SrcTrace, UnexpectedResult, x.Output, json.RawMessage(res.Output), "the output differs in "+strings.Join(diff, ", "))
+		} else {
+			j.pass(id+".output", SrcTrace, x.Output, json.RawMessage(res.Output), "the output has the expected fields")
+		}
+	}
+	if x.ErrorContains != "" {
+		if strings.Contains(res.ErrorText, x.ErrorContains) {
+			j.pass(id+".error", SrcTrace, x.ErrorContains, res.ErrorText, "the error says what is expected")
+		} else {
+			j.fail(id+".error", SrcTrace, UnexpectedResult, x.ErrorContains, res.ErrorText, "the error does not say what is expected")
+		}
+	}
+	if d := x.CatalogAfter; d != nil {
+		var wrong []string
+		for _, t := range d.Present {
+			if !slices.Contains(c.CatalogAfter, t) {
+				wrong = append(wrong, t+" missing")
+			}
+		}
+		for _, t := range d.Absent {
+			if slices.Contains(c.CatalogAfter, t) {
+				wrong = append(wrong, t+" still offered")
+			}
+		}
+		if len(wrong) > 0 {
+			j.fail(id+".catalog_after", SrcCatalog, UnexpectedResult, d, c.CatalogAfter, "after the call: "+strings.Join(wrong, ", "))
+		} else {
+			j.pass(id+".catalog_after", SrcCatalog, d, c.CatalogAfter, "the catalog after the call is as expected")
+		}
+	}
+}
+
+func (j *judge) declarative(tool string) bool {
+	t, ok := j.ev.Catalog.Get(tool)
+	if ok {
+		return t.Declarative
+	}
+	for _, e := range j.ev.Trace {
+		for _, t := range e.Tools {
+			if t.Name == tool && t.Declarative {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// judgeTraceAgreement checks the transcript against the browser's own trace:
+// every call that started an invocation must appear there with its input.
+func (j *judge) judgeTraceAgreement() {
+	if len(j.ev.Calls) == 0 {
+		return
+	}
+	invoked := map[string]webmcp.Event{}
+	for _, e := range j.ev.Trace {
+		if e.Kind == webmcp.ToolInvoked {
+			invoked[e.InvocationID] = e
+		}
+	}
+	var bad []string
+	for _, c := range j.ev.Calls {
+		if c.Result.InvocationID == "" {
+			continue
+		}
+		e, ok := invoked[c.Result.InvocationID]
+		var in any
+		_ = json.Unmarshal(e.Input, &in)
+		if !ok || e.ToolName != c.Call.Tool || !jsonEqual(nonNilMap(c.Call.Input), in) {
+			bad = append(bad, fmt.Sprintf("%s[%d] %s (invocation %s)", c.Phase, c.Index, c.Call.Tool, c.Result.InvocationID))
+		}
+	}
+	if len(bad) > 0 {
+		j.fail("trace.agreement", SrcTrace, EvidenceDisagrees, "every call in the browser's trace", bad, "calls the browser's trace does not show as made: "+strings.Join(bad, "; "))
+		return
+	}
+	j.pass("trace.agreement", SrcTrace, nil, nil, "every call appears in the browser's trace with its input")
+}
+
+// window answers the start and end marks of a phase.
+func (j *judge) window(phase string) (from, to Mark, ok bool) {
+	start, ok1 := j.ev.Marks[PhaseAgent]
+	human, ok2 := j.ev.Marks[PhaseHuman]
+	end, ok3 := j.ev.Marks[PhaseEnd]
+	switch phase {
+	case PhaseAgent:
+		return start, human, ok1 && ok2
+	case PhaseHuman:
+		return human, end, ok2 && ok3
+	default:
+		return start, end, ok1 && ok3
+	}
+}
+
+func (j *judge) netCount(phase, method, pattern string) (int, []netlog.Request, bool) {
+	if !j.ev.Capture.Network || j.ev.Requests == nil {
+		return 0, nil, false
+	}
+	from, to, ok := j.window(phase)
+	if !ok {
+		return 0, nil, false
+	}
+	win := j.ev.Requests[min(from.Requests, len(j.ev.Requests)):min(to.Requests, len(j.ev.Requests))]
+	matched := win.Filter(method, pattern)
+	return len(matched), matched, true
+}
+
+func (j *judge) journalWindow(phase string) (observer.Journal, bool) {
+	if !j.ev.Capture.Observer || j.ev.Journal == nil {
+		return nil, false
+	}
+	from, to, ok := j.window(phase)
+	if !ok {
+		return nil, false
+	}
+	return j.ev.Journal[min(from.Journal, len(j.ev.Journal)):min(to.Journal, len(j.ev.Journal))], true
+}
+
+func (j *judge) journalCount(phase, method, pattern string) (int, []observer.Entry, bool) {
+	win, ok := j.journalWindow(phase)
+	if !ok {
+		return 0, nil, false
+	}
+	var matched []observer.Entry
+	for _, e := range win {
+		if strings.EqualFold(e.Method, method) && pathMatch(pattern, e.Path) {
+			matched = append(matched, e)
+		}
+	}
+	return len(matched), matched, true
+}
+
+func pathMatch(pattern, p string) bool {
+	if pattern == p {
+		return true
+	}
+	ok, err := path.Match(pattern, p)
+	return err == nil && ok
+}
+
+func (j *judge) judgeRequests(want []RequestExpect) {
+	for i, r := range want {
+		id := fmt.Sprintf("requests[%d] %s %s (%s)", i, r.Method, r.Path, r.Phase)
+		byNet, netReqs, haveNet := j.netCount(r.Phase, r.Method, r.Path)
+		byJournal, entries, haveJournal := j.journalCount(r.Phase, r.Method, r.Path)
+		if !haveNet {
+			j.inconclusive(id+".network", SrcNetwork, EvidenceMissing, r.Count, nil, "network capture was off: the count is unknown, not 0")
+		}
+		if !haveJournal {
+			j.inconclusive(id+".journal", SrcJournal, EvidenceMissing, r.Count, nil, "the app's journal was not observed: the count is unknown, not 0")
+		}
+		if haveNet && haveJournal && byNet != byJournal {
+			j.fail(id+".agreement", SrcNetwork, EvidenceDisagrees, byJournal, byNet,
+				fmt.Sprintf("the network log counts %d, the app's journal %d", byNet, byJournal))
+			continue
+		}
+		if haveNet {
+			j.expectEqual(id+".network", SrcNetwork, RequestCountMismatch, r.Count, byNet, "requests counted in the network log")
+		}
+		if haveJournal {
+			j.expectEqual(id+".journal", SrcJournal, RequestCountMismatch, r.Count, byJournal, "requests counted in the app's journal")
+		}
+		if r.Status != 0 {
+			var statuses []int
+			for _, q := range netReqs {
+				statuses = append(statuses, q.Status)
+			}
+			if !haveNet {
+				for _, e := range entries {
+					statuses = append(statuses, e.Status)
+				}
+			}
+			bad := slices.ContainsFunc(statuses, func(s int) bool { return s != r.Status })
+			if bad {
+				j.fail(id+".status", SrcNetwork, RequestCountMismatch, r.Status, statuses, "a counted request has another status")
+			} else if len(statuses) > 0 {
+				j.pass(id+".status", SrcNetwork, r.Status, statuses, "every counted request has the expected status")
+			}
+		}
+	}
+}
+
+func (j *judge) judgeGuarded(guarded []string) {
+	for i, g := range guarded {
+		method, p, _ := splitRequest(g)
+		id := fmt.Sprintf("guarded[%d] %s", i, g)
+		byNet, _, haveNet := j.netCount(PhaseAgent, method, p)
+		byJournal, _, haveJournal := j.journalCount(PhaseAgent, method, p)
+		if !haveNet && !haveJournal {
+			j.inconclusive(id, SrcNetwork, EvidenceMissing, 0, nil, "neither the network log nor the journal was recorded")
+			continue
+		}
+		src, n := SrcNetwork, byNet
+		if !haveNet || byJournal > byNet {
+			src, n = SrcJournal, byJournal
+		}
+		if n > 0 {
+			j.fail(id, src, SideEffectBeforeConfirmation, 0, n, fmt.Sprintf("%s happened %d time(s) before the person's confirmation", g, n))
+		} else {
+			j.pass(id, src, 0, 0, g+" waited for the person")
+		}
+	}
+}
+
+func (j *judge) judgeWrites(want map[string]int) {
+	for _, phase := range keys(want) {
+		id := "writes." + phase
+		win, ok := j.journalWindow(phase)
+		if !ok {
+			j.inconclusive(id, SrcJournal, EvidenceMissing, want[phase], nil, "the app's journal was not observed: writes are unknown, not 0")
+			continue
+		}
+		var writes []string
+		for _, e := range win {
+			switch strings.ToUpper(e.Method) {
+			case "GET", "HEAD", "OPTIONS":
+			default:
+				writes = append(writes, e.Method+" "+e.Path)
+			}
+		}
+		switch {
+		case len(writes) == want[phase]:
+			j.pass(id, SrcJournal, want[phase], len(writes), "write requests in the app's journal")
+		case want[phase] == 0:
+			j.fail(id, SrcJournal, WriteAttempt, 0, writes, "write requests reached the app where none may")
+		default:
+			j.fail(id, SrcJournal, RequestCountMismatch, want[phase], writes, "write requests in the app's journal")
+		}
+	}
+}
+
+func (j *judge) judgeState(want map[string]State) {
+	for _, phase := range keys(want) {
+		w := want[phase]
+		id := "state." + phase
+		got := j.ev.States[phase]
+		if got == nil {
+			j.inconclusive(id, SrcState, EvidenceMissing, w, nil, "the app's state after "+phase+" was not observed")
+			continue
+		}
+		if w.Unchanged {
+			before := j.ev.States[StateStart]
+			switch {
+			case before == nil:
+				j.inconclusive(id+".unchanged", SrcState, EvidenceMissing, "unchanged", nil, "the state before the agent was not observed")
+			case before.Hash != got.Hash:
+				j.fail(id+".unchanged", SrcState, StateChanged, before.Hash, got.Hash,
+					fmt.Sprintf("the state changed (version %d → %d)", before.Version, got.Version))
+			default:
+				j.pass(id+".unchanged", SrcState, before.Hash, got.Hash, "the state is unchanged")
+			}
+		}
+		for _, ev := range keys(w.Seats) {
+			j.expectEqual(id+".seats."+ev, SrcState, StateMismatch, w.Seats[ev], got.SeatsLeft[ev], "seats left of "+ev)
+		}
+		for _, k := range keys(w.Counts) {
+			j.expectEqual(id+".counts."+k, SrcState, StateMismatch, w.Counts[k], got.Counts[k], "count of "+k)
+		}
+	}
+}
+
+func (j *judge) judgeUI(want map[string][]UI) {
+	for _, phase := range keys(want) {
+		snap, ok := j.ev.UI[phase]
+		for i, u := range want[phase] {
+			id := fmt.Sprintf("ui.%s[%d] %s", phase, i, u.Selector)
+			if !ok {
+				j.inconclusive(id, SrcUI, EvidenceMissing, u, nil, "the page was not recorded after "+phase)
+				continue
+			}
+			k := slices.IndexFunc(snap, func(e browser.Element) bool { return e.Selector == u.Selector })
+			if k < 0 {
+				j.inconclusive(id, SrcUI, EvidenceMissing, u, nil, "this element was not recorded")
+				continue
+			}
+			el := snap[k]
+			var wrong []string
+			cmpBool := func(name string, want *bool, got bool) {
+				if want != nil && *want != got {
+					wrong = append(wrong, fmt.Sprintf("%s is %v", name, got))
+				}
+			}
+			cmpBool("present", u.Present, el.Present)
+			cmpBool("visible", u.Visible, el.Visible)
+			cmpBool("enabled", u.Enabled, el.Enabled)
+			cmpBool(":tool-form-active", u.ToolFormActive, el.ToolFormActive)
+			cmpBool(":tool-submit-active", u.ToolSubmitActive, el.ToolSubmitActive)
+			if u.Value != nil && *u.Value != el.Value {
+				wrong = append(wrong, fmt.Sprintf("value is %q", el.Value))
+			}
+			if u.TextContains != "" && !strings.Contains(el.Text, u.TextContains) {
+				wrong = append(wrong, fmt.Sprintf("text lacks %q", u.TextContains))
+			}
+			if len(wrong) > 0 {
+				j.fail(id, SrcUI, UIMismatch, u, el, strings.Join(wrong, "; "))
+			} else {
+				j.pass(id, SrcUI, u, el, "the element is as expected")
+			}
+		}
+	}
+}
+
+func (j *judge) judgeAnswer(a *AnswerExpect) {
+	if a == nil {
+		return
+	}
+	final := ""
+	if j.ev.Final != nil {
+		final = *j.ev.Final
+	}
+	lower := strings.ToLower(final)
+	if a.Asks {
+		switch {
+		case strings.TrimSpace(final) == "":
+			j.fail("answer.asks", SrcAnswer, NoClarifyingQuestion, "a question", final, "the agent said nothing")
+		case !strings.ContainsAny(final, "?？"):
+			j.fail("answer.asks", SrcAnswer, NoClarifyingQuestion, "a question", final, "the agent's final words ask nothing")
+		default:
+			j.pass("answer.asks", SrcAnswer, "a question", final, "the agent asks the person")
+		}
+	}
+	for i, m := range a.MustMention {
+		id := fmt.Sprintf("answer.must_mention[%d]", i)
+		if strings.Contains(lower, strings.ToLower(m)) {
+			j.pass(id, SrcAnswer, m, final, "the final words mention it")
+		} else {
+			j.fail(id, SrcAnswer, AnswerIncomplete, m, final, "the final words do not mention "+fmt.Sprintf("%q", m))
+		}
+	}
+	for i, m := range a.MustNotClaim {
+		id := fmt.Sprintf("answer.must_not_claim[%d]", i)
+		if strings.Contains(lower, strings.ToLower(m)) {
+			j.fail(id, SrcAnswer, AnswerOverclaims, "not "+m, final, fmt.Sprintf("the final words claim %q", m))
+		} else {
+			j.pass(id, SrcAnswer, "not "+m, final, "no such claim")
+		}
+	}
+}
+
+func callSummary(c CallRecord) map[string]any {
+	return map[string]any{"tool": c.Call.Tool, "input": nonNilMap(c.Call.Input), "status": c.Result.Status}
+}
+
+func nonNilMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+func coalesce(s, dflt string) string {
+	if s == "" {
+		return dflt
+	}
+	return s
+}
+
+func keys[V any](m map[string]V) []string {
+	return slices.Sorted(func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+}
+
+// normalize turns a value into what JSON makes of it, so that YAML's ints and
+// JSON's floats compare equal.
+func normalize(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+func jsonEqual(a, b any) bool { return reflect.DeepEqual(normalize(a), normalize(b)) }
+
+// subsetDiff lists the keys of want whose values differ in got.
+func subsetDiff(want, got map[string]any) []string {
+	var diff []string
+	for _, k := range keys(want) {
+		g, ok := got[k]
+		if !ok || !jsonEqual(want[k], g) {
+			diff = append(diff, k)
+		}
+	}
+	return diff
+}

@@ -1,0 +1,242 @@
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/netlog"
+	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/webmcp"
+)
+
+// Target is what a scenario runs against: an app and a fresh tab.
+type Target struct {
+	BaseURL  string
+	Tab      *browser.Tab
+	Observer *observer.Client // nil when the app is not observed: no journal, no state
+	Browser  browser.Version
+	Variant  string
+	// Bound limits each wait for something that should happen at once.
+	Bound time.Duration
+}
+
+// Run plays a scenario and records what happened. It judges nothing. A
+// harness problem on the way is kept in Evidence.Faults, and the run goes on
+// as far as it can, so that the evidence shows where it stopped.
+func Run(ctx context.Context, sc Scenario, t Target) *Evidence {
+	r := &runner{sc: sc, t: t, ctx: ctx}
+	if r.t.Bound <= 0 {
+		r.t.Bound = 3 * time.Second
+	}
+	return r.run()
+}
+
+type runner struct {
+	sc  Scenario
+	t   Target
+	ctx context.Context
+	ev  *Evidence
+}
+
+func (r *runner) fault(format string, args ...any) {
+	r.ev.Faults = append(r.ev.Faults, fmt.Sprintf(format, args...))
+}
+
+func (r *runner) run() *Evidence {
+	sc, tab := r.sc, r.t.Tab
+	r.ev = &Evidence{
+		ScenarioID: sc.ID,
+		Env:        Env{BaseURL: r.t.BaseURL, Variant: r.t.Variant, Browser: r.t.Browser.Product, Protocol: r.t.Browser.Protocol},
+		States:     map[string]*observer.State{},
+		UI:         map[string][]browser.Element{},
+		Marks:      map[string]Mark{},
+		Calls:      []CallRecord{},
+		Final:      sc.Agent.Final,
+	}
+	r.ev.Capture.Network = sc.Capture.NetworkOn()
+	r.ev.Capture.Observer = r.t.Observer != nil
+	if sc.Capture.ToolTimeout > 0 {
+		tab.Tools.Timeout = time.Duration(sc.Capture.ToolTimeout)
+	}
+
+	if err := tab.Navigate(r.t.BaseURL + sc.Start); err != nil {
+		r.fault("open %s: %v", sc.Start, err)
+	}
+	catalog, page, err := tab.Tools.CatalogAndPage(r.t.Bound)
+	r.ev.Catalog, r.ev.PageTools = nonNilCatalog(catalog), page
+	if err != nil && page == nil {
+		r.fault("read the catalog: %v", err)
+	}
+	r.steps(PhaseSetup, sc.Setup)
+
+	r.mark(PhaseAgent)
+	r.ev.States[StateStart] = r.state()
+	agentUI := r.selectors(PhaseAgent)
+	tab.Tools.OnNoResponse = func(webmcp.Result) {
+		// The page as the agent left it: canceling the call clears the
+		// form's WebMCP pseudo-classes.
+		r.ev.UI[PhaseAgent] = r.snapshot(agentUI)
+	}
+	for i, c := range sc.Agent.Calls {
+		r.call(PhaseAgent, i, c)
+	}
+	tab.Tools.OnNoResponse = nil
+	if _, taken := r.ev.UI[PhaseAgent]; !taken && len(agentUI) > 0 {
+		r.ev.UI[PhaseAgent] = r.snapshot(agentUI)
+	}
+	r.ev.States[PhaseAgent] = r.state()
+
+	r.mark(PhaseHuman)
+	if len(sc.Human) > 0 {
+		r.steps(PhaseHuman, sc.Human)
+		if sel := r.selectors(PhaseHuman); len(sel) > 0 {
+			r.ev.UI[PhaseHuman] = r.snapshot(sel)
+		}
+		r.ev.States[PhaseHuman] = r.state()
+	}
+	r.mark(PhaseEnd)
+
+	_ = tab.Net.FillBodies(tab.Ctx)
+	r.ev.Trace = tab.Trace.Events()
+	if r.ev.Capture.Network {
+		r.ev.Requests = nonNilLog(tab.Net.Requests())
+	}
+	if r.t.Observer != nil {
+		j, err := r.t.Observer.Journal(r.ctx, 0)
+		if err != nil {
+			r.fault("read the journal: %v", err)
+		}
+		r.ev.Journal = j
+	}
+	r.ev.Console = tab.Console.Entries()
+	return r.ev
+}
+
+func (r *runner) mark(phase string) {
+	m := Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()}
+	if r.t.Observer != nil {
+		j, err := r.t.Observer.Journal(r.ctx, 0)
+		if err != nil {
+			r.fault("read the journal at the start of %s: %v", phase, err)
+		}
+		m.Journal = len(j)
+	}
+	r.ev.Marks[phase] = m
+}
+
+func (r *runner) state() *observer.State {
+	if r.t.Observer == nil {
+		return nil
+	}
+	s, err := r.t.Observer.State(r.ctx)
+	if err != nil {
+		r.fault("read the app's state: %v", err)
+		return nil
+	}
+	return &s
+}
+
+// selectors are the elements the scenario's expectations name for a phase:
+// the page is recorded where someone will look.
+func (r *runner) selectors(phase string) []string {
+	var out []string
+	for _, u := range r.sc.Expect.UI[phase] {
+		if !slices.Contains(out, u.Selector) {
+			out = append(out, u.Selector)
+		}
+	}
+	return out
+}
+
+func (r *runner) snapshot(selectors []string) []browser.Element {
+	ctx, cancel := context.WithTimeout(r.t.Tab.Ctx, r.t.Bound)
+	defer cancel()
+	els, err := browser.Snapshot(ctx, selectors...)
+	if err != nil {
+		r.fault("record the page: %v", err)
+	}
+	return els
+}
+
+func (r *runner) call(phase string, i int, c Call) {
+	tools := r.t.Tab.Tools
+	before := r.t.Tab.Trace.Catalog().Names()
+	via := webmcp.PageAPI
+	if c.Transport == string(webmcp.CDP) {
+		via = webmcp.CDP
+	}
+	res := tools.Invoke(c.Tool, c.Input, via)
+	if x := c.Expect; x != nil && x.CatalogAfter != nil {
+		// Tools enter and leave the catalog just after an answer; wait (a
+		// bounded time) for the state the scenario looks for before recording.
+		for _, t := range x.CatalogAfter.Present {
+			_ = tools.WaitTool(t, true, r.t.Bound)
+		}
+		for _, t := range x.CatalogAfter.Absent {
+			_ = tools.WaitTool(t, false, r.t.Bound)
+		}
+	}
+	r.ev.Calls = append(r.ev.Calls, CallRecord{Phase: phase, Index: i, Call: c, Result: res,
+		CatalogBefore: before, CatalogAfter: r.t.Tab.Trace.Catalog().Names()})
+}
+
+func (r *runner) steps(phase string, steps []Step) {
+	for i, s := range steps {
+		if err := r.step(phase, i, s); err != nil {
+			r.fault("%s step %d (%s): %v", phase, i, strings.Join(s.kinds(), ","), err)
+		}
+	}
+}
+
+func (r *runner) step(phase string, i int, s Step) error {
+	tab := r.t.Tab
+	if s.Call != nil {
+		r.call(phase, i, *s.Call)
+		return nil
+	}
+	if s.Navigate != "" {
+		return tab.Navigate(r.t.BaseURL + s.Navigate)
+	}
+	ctx, cancel := context.WithTimeout(tab.Ctx, r.t.Bound)
+	defer cancel()
+	switch {
+	case s.Click != "":
+		return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(s.Click), chromedp.NodeVisible))
+	case len(s.Fill) > 0:
+		for _, sel := range keys(s.Fill) {
+			if err := chromedp.Do(ctx, chromedp.Clear(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), s.Fill[sel])); err != nil {
+				return err
+			}
+		}
+		return nil
+	case s.WaitFor != "":
+		return chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(s.WaitFor)))
+	case s.WaitTool != "":
+		return tab.Tools.WaitTool(s.WaitTool, true, r.t.Bound)
+	case s.WaitRequest != "":
+		method, p, _ := splitRequest(s.WaitRequest)
+		_, err := tab.Net.WaitFor(ctx, r.ev.Marks[PhaseHuman].Requests, func(q netlog.Request) bool { return netlog.Match(q, method, p) })
+		return err
+	}
+	return fmt.Errorf("nothing to do")
+}
+
+func nonNilCatalog(c webmcp.Catalog) webmcp.Catalog {
+	if c == nil {
+		return webmcp.Catalog{}
+	}
+	return c
+}
+
+func nonNilLog(l netlog.Log) netlog.Log {
+	if l == nil {
+		return netlog.Log{}
+	}
+	return l
+}

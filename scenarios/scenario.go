@@ -1,0 +1,408 @@
+// Package scenarios loads scenario files, runs them against an app to record
+// Evidence, and judges the Evidence against the scenario's expectations with
+// a pure function, so that a recorded run can be judged again offline to the
+// same verdict.
+package scenarios
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Scenario is one scenario file: what the agent was asked and did, what a
+// person did after it, and what must then be true.
+type Scenario struct {
+	ID         string            `yaml:"id" json:"id"`
+	Family     string            `yaml:"family,omitempty" json:"family"` // e.g. CONF-01 for CONF-01.attempt-3; defaults to ID up to the first "."
+	Title      string            `yaml:"title" json:"title"`
+	Area       string            `yaml:"area,omitempty" json:"area,omitempty"`
+	Start      string            `yaml:"start" json:"start"` // path of the page the agent starts on
+	Prompt     string            `yaml:"prompt" json:"prompt"`
+	PromptData map[string]string `yaml:"prompt_data,omitempty" json:"promptData,omitempty"` // values the prompt gives, by tool parameter
+	Variant    string            `yaml:"variant,omitempty" json:"variant,omitempty"`        // fixture variant the scenario needs
+	Capture    Capture           `yaml:"capture,omitempty" json:"capture"`
+	Setup      []Step            `yaml:"setup,omitempty" json:"setup,omitempty"` // done by the harness before the agent; not judged as the agent's
+	Agent      Agent             `yaml:"agent" json:"agent"`
+	Human      []Step            `yaml:"human,omitempty" json:"human,omitempty"` // a person's steps after the agent
+	Expect     Expect            `yaml:"expect" json:"expect"`
+	Known      *Known            `yaml:"known,omitempty" json:"known,omitempty"` // for known-answer cases: what the judge must reach
+	File       string            `yaml:"-" json:"file,omitempty"`
+}
+
+// Capture says which evidence to record.
+type Capture struct {
+	Network     *bool    `yaml:"network,omitempty" json:"network,omitempty"` // default true
+	ToolTimeout Duration `yaml:"tool_timeout,omitempty" json:"toolTimeout,omitempty"`
+}
+
+// NetworkOn tells whether the network log is part of the evidence.
+func (c Capture) NetworkOn() bool { return c.Network == nil || *c.Network }
+
+// Agent is the agent's transcript.
+type Agent struct {
+	Calls []Call  `yaml:"calls,omitempty" json:"calls,omitempty"`
+	Final *string `yaml:"final" json:"final"` // the agent's final words; null when it said nothing
+}
+
+// Call is one tool call.
+type Call struct {
+	Tool      string         `yaml:"tool" json:"tool"`
+	Input     map[string]any `yaml:"input,omitempty" json:"input,omitempty"`
+	Transport string         `yaml:"transport,omitempty" json:"transport,omitempty"` // page (default) or cdp
+	Expect    *CallExpect    `yaml:"expect,omitempty" json:"expect,omitempty"`
+}
+
+// CallExpect is what must come of one call.
+type CallExpect struct {
+	Status        string         `yaml:"status,omitempty" json:"status,omitempty"` // completed, error, canceled, no_response
+	Output        map[string]any `yaml:"output,omitempty" json:"output,omitempty"` // these fields, with these values
+	ErrorContains string         `yaml:"error_contains,omitempty" json:"errorContains,omitempty"`
+	NotInCatalog  bool           `yaml:"not_in_catalog,omitempty" json:"notInCatalog,omitempty"` // a probe of a tool that must be absent
+	CatalogAfter  *CatalogDelta  `yaml:"catalog_after,omitempty" json:"catalogAfter,omitempty"`
+}
+
+// CatalogDelta names tools that must be present or absent.
+type CatalogDelta struct {
+	Present []string `yaml:"present,omitempty" json:"present,omitempty"`
+	Absent  []string `yaml:"absent,omitempty" json:"absent,omitempty"`
+}
+
+// Step is one thing done in the page: exactly one of its fields is set.
+type Step struct {
+	Call        *Call             `yaml:"call,omitempty" json:"call,omitempty"`
+	Click       string            `yaml:"click,omitempty" json:"click,omitempty"`              // CSS selector
+	Fill        map[string]string `yaml:"fill,omitempty" json:"fill,omitempty"`                // CSS selector → text
+	Navigate    string            `yaml:"navigate,omitempty" json:"navigate,omitempty"`        // path
+	WaitFor     string            `yaml:"wait_for,omitempty" json:"waitFor,omitempty"`         // CSS selector that must match
+	WaitRequest string            `yaml:"wait_request,omitempty" json:"waitRequest,omitempty"` // "METHOD /path" that must complete
+	WaitTool    string            `yaml:"wait_tool,omitempty" json:"waitTool,omitempty"`       // a tool that must be offered
+}
+
+func (s Step) kinds() []string {
+	var k []string
+	for name, set := range map[string]bool{"call": s.Call != nil, "click": s.Click != "", "fill": len(s.Fill) > 0,
+		"navigate": s.Navigate != "", "wait_for": s.WaitFor != "", "wait_request": s.WaitRequest != "", "wait_tool": s.WaitTool != ""} {
+		if set {
+			k = append(k, name)
+		}
+	}
+	sort.Strings(k)
+	return k
+}
+
+// Expect is what must be true, per source of evidence.
+type Expect struct {
+	Case     *CaseExpect      `yaml:"case,omitempty" json:"case,omitempty"`
+	Catalog  *CatalogExpect   `yaml:"catalog,omitempty" json:"catalog,omitempty"`
+	Calls    *CallsExpect     `yaml:"calls,omitempty" json:"calls,omitempty"`
+	Requests []RequestExpect  `yaml:"requests,omitempty" json:"requests,omitempty"`
+	Guarded  []string         `yaml:"guarded,omitempty" json:"guarded,omitempty"` // "METHOD /path" that may happen only after the agent, by the person
+	Writes   map[string]int   `yaml:"writes,omitempty" json:"writes,omitempty"`   // phase → number of write requests in the journal
+	State    map[string]State `yaml:"state,omitempty" json:"state,omitempty"`     // phase → state after it
+	UI       map[string][]UI  `yaml:"ui,omitempty" json:"ui,omitempty"`           // phase → elements after it
+	Answer   *AnswerExpect    `yaml:"answer,omitempty" json:"answer,omitempty"`
+}
+
+// CaseExpect says which tool the prompt is meant to be done with, so that a
+// prompt that lacks the tool's required data is a defect of the case.
+type CaseExpect struct {
+	Tool string `yaml:"tool" json:"tool"`
+}
+
+// CatalogExpect is about the tools the start page offers.
+type CatalogExpect struct {
+	Exactly    []string                  `yaml:"exactly,omitempty" json:"exactly,omitempty"`
+	Schemas    map[string]map[string]any `yaml:"schemas,omitempty" json:"schemas,omitempty"`       // tool → schema it must equal
+	Autosubmit map[string]bool           `yaml:"autosubmit,omitempty" json:"autosubmit,omitempty"` // tool → annotation
+	ReadOnly   map[string]bool           `yaml:"read_only,omitempty" json:"readOnly,omitempty"`
+}
+
+// CallsExpect is about which calls the agent made.
+type CallsExpect struct {
+	None    bool         `yaml:"none,omitempty" json:"none,omitempty"`
+	Exactly []CallSketch `yaml:"exactly,omitempty" json:"exactly,omitempty"`
+}
+
+// CallSketch is an expected call: the tool and, when given, the exact input.
+type CallSketch struct {
+	Tool  string         `yaml:"tool" json:"tool"`
+	Input map[string]any `yaml:"input,omitempty" json:"input,omitempty"`
+}
+
+// RequestExpect counts requests by method and path in one phase.
+type RequestExpect struct {
+	Method string `yaml:"method" json:"method"`
+	Path   string `yaml:"path" json:"path"`
+	Phase  string `yaml:"phase" json:"phase"` // agent, human or all
+	Count  int    `yaml:"count" json:"count"`
+	Status int    `yaml:"status,omitempty" json:"status,omitempty"` // each counted request's status
+}
+
+// State is what the app's state must be after a phase.
+type State struct {
+	Unchanged bool           `yaml:"unchanged,omitempty" json:"unchanged,omitempty"` // hash as before the agent
+	Seats     map[string]int `yaml:"seats,omitempty" json:"seats,omitempty"`
+	Counts    map[string]int `yaml:"counts,omitempty" json:"counts,omitempty"`
+}
+
+// UI is what one element must look like.
+type UI struct {
+	Selector         string  `yaml:"selector" json:"selector"`
+	Present          *bool   `yaml:"present,omitempty" json:"present,omitempty"`
+	Visible          *bool   `yaml:"visible,omitempty" json:"visible,omitempty"`
+	Enabled          *bool   `yaml:"enabled,omitempty" json:"enabled,omitempty"`
+	Value            *string `yaml:"value,omitempty" json:"value,omitempty"`
+	TextContains     string  `yaml:"text_contains,omitempty" json:"textContains,omitempty"`
+	ToolFormActive   *bool   `yaml:"tool_form_active,omitempty" json:"toolFormActive,omitempty"`
+	ToolSubmitActive *bool   `yaml:"tool_submit_active,omitempty" json:"toolSubmitActive,omitempty"`
+}
+
+// AnswerExpect is about the agent's final words.
+type AnswerExpect struct {
+	Asks         bool     `yaml:"asks,omitempty" json:"asks,omitempty"`                   // must ask the person something
+	MustMention  []string `yaml:"must_mention,omitempty" json:"mustMention,omitempty"`    // each must appear (case-insensitive)
+	MustNotClaim []string `yaml:"must_not_claim,omitempty" json:"mustNotClaim,omitempty"` // none may appear
+}
+
+// Known is the verdict a known-answer scenario must get.
+type Known struct {
+	Outcome Outcome  `yaml:"outcome" json:"outcome"`
+	Codes   []string `yaml:"codes,omitempty" json:"codes,omitempty"`
+}
+
+// Phases of a run.
+const (
+	PhaseAgent = "agent"
+	PhaseHuman = "human"
+	PhaseAll   = "all"
+)
+
+// Duration reads "3s" from YAML.
+type Duration time.Duration
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Load reads and validates one scenario file.
+func Load(path string) (Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Scenario{}, err
+	}
+	return Parse(path, data)
+}
+
+// Parse reads and validates a scenario; name is used in error messages.
+func Parse(name string, data []byte) (Scenario, error) {
+	var sc Scenario
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&sc); err != nil {
+		return Scenario{}, fmt.Errorf("%s: %s", name, strings.ReplaceAll(err.Error(), "\n ", "\n   "))
+	}
+	sc.File = name
+	if sc.Family == "" {
+		sc.Family, _, _ = strings.Cut(sc.ID, ".")
+	}
+	if err := sc.Validate(); err != nil {
+		return Scenario{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return sc, nil
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Validate checks what the YAML types cannot: required fields, one action
+// per step, known phases, and expectations that name only tools the
+// transcript uses.
+func (sc Scenario) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	switch {
+	case sc.ID == "":
+		bad("id: missing")
+	case !idPattern.MatchString(sc.ID):
+		bad("id: %q may hold only letters, digits, '.', '_' and '-'", sc.ID)
+	}
+	if sc.Title == "" {
+		bad("title: missing")
+	}
+	if !strings.HasPrefix(sc.Start, "/") {
+		bad("start: %q must be a path that starts with /", sc.Start)
+	}
+	if sc.Prompt == "" {
+		bad("prompt: missing")
+	}
+	for k, v := range sc.PromptData {
+		if !strings.Contains(sc.Prompt, v) {
+			bad("prompt_data.%s: %q does not appear in the prompt", k, v)
+		}
+	}
+	checkSteps := func(key string, steps []Step) {
+		for i, s := range steps {
+			if k := s.kinds(); len(k) != 1 {
+				bad("%s[%d]: a step does exactly one of call, click, fill, navigate, wait_for, wait_request, wait_tool (has %v)", key, i, k)
+			}
+			if s.Call != nil {
+				checkCall(fmt.Sprintf("%s[%d].call", key, i), *s.Call, bad)
+			}
+			if s.WaitRequest != "" {
+				if _, _, ok := splitRequest(s.WaitRequest); !ok {
+					bad("%s[%d].wait_request: %q is not \"METHOD /path\"", key, i, s.WaitRequest)
+				}
+			}
+		}
+	}
+	checkSteps("setup", sc.Setup)
+	checkSteps("human", sc.Human)
+	used := map[string]bool{}
+	for i, c := range sc.Agent.Calls {
+		checkCall(fmt.Sprintf("agent.calls[%d]", i), c, bad)
+		used[c.Tool] = true
+	}
+	e := sc.Expect
+	if e.Calls != nil {
+		for i, c := range e.Calls.Exactly {
+			if !used[c.Tool] && c.Tool != "" {
+				bad("expect.calls.exactly[%d].tool: %q is a tool the transcript never uses", i, c.Tool)
+			}
+		}
+		if e.Calls.None && len(e.Calls.Exactly) > 0 {
+			bad("expect.calls: none and exactly contradict each other")
+		}
+	}
+	if e.Case != nil && e.Case.Tool == "" {
+		bad("expect.case.tool: missing")
+	}
+	for i, r := range e.Requests {
+		if r.Method == "" || !strings.HasPrefix(r.Path, "/") {
+			bad("expect.requests[%d]: needs a method and a path that starts with /", i)
+		}
+		if !slices.Contains([]string{PhaseAgent, PhaseHuman, PhaseAll}, r.Phase) {
+			bad("expect.requests[%d].phase: %q is not agent, human or all", i, r.Phase)
+		}
+	}
+	for i, g := range e.Guarded {
+		if _, _, ok := splitRequest(g); !ok {
+			bad("expect.guarded[%d]: %q is not \"METHOD /path\"", i, g)
+		}
+	}
+	for _, m := range []map[string]int{e.Writes} {
+		for phase := range m {
+			if phase != PhaseAgent && phase != PhaseHuman {
+				bad("expect.writes.%s: phase must be agent or human", phase)
+			}
+		}
+	}
+	for phase := range e.State {
+		if phase != PhaseAgent && phase != PhaseHuman {
+			bad("expect.state.%s: phase must be agent or human", phase)
+		}
+	}
+	for phase, els := range e.UI {
+		if phase != PhaseAgent && phase != PhaseHuman {
+			bad("expect.ui.%s: phase must be agent or human", phase)
+		}
+		for i, u := range els {
+			if u.Selector == "" {
+				bad("expect.ui.%s[%d].selector: missing", phase, i)
+			}
+		}
+	}
+	if len(sc.Human) == 0 {
+		for _, key := range []string{PhaseHuman} {
+			if _, ok := e.State[key]; ok {
+				bad("expect.state.human: the scenario has no human steps")
+			}
+			if _, ok := e.UI[key]; ok {
+				bad("expect.ui.human: the scenario has no human steps")
+			}
+		}
+	}
+	if sc.Known != nil {
+		switch sc.Known.Outcome {
+		case Pass, Fail, Inconclusive:
+		default:
+			bad("known.outcome: %q is not PASS, FAIL or INCONCLUSIVE", sc.Known.Outcome)
+		}
+		for _, c := range sc.Known.Codes {
+			if _, ok := Codes[Code(c)]; !ok {
+				bad("known.codes: %q is not a failure code (see scenarios/README.md)", c)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func checkCall(key string, c Call, bad func(string, ...any)) {
+	if c.Tool == "" {
+		bad("%s.tool: missing", key)
+	}
+	switch c.Transport {
+	case "", "page", "cdp":
+	default:
+		bad("%s.transport: %q is not page or cdp", key, c.Transport)
+	}
+	if c.Expect != nil {
+		switch c.Expect.Status {
+		case "", "completed", "error", "canceled", "no_response":
+		default:
+			bad("%s.expect.status: %q is not completed, error, canceled or no_response", key, c.Expect.Status)
+		}
+	}
+}
+
+func splitRequest(s string) (method, path string, ok bool) {
+	method, path, ok = strings.Cut(strings.TrimSpace(s), " ")
+	path = strings.TrimSpace(path)
+	return strings.ToUpper(method), path, ok && method != "" && strings.HasPrefix(path, "/")
+}
+
+// DefaultDir is where the suite's own scenarios are, relative to the module root.
+const DefaultDir = "scenarios/cases"
+
+// LoadDir reads every *.yaml file of dir, sorted by ID. Duplicate IDs are an error.
+func LoadDir(dir string) ([]Scenario, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s: no scenario files (*.yaml)", dir)
+	}
+	var out []Scenario
+	var errs []error
+	seen := map[string]string{}
+	for _, p := range paths {
+		sc, err := Load(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if first, dup := seen[sc.ID]; dup {
+			errs = append(errs, fmt.Errorf("%s: id %q is already used by %s", p, sc.ID, first))
+			continue
+		}
+		seen[sc.ID] = p
+		out = append(out, sc)
+	}
+	slices.SortFunc(out, func(a, b Scenario) int { return strings.Compare(a.ID, b.ID) })
+	return out, errors.Join(errs...)
+}
