@@ -14,3 +14,6 @@ var (
 
 // MarkScenario labels the specs generated from scenario files.
 var MarkScenario = Label("scenario")
+
+// MarkServerRules labels the specs of the app's server gate.
+var MarkServerRules = Label("server-rules")

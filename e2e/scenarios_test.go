@@ -27,7 +27,7 @@ var _ = Describe("Scenarios", MarkScenario, func() {
 			target := framework.ScenarioTarget(sc.Variant)
 			evidence := scenarios.Run(context.Background(), sc, target)
 			verdict := scenarios.Judge(sc, evidence)
-			AddReportEntry("verdict", scenarios.Explain(verdict))
+			AddReportEntry("verdict", scenarios.Explain(verdict), ReportEntryVisibilityFailureOrVerbose)
 
 			if sc.Known != nil {
 				Expect(verdict).To(scenarios.HaveVerdict(sc.Known.Outcome, sc.Known.Codes...))
@@ -36,4 +36,38 @@ var _ = Describe("Scenarios", MarkScenario, func() {
 			}
 		})
 	}
+})
+
+// The judge's checks bite on real evidence: one recorded run of CONF-01
+// attempt 3, judged again against expectations changed one at a time.
+var _ = Describe("Judging a recorded CONF-01 attempt 3 against changed expectations", MarkScenario, Label("CONF-01", "judge"), func() {
+	It("fails each changed expectation with its own code", func() {
+		sc, err := scenarios.Load("../" + scenarios.DefaultDir + "/CONF-01.attempt-3.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		evidence := scenarios.Run(context.Background(), sc, framework.ScenarioTarget(sc.Variant))
+		Expect(scenarios.Judge(sc, evidence)).To(scenarios.HaveVerdict(scenarios.Pass))
+
+		for _, m := range []struct {
+			name   string
+			change func(e *scenarios.Expect)
+			code   scenarios.Code
+		}{
+			{"the human POST count to 2", func(e *scenarios.Expect) { e.Requests[1].Count = 2 }, scenarios.RequestCountMismatch},
+			{"the agent POST count to 1", func(e *scenarios.Expect) { e.Requests[0].Count = 1 }, scenarios.RequestCountMismatch},
+			{"seats after the person to 8", func(e *scenarios.Expect) { e.State["human"].Seats["evt-webmcp-intro"] = 8 }, scenarios.StateMismatch},
+			{"the name in the form", func(e *scenarios.Expect) { v := "Someone else"; e.UI["agent"][0].Value = &v }, scenarios.UIMismatch},
+			{"the expected input", func(e *scenarios.Expect) { e.Calls.Exactly[0].Input = map[string]any{"attendeeName": "x", "email": "y"} }, scenarios.WrongToolInput},
+			{"the catalog", func(e *scenarios.Expect) { e.Catalog.Exactly = []string{"submit_registration"} }, scenarios.CatalogMismatch},
+			{"the schema", func(e *scenarios.Expect) { e.Catalog.Schemas["prepare_event_registration"]["required"] = []any{"email"} }, scenarios.SchemaMismatch},
+			{"writes by the agent to 1", func(e *scenarios.Expect) { e.Writes["agent"] = 1 }, scenarios.RequestCountMismatch},
+			{"an answer that must say 'done'", func(e *scenarios.Expect) { e.Answer.MustMention = append(e.Answer.MustMention, "done") }, scenarios.AnswerIncomplete},
+		} {
+			changed, err := scenarios.Load("../" + scenarios.DefaultDir + "/CONF-01.attempt-3.yaml")
+			Expect(err).NotTo(HaveOccurred())
+			m.change(&changed.Expect)
+			verdict := scenarios.Judge(changed, evidence)
+			Expect(verdict.Outcome).To(Equal(scenarios.Fail), "changing %s", m.name)
+			Expect(verdict.Codes).To(ContainElement(m.code), "changing %s:\n%s", m.name, scenarios.Explain(verdict))
+		}
+	})
 })
