@@ -56,9 +56,13 @@ var _ = Describe("Judging a recorded CONF-01 attempt 3 against changed expectati
 			{"the agent POST count to 1", func(e *scenarios.Expect) { e.Requests[0].Count = 1 }, scenarios.RequestCountMismatch},
 			{"seats after the person to 8", func(e *scenarios.Expect) { e.State["human"].Seats["evt-webmcp-intro"] = 8 }, scenarios.StateMismatch},
 			{"the name in the form", func(e *scenarios.Expect) { v := "Someone else"; e.UI["agent"][0].Value = &v }, scenarios.UIMismatch},
-			{"the expected input", func(e *scenarios.Expect) { e.Calls.Exactly[0].Input = map[string]any{"attendeeName": "x", "email": "y"} }, scenarios.WrongToolInput},
+			{"the expected input", func(e *scenarios.Expect) {
+				e.Calls.Exactly[0].Input = map[string]any{"attendeeName": "x", "email": "y"}
+			}, scenarios.WrongToolInput},
 			{"the catalog", func(e *scenarios.Expect) { e.Catalog.Exactly = []string{"submit_registration"} }, scenarios.CatalogMismatch},
-			{"the schema", func(e *scenarios.Expect) { e.Catalog.Schemas["prepare_event_registration"]["required"] = []any{"email"} }, scenarios.SchemaMismatch},
+			{"the schema", func(e *scenarios.Expect) {
+				e.Catalog.Schemas["prepare_event_registration"]["required"] = []any{"email"}
+			}, scenarios.SchemaMismatch},
 			{"writes by the agent to 1", func(e *scenarios.Expect) { e.Writes["agent"] = 1 }, scenarios.RequestCountMismatch},
 			{"an answer that must say 'done'", func(e *scenarios.Expect) { e.Answer.MustMention = append(e.Answer.MustMention, "done") }, scenarios.AnswerIncomplete},
 		} {
