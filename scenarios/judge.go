@@ -176,6 +176,10 @@ func (j *judge) judgeCase(c *CaseExpect) {
 	if c == nil {
 		return
 	}
+	if j.ev.Catalog == nil {
+		j.inconclusive("case.tool", SrcCase, EvidenceMissing, c.Tool, nil, "the start page's catalog was not recorded")
+		return
+	}
 	tool, ok := j.ev.Catalog.Get(c.Tool)
 	if !ok {
 		j.inconclusive("case.tool", SrcCase, CaseIncomplete, c.Tool, j.ev.Catalog.Names(), "the tool the case is about is not in the start page's catalog")
@@ -207,7 +211,9 @@ func (j *judge) judgeCatalog(c *CatalogExpect) {
 		j.inconclusive("catalog", SrcCatalog, EvidenceMissing, nil, nil, "the start page's catalog was not recorded")
 		return
 	}
-	if err := webmcp.Disagreement(j.ev.Catalog, j.ev.PageTools); err != nil {
+	if j.ev.PageTools == nil {
+		j.inconclusive("catalog.agreement", SrcCatalog, EvidenceMissing, nil, nil, "what getTools() answered was not recorded")
+	} else if err := webmcp.Disagreement(j.ev.Catalog, j.ev.PageTools); err != nil {
 		j.fail("catalog.agreement", SrcCatalog, EvidenceDisagrees, nil, nil, err.Error())
 	} else {
 		j.pass("catalog.agreement", SrcCatalog, nil, nil, "the protocol and getTools() report the same tools")
@@ -227,11 +233,19 @@ func (j *judge) judgeCatalog(c *CatalogExpect) {
 		j.expectEqual("catalog.schemas."+name, SrcCatalog, SchemaMismatch, c.Schemas[name], got, "the input schema of "+name)
 	}
 	for _, name := range keys(c.Autosubmit) {
-		tool, _ := j.ev.Catalog.Get(name)
+		tool, ok := j.ev.Catalog.Get(name)
+		if !ok {
+			j.fail("catalog.autosubmit."+name, SrcCatalog, CatalogMismatch, c.Autosubmit[name], nil, name+" is not in the catalog")
+			continue
+		}
 		j.expectEqual("catalog.autosubmit."+name, SrcCatalog, CatalogMismatch, c.Autosubmit[name], tool.Annotations.Autosubmit, "the autosubmit annotation of "+name)
 	}
 	for _, name := range keys(c.ReadOnly) {
-		tool, _ := j.ev.Catalog.Get(name)
+		tool, ok := j.ev.Catalog.Get(name)
+		if !ok {
+			j.fail("catalog.read_only."+name, SrcCatalog, CatalogMismatch, c.ReadOnly[name], nil, name+" is not in the catalog")
+			continue
+		}
 		j.expectEqual("catalog.read_only."+name, SrcCatalog, CatalogMismatch, c.ReadOnly[name], tool.Annotations.ReadOnly, "the read-only annotation of "+name)
 	}
 }
@@ -272,7 +286,7 @@ func (j *judge) judgeCalls(want *CallsExpect) {
 		got := calls[cursor+k]
 		cursor += k + 1
 		if w.Input != nil && !jsonEqual(w.Input, nonNilMap(got.Call.Input)) {
-			j.fail(id, SrcTrace, WrongToolInput, w.Input, got.Call.Input, "the input of "+w.Tool+" differs from what the prompt gave")
+			j.fail(id, SrcTrace, WrongToolInput, w.Input, nonNilMap(got.Call.Input), "the input of "+w.Tool+" differs from what the prompt gave")
 			continue
 		}
 		j.pass(id, SrcTrace, w, callSummary(got), "the agent called "+w.Tool+" as expected")
@@ -425,7 +439,11 @@ func (j *judge) netCount(phase, method, pattern string) (int, []netlog.Request, 
 	if !ok {
 		return 0, nil, false
 	}
-	win := j.ev.Requests[min(from.Requests, len(j.ev.Requests)):min(to.Requests, len(j.ev.Requests))]
+	lo, hi, ok := span(from.Requests, to.Requests, len(j.ev.Requests))
+	if !ok {
+		return 0, nil, false
+	}
+	win := j.ev.Requests[lo:hi]
 	matched := win.Filter(method, pattern)
 	return len(matched), matched, true
 }
@@ -438,7 +456,20 @@ func (j *judge) journalWindow(phase string) (observer.Journal, bool) {
 	if !ok {
 		return nil, false
 	}
-	return j.ev.Journal[min(from.Journal, len(j.ev.Journal)):min(to.Journal, len(j.ev.Journal))], true
+	lo, hi, ok := span(from.Journal, to.Journal, len(j.ev.Journal))
+	if !ok {
+		return nil, false
+	}
+	return j.ev.Journal[lo:hi], true
+}
+
+// span clips a window of marks to a record of n entries; marks that are
+// negative or out of order (a mark taken when a read failed) are no window.
+func span(from, to, n int) (lo, hi int, ok bool) {
+	if from < 0 || to < from {
+		return 0, 0, false
+	}
+	return min(from, n), min(to, n), true
 }
 
 func (j *judge) journalCount(phase, method, pattern string) (int, []observer.Entry, bool) {
@@ -576,10 +607,18 @@ func (j *judge) judgeState(want map[string]State) {
 			}
 		}
 		for _, ev := range keys(w.Seats) {
-			j.expectEqual(id+".seats."+ev, SrcState, StateMismatch, w.Seats[ev], got.SeatsLeft[ev], "seats left of "+ev)
+			if n, ok := got.SeatsLeft[ev]; !ok {
+				j.inconclusive(id+".seats."+ev, SrcState, EvidenceMissing, w.Seats[ev], nil, "the app's state does not report the seats of "+ev+": unknown, not 0")
+			} else {
+				j.expectEqual(id+".seats."+ev, SrcState, StateMismatch, w.Seats[ev], n, "seats left of "+ev)
+			}
 		}
 		for _, k := range keys(w.Counts) {
-			j.expectEqual(id+".counts."+k, SrcState, StateMismatch, w.Counts[k], got.Counts[k], "count of "+k)
+			if n, ok := got.Counts[k]; !ok {
+				j.inconclusive(id+".counts."+k, SrcState, EvidenceMissing, w.Counts[k], nil, "the app's state does not report the count of "+k+": unknown, not 0")
+			} else {
+				j.expectEqual(id+".counts."+k, SrcState, StateMismatch, w.Counts[k], n, "count of "+k)
+			}
 		}
 	}
 }

@@ -250,8 +250,8 @@ func (sc Scenario) Validate() error {
 	if sc.Prompt == "" {
 		bad("prompt: missing")
 	}
-	for k, v := range sc.PromptData {
-		if !strings.Contains(sc.Prompt, v) {
+	for _, k := range keys(sc.PromptData) {
+		if v := sc.PromptData[k]; !strings.Contains(sc.Prompt, v) {
 			bad("prompt_data.%s: %q does not appear in the prompt", k, v)
 		}
 	}
@@ -280,7 +280,9 @@ func (sc Scenario) Validate() error {
 	e := sc.Expect
 	if e.Calls != nil {
 		for i, c := range e.Calls.Exactly {
-			if !used[c.Tool] && c.Tool != "" {
+			if c.Tool == "" {
+				bad("expect.calls.exactly[%d].tool: missing", i)
+			} else if !used[c.Tool] {
 				bad("expect.calls.exactly[%d].tool: %q is a tool the transcript never uses", i, c.Tool)
 			}
 		}
@@ -305,18 +307,19 @@ func (sc Scenario) Validate() error {
 		}
 	}
 	for _, m := range []map[string]int{e.Writes} {
-		for phase := range m {
+		for _, phase := range keys(m) {
 			if phase != PhaseAgent && phase != PhaseHuman {
 				bad("expect.writes.%s: phase must be agent or human", phase)
 			}
 		}
 	}
-	for phase := range e.State {
+	for _, phase := range keys(e.State) {
 		if phase != PhaseAgent && phase != PhaseHuman {
 			bad("expect.state.%s: phase must be agent or human", phase)
 		}
 	}
-	for phase, els := range e.UI {
+	for _, phase := range keys(e.UI) {
+		els := e.UI[phase]
 		if phase != PhaseAgent && phase != PhaseHuman {
 			bad("expect.ui.%s: phase must be agent or human", phase)
 		}

@@ -1,0 +1,270 @@
+package scenarios
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// baseYAML is a valid scenario that each case below breaks in one place.
+const baseYAML = `id: T-01
+title: a test scenario
+start: /events
+prompt: Register reader@example.com for me.
+prompt_data: {email: reader@example.com}
+setup:
+  - navigate: /events
+agent:
+  calls:
+    - tool: prepare
+      input: {email: reader@example.com}
+      expect:
+        status: completed
+  final: Please check and submit.
+human:
+  - click: "#submit"
+  - wait_request: POST /api/x
+expect:
+  calls:
+    exactly:
+      - tool: prepare
+  requests:
+    - {method: POST, path: /api/x, phase: human, count: 1}
+  guarded: [POST /api/x]
+  writes: {agent: 0}
+  state:
+    human: {counts: {x: 1}}
+  ui:
+    human:
+      - {selector: "#result", text_contains: ok}
+known: {outcome: PASS}
+`
+
+const badName = "cases/bad.yaml"
+
+// edit replaces old by new in the base, once; old must be there.
+func edit(t *testing.T, pairs ...string) string {
+	t.Helper()
+	s := baseYAML
+	for i := 0; i < len(pairs); i += 2 {
+		if strings.Count(s, pairs[i]) != 1 {
+			t.Fatalf("the base holds %q %d times", pairs[i], strings.Count(s, pairs[i]))
+		}
+		s = strings.Replace(s, pairs[i], pairs[i+1], 1)
+	}
+	return s
+}
+
+// lineOf answers "line N" for the first line of s that holds sub.
+func lineOf(t *testing.T, s, sub string) string {
+	t.Helper()
+	for i, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return fmt.Sprintf("line %d:", i+1)
+		}
+	}
+	t.Fatalf("%q is not in the text", sub)
+	return ""
+}
+
+func TestTheBaseScenarioIsValid(t *testing.T) {
+	sc, err := Parse(badName, []byte(baseYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.File != badName || sc.Family != "T-01" {
+		t.Errorf("file %q, family %q", sc.File, sc.Family)
+	}
+}
+
+func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
+	type row struct {
+		name string
+		yaml string
+		want []string // each must be in the error, besides the file name
+	}
+	var rows []row
+	add := func(name, yaml string, want ...string) { rows = append(rows, row{name, yaml, want}) }
+
+	s := edit(t, "title: a test scenario\n", "title: a test scenario\ncolour: red\n")
+	add("an unknown key", s, "colour", lineOf(t, s, "colour:"))
+	s = edit(t, "      input: {email", "      inptu: {email")
+	add("an unknown key in a call", s, "inptu", lineOf(t, s, "inptu:"))
+	s = edit(t, "text_contains: ok", "txt_contains: ok")
+	add("an unknown key deep in expect", s, "txt_contains", lineOf(t, s, "txt_contains"))
+	s = edit(t, "        status: completed\n", "        status: completed\n        outptu: {}\n")
+	add("an unknown key in a call's expect", s, "outptu", lineOf(t, s, "outptu"))
+	s = edit(t, "{method: POST, path: /api/x, phase: human, count: 1}", "{method: POST, path: /api/x, phase: human, count: many}")
+	add("a count that is not a number", s, "many", lineOf(t, s, "count: many"))
+	s = edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\ncapture: {tool_timeout: soon}\n")
+	add("a duration that is not one", s, "soon", lineOf(t, s, "tool_timeout"))
+
+	add("a missing id", edit(t, "id: T-01\n", ""), "id: missing")
+	add("a missing title", edit(t, "title: a test scenario\n", ""), "title: missing")
+	add("a missing start", edit(t, "start: /events\n", ""), "start:")
+	add("a start that is not a path", edit(t, "start: /events\n", "start: events\n"), `start: "events"`)
+	add("a missing prompt", edit(t, "prompt: Register reader@example.com for me.\n", ""), "prompt: missing")
+	add("an id with a space", edit(t, "id: T-01", "id: T 01"), `id: "T 01"`)
+	add("prompt data the prompt does not give", edit(t, "prompt_data: {email: reader@example.com}", "prompt_data: {email: someone@example.com}"),
+		"prompt_data.email", "someone@example.com")
+
+	add("a step with two actions", edit(t, `  - click: "#submit"`, `  - {click: "#submit", wait_for: "#result"}`), "human[0]", "[click wait_for]")
+	add("a step with no action", edit(t, `  - click: "#submit"`, `  - {}`), "human[0]", "has []")
+	add("a setup step with two actions", edit(t, "  - navigate: /events\n", "  - {navigate: /events, click: a}\n"), "setup[0]", "[click navigate]")
+	add("a bad wait_request", edit(t, "wait_request: POST /api/x", "wait_request: POST api/x"), "human[1].wait_request")
+	add("a human call without a tool", edit(t, `  - click: "#submit"`, `  - call: {input: {a: 1}}`), "human[0].call.tool: missing")
+
+	add("a call without a tool", edit(t, "    - tool: prepare\n      input", "    - input"), "agent.calls[0].tool: missing")
+	add("a bad transport", edit(t, "      input: {email", "      transport: ws\n      input: {email"), "agent.calls[0].transport", `"ws"`)
+	add("a bad transport in a human call", edit(t, `  - click: "#submit"`, `  - call: {tool: prepare, transport: http}`), "human[0].call.transport")
+	add("a bad expect status", edit(t, "status: completed", "status: done"), "agent.calls[0].expect.status", `"done"`)
+
+	add("a bad request phase", edit(t, "phase: human, count: 1", "phase: person, count: 1"), "expect.requests[0].phase", `"person"`)
+	add("a request path without /", edit(t, "path: /api/x, phase", "path: api/x, phase"), "expect.requests[0]")
+	add("a request without a method", edit(t, "{method: POST, path: /api/x", "{path: /api/x"), "expect.requests[0]")
+	add("a bad guarded entry", edit(t, "guarded: [POST /api/x]", "guarded: [POST/api/x]"), "expect.guarded[0]", `"POST/api/x"`)
+	add("a guarded entry without a method", edit(t, "guarded: [POST /api/x]", "guarded: [/api/x]"), "expect.guarded[0]")
+	add("a bad writes phase", edit(t, "writes: {agent: 0}", "writes: {all: 0}"), "expect.writes.all")
+	add("a bad state phase", edit(t, "    human: {counts: {x: 1}}", "    person: {counts: {x: 1}}"), "expect.state.person")
+	add("a bad ui phase", edit(t, "  ui:\n    human:", "  ui:\n    end:"), "expect.ui.end")
+	add("a ui element without a selector", edit(t, `{selector: "#result", text_contains: ok}`, `{text_contains: ok}`), "expect.ui.human[0].selector: missing")
+	add("a case without a tool", edit(t, "\nexpect:\n", "\nexpect:\n  case: {tool: \"\"}\n"), "expect.case.tool: missing")
+
+	add("calls.exactly naming a tool the transcript never uses", edit(t, "      - tool: prepare\n  requests", "      - tool: register\n  requests"),
+		"expect.calls.exactly[0].tool", `"register"`)
+	add("calls.exactly without a tool", edit(t, "      - tool: prepare\n  requests", "      - {input: {a: 1}}\n  requests"),
+		"expect.calls.exactly[0].tool: missing")
+	add("calls none and exactly together", edit(t, "  calls:\n    exactly:", "  calls:\n    none: true\n    exactly:"), "expect.calls", "none and exactly")
+
+	noHuman := edit(t, "human:\n  - click: \"#submit\"\n  - wait_request: POST /api/x\n", "")
+	add("state and ui for the person without human steps", noHuman, "expect.state.human", "expect.ui.human", "no human steps")
+
+	add("a known code that does not exist", edit(t, "known: {outcome: PASS}", "known: {outcome: FAIL, codes: [wrong_code]}"), "known.codes", `"wrong_code"`)
+	add("a bad known outcome", edit(t, "known: {outcome: PASS}", "known: {outcome: OK}"), "known.outcome", `"OK"`)
+	add("a known answer without an outcome", edit(t, "known: {outcome: PASS}", "known: {codes: [tool_error]}"), "known.outcome")
+
+	add("an empty file", "", "EOF")
+	add("not a mapping", "- a\n- b\n", "line 1")
+
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			_, err := Parse(badName, []byte(r.yaml))
+			if err == nil {
+				t.Fatalf("it loaded:\n%s", r.yaml)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, badName+": ") {
+				t.Errorf("the error does not start with the file name: %v", msg)
+			}
+			for _, w := range r.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("the error lacks %q: %v", w, msg)
+				}
+			}
+		})
+	}
+}
+
+// All the problems of a file are reported at once, in the same order every
+// time.
+func TestValidationErrorsAreCompleteAndStable(t *testing.T) {
+	y := edit(t,
+		"id: T-01", "id: T 01",
+		"prompt_data: {email: reader@example.com}", "prompt_data: {email: a@x, name: Bob, city: Paris, topic: go}",
+		"writes: {agent: 0}", "writes: {all: 0, both: 1, some: 2}",
+		"phase: human, count: 1", "phase: person, count: 1")
+	_, err := Parse(badName, []byte(y))
+	if err == nil {
+		t.Fatal("it loaded")
+	}
+	first := err.Error()
+	for _, w := range []string{"id:", "prompt_data.city", "prompt_data.email", "prompt_data.name", "prompt_data.topic",
+		"expect.writes.all", "expect.writes.both", "expect.writes.some", "expect.requests[0].phase"} {
+		if !strings.Contains(first, w) {
+			t.Errorf("the error lacks %q: %v", w, first)
+		}
+	}
+	if i, j := strings.Index(first, "prompt_data.city"), strings.Index(first, "prompt_data.topic"); i > j {
+		t.Errorf("prompt_data errors are not in key order: %v", first)
+	}
+	for range 30 {
+		if _, err := Parse(badName, []byte(y)); err.Error() != first {
+			t.Fatalf("two parses, two errors:\n%s\n---\n%s", first, err)
+		}
+	}
+}
+
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadDirRefusesADuplicateID(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.yaml", baseYAML)
+	b := writeFile(t, dir, "b.yaml", edit(t, "title: a test scenario", "title: another title"))
+	writeFile(t, dir, "c.yaml", edit(t, "id: T-01", "id: T-02"))
+	scs, err := LoadDir(dir)
+	if err == nil {
+		t.Fatal("two files with the same id loaded")
+	}
+	for _, w := range []string{a, b, `"T-01"`} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("the error lacks %q: %v", w, err)
+		}
+	}
+	if len(scs) != 2 || scs[0].ID != "T-01" || scs[1].ID != "T-02" {
+		t.Errorf("the other scenarios are not kept, sorted: %v", scs)
+	}
+}
+
+func TestLoadDirNamesTheBadFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "good.yaml", baseYAML)
+	bad := writeFile(t, dir, "bad.yaml", edit(t, "id: T-01\n", "id: T-09\nbogus: 1\n"))
+	_, err := LoadDir(dir)
+	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "bogus") {
+		t.Errorf("want an error naming %s and bogus, got %v", bad, err)
+	}
+}
+
+func TestLoadDirOfNoScenariosIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := LoadDir(dir); err == nil || !strings.Contains(err.Error(), dir) {
+		t.Errorf("an empty dir: %v", err)
+	}
+	writeFile(t, dir, "a.yml", baseYAML) // not *.yaml
+	if _, err := LoadDir(dir); err == nil {
+		t.Error("a dir without *.yaml loaded")
+	}
+	if _, err := LoadDir(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing dir loaded")
+	}
+}
+
+func TestEveryCaseFileLoads(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("cases", "*.yaml"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no case files: %v", err)
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			sc, err := Load(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.File != p || sc.Family == "" || !strings.HasPrefix(sc.ID, sc.Family) {
+				t.Errorf("file %q, id %q, family %q", sc.File, sc.ID, sc.Family)
+			}
+			if err := sc.Validate(); err != nil {
+				t.Errorf("a loaded scenario does not validate again: %v", err)
+			}
+		})
+	}
+}
