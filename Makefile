@@ -7,11 +7,14 @@ PROCS     ?= 2
 REPORTS   ?= reports
 EVIDENCE  ?= evidence
 export AGENTREADY_EVIDENCE ?= $(abspath $(EVIDENCE))
+RUN_ID    ?= $(shell date -u +%Y%m%dT%H%M%SZ)
+export AGENTREADY_RUN_ID := $(RUN_ID)
+VERIFY    := $(GO) run ./cmd/agentready verify
 
 GINKGO_FLAGS := --procs=$(PROCS) --fail-on-empty --timeout=10m --poll-progress-after=60s \
 	--output-dir=$(REPORTS) --json-report=e2e.json --junit-report=e2e.junit.xml
 
-.PHONY: all deps chromium test unit e2e scenario serve vet fmt clean
+.PHONY: all deps chromium test unit e2e scenario serve verify vet fmt clean
 
 all: test
 
@@ -33,15 +36,22 @@ unit:
 	$(GO) test -race -count=1 -json $$($(GO) list ./... | grep -v /e2e) > $(REPORTS)/unit.json || { $(GO) run ./ci/summarize --failures $(REPORTS)/unit.json; exit 1; }
 	@$(GO) run ./ci/summarize --label unit $(REPORTS)/unit.json
 
-## test: what CI runs: vet, unit tests, then the browser specs
+## test: what CI runs: vet, unit tests, then the browser specs, then verify every bundle they wrote
 test: deps vet unit
 	$(GINKGO) $(GINKGO_FLAGS) ./e2e
+	$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID)
 	@$(GO) run ./ci/summarize --label all $(REPORTS)/unit.json $(REPORTS)/e2e.json
 
-## e2e: the main job: every spec and scenario against the embedded reference app
+## e2e: the main job: every spec and scenario against the embedded reference app, with evidence
 e2e: deps
 	$(GINKGO) $(GINKGO_FLAGS) ./e2e
+	$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID)
+	@echo "evidence: $(AGENTREADY_EVIDENCE)/$(RUN_ID)/index.html"
 	@$(GO) run ./ci/summarize --label e2e $(REPORTS)/e2e.json
+
+## verify BUNDLE=path: check bundles (or a run folder) offline
+verify:
+	$(VERIFY) $(BUNDLE)
 
 ## scenario ID=AMB-01: one scenario (or any label expression) alone
 scenario: deps

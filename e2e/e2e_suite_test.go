@@ -14,4 +14,9 @@ func TestE2E(t *testing.T) {
 	RunSpecs(t, "agentready e2e")
 }
 
-var _ = BeforeSuite(framework.SetUpBrowser)
+var _ = SynchronizedBeforeSuite(framework.NewRunID, func(runID []byte) {
+	framework.SetUpRun(runID)
+	framework.SetUpBrowser()
+})
+
+var _ = ReportAfterSuite("scenario verdicts and the run's index", framework.SummarizeRun)

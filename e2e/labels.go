@@ -17,3 +17,6 @@ var MarkScenario = Label("scenario")
 
 // MarkServerRules labels the specs of the app's server gate.
 var MarkServerRules = Label("server-rules")
+
+// MarkBundle labels the specs of evidence bundles.
+var MarkBundle = Label("bundle")

@@ -24,10 +24,7 @@ var _ = Describe("Scenarios", MarkScenario, func() {
 	}
 	for _, sc := range all {
 		It(sc.ID+": "+sc.Title, Label(sc.ID, sc.Family, sc.Area), func() {
-			target := framework.ScenarioTarget(sc.Variant)
-			evidence := scenarios.Run(context.Background(), sc, target)
-			verdict := scenarios.Judge(sc, evidence)
-			AddReportEntry("verdict", scenarios.Explain(verdict), ReportEntryVisibilityFailureOrVerbose)
+			verdict := framework.RunScenario(sc)
 
 			if sc.Known != nil {
 				Expect(verdict).To(scenarios.HaveVerdict(sc.Known.Outcome, sc.Known.Codes...))

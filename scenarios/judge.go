@@ -140,7 +140,7 @@ func (j *judge) requireNamedSources() {
 	if e.Catalog != nil {
 		named[SrcCatalog] = true
 	}
-	if e.Calls != nil {
+	if e.Calls != nil || slices.ContainsFunc(j.ev.Calls, func(c CallRecord) bool { return j.callExpect(c) != nil }) {
 		named[SrcTrace] = true
 	}
 	if len(e.Requests) > 0 || len(e.Guarded) > 0 {
@@ -296,9 +296,31 @@ func (j *judge) judgeCalls(want *CallsExpect) {
 	}
 }
 
+// callExpect is what the scenario expects of a recorded call: the
+// expectations come from the scenario being judged, not from the record, so
+// that a changed expectation is judged against the same evidence.
+func (j *judge) callExpect(c CallRecord) *CallExpect {
+	var steps []Step
+	switch c.Phase {
+	case PhaseAgent:
+		if c.Index < len(j.sc.Agent.Calls) {
+			return j.sc.Agent.Calls[c.Index].Expect
+		}
+		return nil
+	case PhaseSetup:
+		steps = j.sc.Setup
+	case PhaseHuman:
+		steps = j.sc.Human
+	}
+	if c.Index < len(steps) && steps[c.Index].Call != nil {
+		return steps[c.Index].Call.Expect
+	}
+	return nil
+}
+
 func (j *judge) judgeOneCall(c CallRecord) {
 	id := fmt.Sprintf("call.%s[%d].%s", c.Phase, c.Index, c.Call.Tool)
-	x := c.Call.Expect
+	x := j.callExpect(c)
 	if x == nil {
 		x = &CallExpect{}
 	}
@@ -392,28 +414,60 @@ func (j *judge) judgeTraceAgreement() {
 		return
 	}
 	invoked := map[string]webmcp.Event{}
+	responded := map[string]webmcp.Event{}
+	var order []string
 	for _, e := range j.ev.Trace {
-		if e.Kind == webmcp.ToolInvoked {
+		switch e.Kind {
+		case webmcp.ToolInvoked:
 			invoked[e.InvocationID] = e
+			order = append(order, e.InvocationID)
+		case webmcp.ToolResponded:
+			responded[e.InvocationID] = e
 		}
 	}
 	var bad []string
+	made := map[string]bool{}
 	for _, c := range j.ev.Calls {
 		if c.Result.InvocationID == "" {
 			continue
 		}
+		made[c.Result.InvocationID] = true
+		name := fmt.Sprintf("%s[%d] %s (invocation %s)", c.Phase, c.Index, c.Call.Tool, c.Result.InvocationID)
 		e, ok := invoked[c.Result.InvocationID]
 		var in any
 		_ = json.Unmarshal(e.Input, &in)
 		if !ok || e.ToolName != c.Call.Tool || !jsonEqual(nonNilMap(c.Call.Input), in) {
-			bad = append(bad, fmt.Sprintf("%s[%d] %s (invocation %s)", c.Phase, c.Index, c.Call.Tool, c.Result.InvocationID))
+			bad = append(bad, name+": not in the trace with this tool and input")
+			continue
+		}
+		if r, ok := responded[c.Result.InvocationID]; ok && !sameStatus(c.Result.Status, r.Status) {
+			bad = append(bad, fmt.Sprintf("%s: the call ended %s, the trace says %s", name, c.Result.Status, r.Status))
+		}
+	}
+	for _, id := range order {
+		if !made[id] {
+			bad = append(bad, fmt.Sprintf("invocation %s of %s: in the trace, but no recorded call made it", id, invoked[id].ToolName))
 		}
 	}
 	if len(bad) > 0 {
-		j.fail("trace.agreement", SrcTrace, EvidenceDisagrees, "every call in the browser's trace", bad, "calls the browser's trace does not show as made: "+strings.Join(bad, "; "))
+		j.fail("trace.agreement", SrcTrace, EvidenceDisagrees, "the calls and the browser's trace agree", bad, "the recorded calls and the browser's trace disagree: "+strings.Join(bad, "; "))
 		return
 	}
-	j.pass("trace.agreement", SrcTrace, nil, nil, "every call appears in the browser's trace with its input")
+	j.pass("trace.agreement", SrcTrace, nil, nil, "every call appears in the browser's trace with its input and outcome, and nothing else does")
+}
+
+// sameStatus compares a call's status with the protocol's; a call canceled
+// after no answer shows as Canceled in the trace.
+func sameStatus(call webmcp.Status, protocol string) bool {
+	switch protocol {
+	case "Completed":
+		return call == webmcp.Completed
+	case "Error":
+		return call == webmcp.Failed
+	case "Canceled":
+		return call == webmcp.Canceled || call == webmcp.NoResponse
+	}
+	return false
 }
 
 // window answers the start and end marks of a phase.

@@ -608,6 +608,9 @@ func TestAmb01SingleMutations(t *testing.T) { runMutations(t, goodAmb01, amb01Mu
 func TestAScenarioThatExpectsNothingIsInconclusive(t *testing.T) {
 	sc, ev := goodConf01(t)
 	sc.Expect = Expect{}
+	for i := range sc.Agent.Calls {
+		sc.Agent.Calls[i].Expect = nil // inline expectations name the trace too
+	}
 	v := Judge(sc, ev)
 	wantVerdict(t, v, Inconclusive, EvidenceMissing)
 
@@ -804,4 +807,22 @@ func TestKnownCodesAreCodes(t *testing.T) {
 			t.Errorf("%s: a PASS with codes %v", sc.ID, sc.Known.Codes)
 		}
 	}
+}
+
+func TestInlineCallExpectationsComeFromTheScenarioJudged(t *testing.T) {
+	sc, ev := goodConf01(t)
+	sc.Agent.Calls[0].Expect.Output["code"] = "SOMETHING_ELSE"
+	v := Judge(sc, ev)
+	wantVerdict(t, v, Fail, UnexpectedResult)
+}
+
+func TestAnInvocationNoRecordedCallMadeIsADisagreement(t *testing.T) {
+	sc, ev := goodConf01(t)
+	ev.Trace = append(ev.Trace, webmcpEvent("tool_invoked", "ghost-1", "prepare_event_registration"))
+	v := Judge(sc, ev)
+	wantVerdict(t, v, Fail, EvidenceDisagrees)
+}
+
+func webmcpEvent(kind webmcp.Kind, id, tool string) webmcp.Event {
+	return webmcp.Event{Seq: 99, Kind: kind, InvocationID: id, ToolName: tool, Input: json.RawMessage(`{}`)}
 }

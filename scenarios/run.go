@@ -240,3 +240,28 @@ func nonNilLog(l netlog.Log) netlog.Log {
 	}
 	return l
 }
+
+// Partial records what a tab holds when a run was cut short (a timeout or an
+// interrupt): the trace, the requests and the console so far, and a fault
+// that says why the rest is missing. Its verdict is never PASS.
+func Partial(sc Scenario, t Target, why string) *Evidence {
+	tab := t.Tab
+	ev := &Evidence{
+		ScenarioID: sc.ID,
+		Env:        Env{BaseURL: t.BaseURL, Variant: t.Variant, Browser: t.Browser.Product, Protocol: t.Browser.Protocol},
+		Catalog:    nonNilCatalog(tab.Trace.Catalog()),
+		Calls:      []CallRecord{},
+		Trace:      tab.Trace.Events(),
+		States:     map[string]*observer.State{},
+		UI:         map[string][]browser.Element{},
+		Marks:      map[string]Mark{},
+		Console:    tab.Console.Entries(),
+		Final:      sc.Agent.Final,
+		Faults:     []string{"the run did not finish: " + why},
+	}
+	ev.Capture.Network = sc.Capture.NetworkOn()
+	if ev.Capture.Network {
+		ev.Requests = nonNilLog(tab.Net.Requests())
+	}
+	return ev
+}

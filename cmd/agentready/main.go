@@ -2,6 +2,7 @@
 //
 //	agentready serve [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
 //	agentready variants
+//	agentready verify [--json] BUNDLE|RUN-FOLDER...
 package main
 
 import (
@@ -24,6 +25,7 @@ const usage = `usage: agentready <command> [flags]
 commands:
   serve      run the reference app for a person to click through
   variants   list the deliberate defects the reference app can be started with
+  verify     check evidence bundles offline: hashes, then the judge again to the same bytes
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -34,6 +36,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		return serve(args[1:], stdout, stderr)
+	case "verify":
+		return verify(args[1:], stdout, stderr)
 	case "variants":
 		for _, v := range refapp.Variants() {
 			info, _ := v.Info()

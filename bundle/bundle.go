@@ -1,0 +1,350 @@
+// Package bundle writes one self-contained bundle per scenario run,
+// verifies a bundle offline (hashes, then the judge again, to the same
+// bytes), and renders it as a page a person can read.
+package bundle
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/netlog"
+	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/webmcp"
+)
+
+// Format names the bundle layout; verify refuses others.
+const Format = "agentready-bundle/1"
+
+// Files of a bundle. The optional ones are absent when their source was not
+// recorded, and the judge then calls that source missing.
+const (
+	ManifestFile   = "manifest.json"
+	ScenarioFile   = "scenario.json"
+	RunFile        = "run.json"
+	CatalogFile    = "catalog.json"
+	TraceFile      = "trace.json"
+	RequestsFile   = "requests.json" // optional: network capture
+	HARFile        = "network.har"   // optional: network capture
+	JournalFile    = "journal.json"  // optional: observer
+	StateFile      = "state.json"
+	UIFile         = "ui.json"
+	ConsoleFile    = "console.json"
+	VerdictFile    = "verdict.json"
+	ScreenshotFile = "screenshot.png" // optional
+	FailureFile    = "failure.png"    // optional: taken when the spec failed
+	IndexFile      = "index.html"
+)
+
+// Meta is what the manifest says about the run.
+type Meta struct {
+	Format       string    `json:"format"`
+	ScenarioID   string    `json:"scenarioId"`
+	RunID        string    `json:"runId"`
+	Start        time.Time `json:"start"`
+	End          time.Time `json:"end"`
+	SuiteVersion string    `json:"suiteVersion"`
+	SuiteCommit  string    `json:"suiteCommit,omitempty"`
+	Chromium     string    `json:"chromium,omitempty"`
+	Protocol     string    `json:"protocol,omitempty"`
+	Variant      string    `json:"variant,omitempty"`
+	BaseURL      string    `json:"baseUrl"`
+	Redacted     []string  `json:"redacted"` // placeholders used, never the values
+}
+
+// Manifest is manifest.json: the meta and a SHA-256 of every other file.
+type Manifest struct {
+	Meta
+	Files map[string]string `json:"files"`
+}
+
+// Bundle is one recorded, judged run.
+type Bundle struct {
+	Meta       Meta
+	Scenario   scenarios.Scenario
+	Evidence   *scenarios.Evidence
+	Verdict    scenarios.Verdict
+	Screenshot []byte
+	Failure    []byte
+}
+
+// run is run.json: the parts of the evidence that are not a source of their own.
+type run struct {
+	ScenarioID string                    `json:"scenarioId"`
+	Env        scenarios.Env             `json:"env"`
+	Capture    json.RawMessage           `json:"capture"`
+	Calls      []scenarios.CallRecord    `json:"calls"`
+	Marks      map[string]scenarios.Mark `json:"marks"`
+	Final      *string                   `json:"final"`
+	Faults     []string                  `json:"faults,omitempty"`
+}
+
+type catalogFile struct {
+	Catalog   webmcp.Catalog    `json:"catalog"`
+	PageTools []webmcp.PageTool `json:"pageTools"`
+}
+
+// Seal redacts the record and judges it: what a bundle holds, and what
+// verify will reach again from the files alone. The verdict is the judge's
+// answer on the redacted record.
+func Seal(meta Meta, sc scenarios.Scenario, ev *scenarios.Evidence) (Bundle, error) {
+	red, err := NewRedaction(sc, ev)
+	if err != nil {
+		return Bundle{}, err
+	}
+	var rsc scenarios.Scenario
+	if err := red.Apply(sc, &rsc); err != nil {
+		return Bundle{}, fmt.Errorf("redact the scenario: %w", err)
+	}
+	rsc.File = filepath.Base(sc.File)
+	var rev scenarios.Evidence
+	if err := red.Apply(ev, &rev); err != nil {
+		return Bundle{}, fmt.Errorf("redact the evidence: %w", err)
+	}
+	meta.Format = Format
+	meta.ScenarioID = sc.ID
+	meta.Redacted = red.Placeholders()
+	b := Bundle{Meta: meta, Scenario: rsc, Evidence: &rev}
+	// Judge exactly what verify will read back.
+	files, err := b.sourceFiles()
+	if err != nil {
+		return Bundle{}, err
+	}
+	back, err := fromFiles(files)
+	if err != nil {
+		return Bundle{}, err
+	}
+	b.Scenario, b.Evidence = back.Scenario, back.Evidence
+	b.Verdict = scenarios.Judge(b.Scenario, b.Evidence)
+	return b, nil
+}
+
+func marshal(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// MarshalVerdict is verdict.json's exact bytes.
+func MarshalVerdict(v scenarios.Verdict) ([]byte, error) { return marshal(v) }
+
+// sourceFiles are the files the judge reads, by name.
+func (b Bundle) sourceFiles() (map[string][]byte, error) {
+	ev := b.Evidence
+	capture, _ := json.Marshal(ev.Capture)
+	parts := map[string]any{
+		ScenarioFile: b.Scenario,
+		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults},
+		CatalogFile:  catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools},
+		TraceFile:    ev.Trace,
+		StateFile:    ev.States,
+		UIFile:       ev.UI,
+		ConsoleFile:  ev.Console,
+	}
+	if ev.Requests != nil {
+		parts[RequestsFile] = ev.Requests
+	}
+	if ev.Journal != nil {
+		parts[JournalFile] = ev.Journal
+	}
+	files := map[string][]byte{}
+	for name, v := range parts {
+		data, err := marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		files[name] = data
+	}
+	return files, nil
+}
+
+// fromFiles reassembles the scenario and the evidence from a bundle's files.
+func fromFiles(files map[string][]byte) (Bundle, error) {
+	var b Bundle
+	var r run
+	var cat catalogFile
+	ev := &scenarios.Evidence{}
+	decode := func(name string, dst any, required bool) error {
+		data, ok := files[name]
+		if !ok {
+			if required {
+				return fmt.Errorf("%s is missing", name)
+			}
+			return nil
+		}
+		if err := json.Unmarshal(data, dst); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return nil
+	}
+	var requests netlog.Log
+	var journal observer.Journal
+	var states map[string]*observer.State
+	var ui map[string][]browser.Element
+	err := errors.Join(
+		decode(ScenarioFile, &b.Scenario, true),
+		decode(RunFile, &r, true),
+		decode(CatalogFile, &cat, true),
+		decode(TraceFile, &ev.Trace, true),
+		decode(StateFile, &states, true),
+		decode(UIFile, &ui, true),
+		decode(ConsoleFile, &ev.Console, true),
+		decode(RequestsFile, &requests, false),
+		decode(JournalFile, &journal, false),
+	)
+	if err != nil {
+		return Bundle{}, err
+	}
+	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Faults = r.ScenarioID, r.Env, r.Calls, r.Marks, r.Final, r.Faults
+	_ = json.Unmarshal(r.Capture, &ev.Capture)
+	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
+	ev.States, ev.UI = states, ui
+	if _, ok := files[RequestsFile]; ok {
+		ev.Requests = requests
+		if ev.Requests == nil {
+			ev.Requests = netlog.Log{}
+		}
+	}
+	if _, ok := files[JournalFile]; ok {
+		ev.Journal = journal
+		if ev.Journal == nil {
+			ev.Journal = observer.Journal{}
+		}
+	}
+	// A source whose file is gone was not recorded, whatever run.json says.
+	ev.Capture.Network = ev.Capture.Network && ev.Requests != nil
+	ev.Capture.Observer = ev.Capture.Observer && ev.Journal != nil
+	b.Evidence = ev
+	return b, nil
+}
+
+// Write writes the bundle into dir (made anew): every file to a temporary
+// name first, the whole folder under a temporary name, renamed at the end, so
+// that a crash never leaves a bundle that looks whole.
+func Write(dir string, b Bundle) error {
+	files, err := b.sourceFiles()
+	if err != nil {
+		return err
+	}
+	if files[VerdictFile], err = MarshalVerdict(b.Verdict); err != nil {
+		return err
+	}
+	if b.Evidence.Requests != nil {
+		har, err := netlog.HAR(b.Evidence.Requests, netlog.HARInfo{Creator: "agentready", CreatorVersion: b.Meta.SuiteVersion, Browser: "Chromium", BrowserVersion: b.Meta.Chromium})
+		if err != nil {
+			return err
+		}
+		files[HARFile] = append(har, '\n')
+	}
+	if len(b.Screenshot) > 0 {
+		files[ScreenshotFile] = b.Screenshot
+	}
+	if len(b.Failure) > 0 {
+		files[FailureFile] = b.Failure
+	}
+	files[IndexFile] = HTML(b)
+	m := Manifest{Meta: b.Meta, Files: map[string]string{}}
+	for name, data := range files {
+		m.Files[name] = sha256Hex(data)
+	}
+	if files[ManifestFile], err = marshal(m); err != nil {
+		return err
+	}
+
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".partial-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	for _, name := range slices.Sorted(mapKeys(files)) {
+		if err := writeAtomic(filepath.Join(tmp, name), files[name]); err != nil {
+			return err
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dir)
+}
+
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// readFiles reads every regular file of a bundle folder.
+func readFiles(dir string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != dir {
+				rel, _ := filepath.Rel(dir, path)
+				files[rel+"/"] = nil // a folder inside a bundle is an extra file
+				return fs.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files[rel] = data
+		return nil
+	})
+	return files, err
+}

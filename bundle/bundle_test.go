@@ -1,0 +1,54 @@
+package bundle
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/scenarios"
+)
+
+func TestShowMakesHiddenCharactersVisibleAndCutsLongValues(t *testing.T) {
+	got := Show("a\x1b[31m\u200b\u202eb\u2066c")
+	for _, want := range []string{"⟨U+001B⟩", "⟨U+200B⟩", "⟨U+202E⟩", "⟨U+2066⟩"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Show lacks %s: %q", want, got)
+		}
+	}
+	long := Show(strings.Repeat("x", MaxShown+50))
+	if !strings.Contains(long, "cut: 450 characters in all") {
+		t.Errorf("a long value is not cut with its length: …%q", long[len(long)-40:])
+	}
+	if Show("line\nnext\ttab") != "line\nnext\ttab" {
+		t.Error("newlines and tabs are kept")
+	}
+}
+
+func TestRedactionReplacesEveryFormOfASecretTheSameWay(t *testing.T) {
+	sc := scenarios.Scenario{ID: "x", Prompt: "Name 李 & <Ann>, email ann+1@example.org",
+		PromptData: map[string]string{"attendeeName": "李 & <Ann>", "email": "ann+1@example.org"}}
+	r, err := NewRedaction(sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `raw 李 & <Ann> json "李 \u0026 \u003cAnn\u003e" url ann%2B1%40example.org and ann+1@example.org`
+	out := string(r.Bytes([]byte(in)))
+	for _, leak := range []string{"李", "Ann", "ann", "example.org"} {
+		if strings.Contains(out, leak) {
+			t.Errorf("%q leaks in %q", leak, out)
+		}
+	}
+	if strings.Count(out, "REDACTED-NAME-1") != 2 || strings.Count(out, "REDACTED-EMAIL-1") != 2 {
+		t.Errorf("each form should become the same placeholder: %q", out)
+	}
+}
+
+func TestCredentialHeadersLoseTheirValuesNotTheirAttributes(t *testing.T) {
+	got := credentialParts("Set-Cookie", "ar_session=s_secret; Path=/; HttpOnly; SameSite=Strict")
+	if len(got) != 1 || got[0] != "s_secret" {
+		t.Errorf("set-cookie: %q", got)
+	}
+	got = credentialParts("Authorization", "Bearer abcdef")
+	if len(got) != 2 || got[0] != "abcdef" {
+		t.Errorf("authorization: %q", got)
+	}
+}

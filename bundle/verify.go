@@ -1,0 +1,89 @@
+package bundle
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/agentready/agentready/scenarios"
+)
+
+// Problem is one reason a bundle does not verify.
+type Problem struct {
+	File    string `json:"file"`
+	Problem string `json:"problem"`
+}
+
+// Report is what verify found for one bundle.
+type Report struct {
+	Bundle     string            `json:"bundle"`
+	ScenarioID string            `json:"scenarioId,omitempty"`
+	OK         bool              `json:"ok"`
+	Outcome    scenarios.Outcome `json:"outcome,omitempty"`
+	Problems   []Problem         `json:"problems"`
+}
+
+// Verify checks a bundle offline: every file against the manifest's hash (a
+// changed, missing or extra file is named), then the judge again on the
+// recorded evidence, whose verdict must equal verdict.json byte for byte. It
+// needs no browser and no network.
+func Verify(dir string) Report {
+	rep := Report{Bundle: dir, Problems: []Problem{}}
+	bad := func(file, format string, args ...any) {
+		rep.Problems = append(rep.Problems, Problem{File: file, Problem: fmt.Sprintf(format, args...)})
+	}
+	files, err := readFiles(dir)
+	if err != nil {
+		bad(dir, "cannot read the bundle: %v", err)
+		return rep
+	}
+	var m Manifest
+	if err := json.Unmarshal(files[ManifestFile], &m); err != nil {
+		bad(ManifestFile, "missing or not JSON: %v", err)
+		return rep
+	}
+	rep.ScenarioID = m.ScenarioID
+	if m.Format != Format {
+		bad(ManifestFile, "format %q, want %q", m.Format, Format)
+		return rep
+	}
+	for _, name := range slices.Sorted(mapKeys(m.Files)) {
+		data, ok := files[name]
+		switch {
+		case !ok:
+			bad(name, "missing (the manifest lists it)")
+		case sha256Hex(data) != m.Files[name]:
+			bad(name, "changed: SHA-256 %s, the manifest says %s", sha256Hex(data), m.Files[name])
+		}
+	}
+	for _, name := range slices.Sorted(mapKeys(files)) {
+		if _, listed := m.Files[name]; !listed && name != ManifestFile {
+			bad(name, "extra: not in the manifest")
+		}
+	}
+	if len(rep.Problems) > 0 {
+		return rep
+	}
+	b, err := fromFiles(files)
+	if err != nil {
+		bad(dir, "cannot read the evidence: %v", err)
+		return rep
+	}
+	if b.Scenario.ID != m.ScenarioID || b.Evidence.ScenarioID != m.ScenarioID {
+		bad(ScenarioFile, "scenario %q and evidence %q do not match the manifest's %q", b.Scenario.ID, b.Evidence.ScenarioID, m.ScenarioID)
+		return rep
+	}
+	verdict := scenarios.Judge(b.Scenario, b.Evidence)
+	again, err := MarshalVerdict(verdict)
+	if err != nil {
+		bad(VerdictFile, "cannot render the verdict: %v", err)
+		return rep
+	}
+	if !bytes.Equal(again, files[VerdictFile]) {
+		bad(VerdictFile, "judging the recorded evidence again gives %s %v, not the verdict recorded", verdict.Outcome, verdict.Codes)
+		return rep
+	}
+	rep.OK, rep.Outcome = true, verdict.Outcome
+	return rep
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/agentready/agentready/bundle"
+)
+
+// verify checks bundles; a folder without a manifest is taken as a run
+// folder and every bundle in it is checked. It exits 1 when any bundle does
+// not verify, 2 on bad usage.
+func verify(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print one JSON report per bundle")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "usage: agentready verify [--json] BUNDLE|RUN-FOLDER...")
+		return 2
+	}
+	var dirs []string
+	for _, arg := range fs.Args() {
+		found, err := bundlesIn(arg)
+		if err != nil {
+			fmt.Fprintln(stderr, "agentready verify:", err)
+			return 2
+		}
+		dirs = append(dirs, found...)
+	}
+	var reports []bundle.Report
+	failed := 0
+	for _, d := range dirs {
+		rep := bundle.Verify(d)
+		reports = append(reports, rep)
+		if !rep.OK {
+			failed++
+		}
+		if *asJSON {
+			continue
+		}
+		if rep.OK {
+			fmt.Fprintf(stdout, "ok     %s  %s (%s)\n", rep.ScenarioID, d, rep.Outcome)
+			continue
+		}
+		fmt.Fprintf(stdout, "FAILED %s  %s\n", rep.ScenarioID, d)
+		for _, p := range rep.Problems {
+			fmt.Fprintf(stdout, "       %s: %s\n", p.File, p.Problem)
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(reports)
+	} else {
+		fmt.Fprintf(stdout, "verify: %d passed, %d failed\n", len(dirs)-failed, failed)
+	}
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// bundlesIn answers path itself when it is a bundle, or the bundles directly
+// inside it.
+func bundlesIn(path string) ([]string, error) {
+	if _, err := os.Stat(filepath.Join(path, bundle.ManifestFile)); err == nil {
+		return []string{path}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			if _, err := os.Stat(filepath.Join(path, e.Name(), bundle.ManifestFile)); err == nil {
+				out = append(out, filepath.Join(path, e.Name()))
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no bundle here (no %s in it or in its folders)", path, bundle.ManifestFile)
+	}
+	slices.Sort(out)
+	return out, nil
+}

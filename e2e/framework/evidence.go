@@ -1,0 +1,175 @@
+package framework
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive
+	. "github.com/onsi/gomega"    //nolint:revive
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/scenarios"
+)
+
+// EnvEvidence names the folder bundles go to; each run gets <folder>/<run-id>/.
+const EnvEvidence = "AGENTREADY_EVIDENCE"
+
+// EnvRunID names the run (default: the time and a random suffix), so that a
+// script knows where its bundles are.
+const EnvRunID = "AGENTREADY_RUN_ID"
+
+// Run is this run's identity and evidence folder, the same in every parallel
+// process (SynchronizedBeforeSuite hands it out).
+var Run struct {
+	ID     string
+	Dir    string
+	Commit string
+}
+
+// NewRunID makes the run's id on the first process.
+func NewRunID() []byte {
+	if id := os.Getenv(EnvRunID); id != "" {
+		return []byte(id)
+	}
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return []byte(time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b))
+}
+
+// SetUpRun takes the run id in every process.
+func SetUpRun(id []byte) {
+	root := os.Getenv(EnvEvidence)
+	if root == "" {
+		root = filepath.Join("..", "evidence")
+	}
+	abs, err := filepath.Abs(root)
+	Expect(err).NotTo(HaveOccurred())
+	Run.ID, Run.Dir, Run.Commit = string(id), filepath.Join(abs, string(id)), bundle.GitCommit()
+}
+
+// Report entry names that tie a spec to its bundle.
+const (
+	EntryBundle  = "bundle"
+	EntryOutcome = "outcome"
+)
+
+// RunScenario plays a scenario against its target, seals and writes its
+// evidence bundle (whatever the verdict, and also when the spec is cut
+// short), and answers the verdict. A harness fault makes the spec an error,
+// not a failure: the app was not judged.
+func RunScenario(sc scenarios.Scenario) scenarios.Verdict {
+	GinkgoHelper()
+	target := ScenarioTarget(sc.Variant)
+	meta := bundle.Meta{RunID: Run.ID, Start: time.Now().UTC(), SuiteVersion: bundle.SuiteVersion, SuiteCommit: Run.Commit,
+		Chromium: Browser.Version.Product, Protocol: Browser.Version.Protocol, Variant: sc.Variant, BaseURL: target.BaseURL}
+	dir := filepath.Join(Run.Dir, sc.ID)
+	written := false
+	write := func(ev *scenarios.Evidence, failed bool) scenarios.Verdict {
+		meta.End = time.Now().UTC()
+		b, err := bundle.Seal(meta, sc, ev)
+		Expect(err).NotTo(HaveOccurred())
+		if failed || !expected(sc, b.Verdict) {
+			b.Failure = screenshot(target.Tab)
+		}
+		b.Screenshot = screenshot(target.Tab)
+		Expect(bundle.Write(dir, b)).To(Succeed())
+		written = true
+		AddReportEntry(EntryBundle, dir)
+		AddReportEntry(EntryOutcome, string(b.Verdict.Outcome))
+		AddReportEntry("verdict", scenarios.Explain(b.Verdict), ReportEntryVisibilityFailureOrVerbose)
+		return b.Verdict
+	}
+	DeferCleanup(func() {
+		if !written {
+			write(scenarios.Partial(sc, target, "the spec was interrupted or timed out"), true)
+		}
+	})
+	ev := scenarios.Run(context.Background(), sc, target)
+	verdict := write(ev, false)
+	if len(ev.Faults) > 0 && (sc.Known == nil || sc.Known.Outcome != scenarios.Inconclusive) {
+		// Ginkgo reports a panic as a JUnit <error>: a harness fault, not a verdict.
+		panic(fmt.Sprintf("harness fault in %s (bundle %s):\n  %s", sc.ID, dir, strings.Join(ev.Faults, "\n  ")))
+	}
+	return verdict
+}
+
+func expected(sc scenarios.Scenario, v scenarios.Verdict) bool {
+	if sc.Known == nil {
+		return v.Outcome == scenarios.Pass
+	}
+	got := make([]string, len(v.Codes))
+	for i, c := range v.Codes {
+		got[i] = string(c)
+	}
+	want := slices.Sorted(slices.Values(sc.Known.Codes))
+	return v.Outcome == sc.Known.Outcome && slices.Equal(got, want)
+}
+
+func screenshot(tab *browser.Tab) []byte {
+	ctx, cancel := context.WithTimeout(tab.Ctx, Bound)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		return nil
+	}
+	return png
+}
+
+// SummarizeRun prints PASS / FAIL / INCONCLUSIVE per scenario and writes the
+// run's index.html linking every bundle. It runs once, after all processes.
+func SummarizeRun(report Report) {
+	type row struct{ ID, Outcome, Bundle, Spec string }
+	var rows []row
+	for _, s := range report.SpecReports {
+		var r row
+		for _, e := range s.ReportEntries {
+			switch e.Name {
+			case EntryBundle:
+				r.Bundle = e.StringRepresentation()
+			case EntryOutcome:
+				r.Outcome = e.StringRepresentation()
+			}
+		}
+		if r.Bundle == "" {
+			continue
+		}
+		r.ID, r.Spec = filepath.Base(r.Bundle), s.State.String()
+		rows = append(rows, r)
+	}
+	if len(rows) == 0 || Run.Dir == "" {
+		return
+	}
+	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.ID, b.ID) })
+	fmt.Printf("\nScenario verdicts (evidence in %s):\n", Run.Dir)
+	for _, r := range rows {
+		fmt.Printf("  %-13s %-28s spec %s\n", r.Outcome, r.ID, r.Spec)
+	}
+	page := template.Must(template.New("run").Parse(`<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>agentready run {{.ID}}</title><style>body{font:14px system-ui,sans-serif;margin:1.5rem}td,th{border:1px solid #dde;padding:.3rem .5rem;text-align:left}table{border-collapse:collapse}
+.PASS{color:#0a6b2b}.FAIL{color:#b00020}.INCONCLUSIVE{color:#8a5a00}</style></head><body>
+<h1>agentready run {{.ID}}</h1><table><tr><th>scenario</th><th>verdict</th><th>spec</th></tr>
+{{range .Rows}}<tr><td><a href="{{.ID}}/index.html">{{.ID}}</a></td><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Spec}}</td></tr>
+{{end}}</table></body></html>
+`))
+	f, err := os.Create(filepath.Join(Run.Dir, "index.html"))
+	if err != nil {
+		fmt.Println("run index:", err)
+		return
+	}
+	defer f.Close()
+	_ = page.Execute(f, struct {
+		ID   string
+		Rows []row
+	}{Run.ID, rows})
+}
