@@ -14,7 +14,7 @@ VERIFY    := $(GO) run ./cmd/agentready verify
 GINKGO_FLAGS := --procs=$(PROCS) --fail-on-empty --timeout=10m --poll-progress-after=60s \
 	--output-dir=$(REPORTS) --json-report=e2e.json --junit-report=e2e.junit.xml
 
-.PHONY: all deps chromium test unit e2e scenario serve verify vet fmt clean
+.PHONY: all deps chromium test unit e2e mutants scenario serve verify vet fmt clean
 
 all: test
 
@@ -33,14 +33,23 @@ vet:
 ## unit: the packages' own tests, with the race detector
 unit:
 	@mkdir -p $(REPORTS)
-	$(GO) test -race -count=1 -json $$($(GO) list ./... | grep -v /e2e) > $(REPORTS)/unit.json || { $(GO) run ./ci/summarize --failures $(REPORTS)/unit.json; exit 1; }
+	$(GO) test -race -count=1 -json $$($(GO) list ./... | grep -v -e /e2e -e /mutants) > $(REPORTS)/unit.json || { $(GO) run ./ci/summarize --failures $(REPORTS)/unit.json; exit 1; }
 	@$(GO) run ./ci/summarize --label unit $(REPORTS)/unit.json
 
-## test: what CI runs: vet, unit tests, then the browser specs, then verify every bundle they wrote
+## test: what CI runs: vet, unit tests, the browser specs, verify every bundle they wrote, then the mutant gate
 test: deps vet unit
 	$(GINKGO) $(GINKGO_FLAGS) ./e2e
 	$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID)
-	@$(GO) run ./ci/summarize --label all $(REPORTS)/unit.json $(REPORTS)/e2e.json
+	$(MAKE) --no-print-directory mutants
+	@$(GO) run ./ci/summarize --label all $(REPORTS)/unit.json $(REPORTS)/e2e.json $(REPORTS)/mutants.json
+
+## mutants: every variant killed by its own code, every evidence mutation flips, baseline agents pass nothing
+mutants: deps
+	@mkdir -p $(REPORTS)
+	$(GO) test -count=1 -json ./mutants > $(REPORTS)/mutants.json || { $(GO) run ./ci/summarize --failures $(REPORTS)/mutants.json; cat $(REPORTS)/mutants.txt $(REPORTS)/evidence-mutations.txt 2>/dev/null; exit 1; }
+	@cat $(REPORTS)/mutants.txt $(REPORTS)/baselines.txt
+	@tail -1 $(REPORTS)/evidence-mutations.txt
+	@$(GO) run ./ci/summarize --label mutants $(REPORTS)/mutants.json
 
 ## e2e: the main job: every spec and scenario against the embedded reference app, with evidence
 e2e: deps

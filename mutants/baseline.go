@@ -1,0 +1,63 @@
+package mutants
+
+import (
+	"encoding/json"
+
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/webmcp"
+)
+
+// A baseline agent rewrites a scenario's transcript into what a useless
+// agent would have done. None may pass any scenario.
+type Baseline struct {
+	Name  string
+	Agent func(sc scenarios.Scenario, catalog webmcp.Catalog) scenarios.Agent
+}
+
+// Baselines are the silent agent, the agent that calls every tool, and the
+// agent whose transcript stops half way.
+func Baselines() []Baseline {
+	return []Baseline{
+		{"silent", func(scenarios.Scenario, webmcp.Catalog) scenarios.Agent { return scenarios.Agent{} }},
+		{"calls every tool", func(_ scenarios.Scenario, catalog webmcp.Catalog) scenarios.Agent {
+			var calls []scenarios.Call
+			for _, t := range catalog {
+				calls = append(calls, scenarios.Call{Tool: t.Name, Input: ValidInput(t.InputSchema)})
+			}
+			done := "Done: I used every tool there is."
+			return scenarios.Agent{Calls: calls, Final: &done}
+		}},
+		{"stops half way", func(sc scenarios.Scenario, _ webmcp.Catalog) scenarios.Agent {
+			return scenarios.Agent{Calls: sc.Agent.Calls[:len(sc.Agent.Calls)/2]}
+		}},
+	}
+}
+
+// ValidInput makes an input that satisfies a schema's types and required
+// properties: strings "x" (or the first enum value), numbers at their minimum.
+func ValidInput(schema json.RawMessage) map[string]any {
+	var s struct {
+		Properties map[string]struct {
+			Type    string  `json:"type"`
+			Enum    []any   `json:"enum"`
+			Minimum float64 `json:"minimum"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(schema, &s)
+	in := map[string]any{}
+	for _, name := range s.Required {
+		p := s.Properties[name]
+		switch {
+		case len(p.Enum) > 0:
+			in[name] = p.Enum[0]
+		case p.Type == "number" || p.Type == "integer":
+			in[name] = p.Minimum
+		case p.Type == "boolean":
+			in[name] = true
+		default:
+			in[name] = "x"
+		}
+	}
+	return in
+}

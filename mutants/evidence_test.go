@@ -1,0 +1,100 @@
+package mutants
+
+import (
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/webmcp"
+)
+
+// passRecords runs every scenario whose known answer is PASS once against
+// the correct app and keeps its evidence.
+func passRecords(t *testing.T) (map[string]*scenarios.Evidence, map[string]scenarios.Scenario) {
+	t.Helper()
+	records := map[string]*scenarios.Evidence{}
+	scs := map[string]scenarios.Scenario{}
+	for id, sc := range env.Scenarios {
+		if sc.Known == nil || sc.Known.Outcome != scenarios.Pass || sc.Variant != "" {
+			continue
+		}
+		ev, err := RunScenario(env.Browser, sc, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := scenarios.Judge(sc, ev); v.Outcome != scenarios.Pass {
+			t.Fatalf("%s does not pass on the correct app:\n%s", id, scenarios.Explain(v))
+		}
+		records[id], scs[id] = ev, sc
+	}
+	return records, scs
+}
+
+// TestEvidenceMutationsFlipEveryPass: each single change to a recorded PASS
+// must flip it, to FAIL with the expected code or to INCONCLUSIVE for a
+// dropped source. A judge that lost a check would let one through.
+func TestEvidenceMutationsFlipEveryPass(t *testing.T) {
+	records, scs := passRecords(t)
+	results := Flip(records, scs)
+	var rate float64
+	report(t, "evidence-mutations.txt", func(w io.Writer) { rate = PrintFlips(w, results) })
+	if rate < 1 {
+		t.Fatalf("flip rate %.0f%%: a mutated record still passes or fails for the wrong reason", 100*rate)
+	}
+	for _, m := range Mutations() {
+		applied := false
+		for _, r := range results {
+			applied = applied || (r.Mutation == m.Name && r.Applies)
+		}
+		if !applied {
+			t.Errorf("mutation %q applied to no scenario: it proves nothing", m.Name)
+		}
+	}
+}
+
+// TestBaselineAgentsPassNothing: a silent agent, one that calls every tool
+// and one that stops half way pass none of AMB-01, CONF-01 attempt 3 and
+// list-full.
+func TestBaselineAgentsPassNothing(t *testing.T) {
+	type job struct {
+		id string
+		b  Baseline
+		v  scenarios.Verdict
+	}
+	var jobs []*job
+	catalogs := map[string]webmcp.Catalog{}
+	for _, id := range []string{"AMB-01", "CONF-01.attempt-3", "list-full"} {
+		start, err := RunScenario(env.Browser, env.Scenarios[id], "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		catalogs[id] = start.Catalog
+		for _, b := range Baselines() {
+			jobs = append(jobs, &job{id: id, b: b})
+		}
+	}
+	errs := Parallel(2, len(jobs), func(i int) error {
+		j := jobs[i]
+		bad := env.Scenarios[j.id]
+		bad.Agent = j.b.Agent(bad, catalogs[j.id])
+		ev, err := RunScenario(env.Browser, bad, "")
+		if err == nil {
+			j.v = scenarios.Judge(bad, ev)
+		}
+		return err
+	})
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	report(t, "baselines.txt", func(w io.Writer) {
+		for _, j := range jobs {
+			fmt.Fprintf(w, "%-18s %-17s %-13s %v\n", j.id, j.b.Name, j.v.Outcome, j.v.Codes)
+		}
+	})
+	for _, j := range jobs {
+		if j.v.Outcome == scenarios.Pass {
+			t.Errorf("the %q agent passes %s", j.b.Name, j.id)
+		}
+	}
+}
