@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -85,12 +86,21 @@ func TestPreflightFailsFastWithoutTheWebMCPFeatures(t *testing.T) {
 // suite at a browser pool would, and attaches through its debugging port.
 func TestAttachToARunningBrowser(t *testing.T) {
 	path := requireChromium(t)
+	profile, err := os.MkdirTemp("", "agentready-attach-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(profile)
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--enable-features=" + Features, "--user-data-dir=" + t.TempDir(), "--remote-debugging-port=0", "about:blank"}
+		"--enable-features=" + Features, "--user-data-dir=" + profile, "--remote-debugging-port=0", "about:blank"}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
+	// Chromium's helper processes can outlive the main one and keep writing
+	// to the profile: end the whole group, then remove the profile.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
