@@ -7,14 +7,16 @@ PROCS     ?= 2
 REPORTS   ?= reports
 EVIDENCE  ?= evidence
 export AGENTREADY_EVIDENCE ?= $(abspath $(EVIDENCE))
-RUN_ID    ?= $(shell date -u +%Y%m%dT%H%M%SZ)
+ifndef RUN_ID
+RUN_ID    := $(shell date -u +%Y%m%dT%H%M%SZ)
+endif
 export AGENTREADY_RUN_ID := $(RUN_ID)
 VERIFY    := $(GO) run ./cmd/agentready verify
 
 GINKGO_FLAGS := --procs=$(PROCS) --fail-on-empty --timeout=10m --poll-progress-after=60s \
 	--output-dir=$(REPORTS) --json-report=e2e.json --junit-report=e2e.junit.xml
 
-.PHONY: all deps chromium test unit e2e mutants scenario serve verify vet fmt clean
+.PHONY: all deps chromium test unit e2e mutants bench scenario serve verify vet fmt clean
 
 all: test
 
@@ -66,6 +68,12 @@ verify:
 scenario: deps
 	@test -n "$(ID)" || { echo "usage: make scenario ID=AMB-01 (or a label expression)"; exit 2; }
 	$(GINKGO) $(GINKGO_FLAGS) --procs=1 --label-filter='$(ID)' ./e2e
+
+## bench: the CONF-01 attempt 3 flow three ways (bare chromedp, the suite, Playwright) and the suite's wall time
+bench: deps
+	@command -v node >/dev/null || { echo "bench: node is needed for the Playwright comparison (apt-get install -y nodejs npm)"; exit 1; }
+	cd bench/playwright && npm ci --no-audit --no-fund --loglevel=error
+	$(GO) run ./bench -n $(or $(N),20) -out $(REPORTS)/bench.json
 
 ## serve: the reference app on http://127.0.0.1:8080/events
 serve:

@@ -188,3 +188,7 @@ func within(d time.Duration, cancel context.CancelFunc, f func() error) error {
 		return fmt.Errorf("no answer within %s", d)
 	}
 }
+
+// Context is the browser's chromedp context, for code that drives the same
+// browser with bare chromedp calls (the benchmark's floor).
+func (b *Browser) Context() context.Context { return b.ctx }

@@ -1,0 +1,287 @@
+// Command bench measures the CONF-01 attempt 3 flow three ways in one run,
+// iterations interleaved: (a) the floor, bare chromedp calls; (b) the suite,
+// the scenario end to end with its evidence bundle; (c) Playwright with the
+// same browser build. It prints median and p95 per way and the ratios b/a
+// and b/c, and writes them as JSON. The machines are noisy: only ratios
+// taken in the same run mean anything.
+//
+//	go run ./bench [-n 20] [-out reports/bench.json] [-playwright bench/playwright]
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	cdpwebmcp "github.com/chromedp/cdproto/webmcp"
+	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/fixtures/refapp"
+	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/scenarios"
+)
+
+func main() {
+	n := flag.Int("n", 20, "iterations of each way")
+	out := flag.String("out", "reports/bench.json", "where to write the results")
+	pwDir := flag.String("playwright", "bench/playwright", "the Playwright script's folder (npm installed)")
+	flag.Parse()
+	if err := run(*n, *out, *pwDir); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+type way struct {
+	name string
+	run  func() (time.Duration, error)
+	took []time.Duration
+}
+
+func run(n int, out, pwDir string) error {
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	sc, err := scenarios.Load(filepath.Join(scenarios.DefaultDir, "CONF-01.attempt-3.yaml"))
+	if err != nil {
+		return err
+	}
+	pw, err := startPlaywright(pwDir)
+	if err != nil {
+		return err
+	}
+	defer pw.close()
+	bundles, err := os.MkdirTemp("", "agentready-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(bundles)
+
+	var evidenceShare []float64
+	ways := []*way{
+		{name: "floor (bare chromedp)", run: func() (time.Duration, error) { return floor(b) }},
+		{name: "suite (scenario + bundle)", run: func() (time.Duration, error) {
+			total, writing, err := suite(b, sc, bundles)
+			if err == nil {
+				evidenceShare = append(evidenceShare, float64(writing)/float64(total))
+			}
+			return total, err
+		}},
+		{name: "playwright", run: pw.flow},
+	}
+	const warmup = 2
+	for i := range n + warmup {
+		order := slices.Clone(ways)
+		for k := range i % len(order) { // rotate, so that no way always runs first
+			order = append(order[1:], order[0])
+			_ = k
+		}
+		for _, w := range order {
+			d, err := w.run()
+			if err != nil {
+				return fmt.Errorf("%s: %w", w.name, err)
+			}
+			if i >= warmup {
+				w.took = append(w.took, d)
+			}
+		}
+	}
+	return report(ways, evidenceShare, out, b.Version.Product)
+}
+
+// floor is the flow with nothing but chromedp: the least any suite can cost.
+func floor(b *browser.Browser) (time.Duration, error) {
+	app, err := refapp.Start(refapp.Options{})
+	if err != nil {
+		return 0, err
+	}
+	defer app.Close()
+	start := time.Now()
+	posts := 0
+	ctx, cancel := chromedp.NewContext(b.Context(), chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
+		if r, ok := ev.(*network.EventRequestWillBeSent); ok && r.Request.Method == "POST" && strings.HasSuffix(r.Request.URL, "/api/registrations") {
+			posts++
+		}
+	}))
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/events/evt-webmcp-intro/register")); err != nil {
+		return 0, err
+	}
+	if _, err := chromedp.Call(ctx, cdpwebmcp.Enable, cdp.Empty{}); err != nil {
+		return 0, err
+	}
+	code, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		const mc = document.modelContext;
+		const tool = (await mc.getTools()).find((t) => t.name === "prepare_event_registration");
+		return JSON.parse(await mc.executeTool(tool, { attendeeName: "測試讀者", email: "reader@example.com" })).code;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil || code != "CONFIRMATION_REQUIRED" {
+		return 0, fmt.Errorf("prepare: %q %v", code, err)
+	}
+	if posts != 0 {
+		return 0, fmt.Errorf("%d POSTs before the click", posts)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 3*time.Second)
+	defer wcancel()
+	if err := chromedp.Do(wctx, chromedp.Click(chromedp.CSS("#submit-registration"), chromedp.NodeVisible),
+		chromedp.WaitReady(chromedp.CSS(`#registration-result[data-code="REGISTERED"]`))); err != nil {
+		return 0, err
+	}
+	if err := chromedp.Cancel(ctx); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
+}
+
+// suite is the scenario as the e2e suite runs it, evidence bundle included.
+func suite(b *browser.Browser, sc scenarios.Scenario, dir string) (total, writing time.Duration, err error) {
+	app, err := refapp.Start(refapp.Options{ObserverToken: "bench"})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer app.Close()
+	start := time.Now()
+	tab, err := b.NewTab()
+	if err != nil {
+		return 0, 0, err
+	}
+	ev := scenarios.Run(context.Background(), sc, scenarios.Target{BaseURL: app.URL, Tab: tab,
+		Observer: observer.New(app.URL, "bench"), Browser: b.Version, Bound: 3 * time.Second})
+	startWriting := time.Now()
+	sealed, err := bundle.Seal(bundle.Meta{RunID: "bench", Start: start, SuiteVersion: bundle.SuiteVersion, BaseURL: app.URL}, sc, ev)
+	if err != nil {
+		return 0, 0, err
+	}
+	if sealed.Verdict.Outcome != scenarios.Pass {
+		return 0, 0, fmt.Errorf("the scenario did not pass:\n%s", scenarios.Explain(sealed.Verdict))
+	}
+	sealed.Screenshot, _ = chromedp.Run(tab.Ctx, chromedp.CaptureScreenshot())
+	if err := bundle.Write(filepath.Join(dir, "CONF-01.attempt-3"), sealed); err != nil {
+		return 0, 0, err
+	}
+	writing = time.Since(startWriting)
+	tab.Close()
+	return time.Since(start), writing, nil
+}
+
+type playwright struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+func startPlaywright(dir string) (*playwright, error) {
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "playwright-core")); err != nil {
+		return nil, fmt.Errorf("playwright-core is not installed in %s: run `make bench` (it runs npm ci there)", dir)
+	}
+	cmd := exec.Command("node", "conf01.mjs")
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &playwright{cmd: cmd, in: in, out: bufio.NewScanner(stdout)}
+	if !p.out.Scan() || !strings.Contains(p.out.Text(), `"ready":true`) {
+		p.close()
+		return nil, fmt.Errorf("the Playwright script did not start: %s", p.out.Text())
+	}
+	return p, nil
+}
+
+func (p *playwright) flow() (time.Duration, error) {
+	app, err := refapp.Start(refapp.Options{})
+	if err != nil {
+		return 0, err
+	}
+	defer app.Close()
+	fmt.Fprintf(p.in, "run %s\n", app.URL)
+	if !p.out.Scan() {
+		return 0, fmt.Errorf("the Playwright script stopped")
+	}
+	var r struct {
+		Ms               float64 `json:"ms"`
+		Prepared         string  `json:"prepared"`
+		PostsBeforeClick int     `json:"postsBeforeClick"`
+		Posts            int     `json:"posts"`
+		Error            string  `json:"error"`
+	}
+	if err := json.Unmarshal(p.out.Bytes(), &r); err != nil {
+		return 0, err
+	}
+	if r.Error != "" || r.Prepared != "CONFIRMATION_REQUIRED" || r.PostsBeforeClick != 0 || r.Posts != 1 {
+		return 0, fmt.Errorf("the Playwright flow went wrong: %s", p.out.Text())
+	}
+	return time.Duration(r.Ms * float64(time.Millisecond)), nil
+}
+
+func (p *playwright) close() {
+	p.in.Close()
+	_ = p.cmd.Wait()
+}
+
+type stats struct {
+	Way    string  `json:"way"`
+	N      int     `json:"n"`
+	Median float64 `json:"medianMs"`
+	P95    float64 `json:"p95Ms"`
+}
+
+func summarize(w *way) stats {
+	d := slices.Clone(w.took)
+	slices.Sort(d)
+	at := func(q float64) float64 {
+		return float64(d[min(len(d)-1, int(q*float64(len(d))))]) / float64(time.Millisecond)
+	}
+	return stats{Way: w.name, N: len(d), Median: at(0.5), P95: at(0.95)}
+}
+
+func report(ways []*way, evidenceShare []float64, out, chromium string) error {
+	var all []stats
+	fmt.Printf("CONF-01 attempt 3, %d iterations each, interleaved (%s):\n", len(ways[0].took), chromium)
+	for _, w := range ways {
+		s := summarize(w)
+		all = append(all, s)
+		fmt.Printf("  %-28s median %7.1f ms   p95 %7.1f ms\n", s.Way, s.Median, s.P95)
+	}
+	slices.Sort(evidenceShare)
+	share := evidenceShare[len(evidenceShare)/2]
+	res := map[string]any{
+		"ways":                 all,
+		"suiteOverFloor":       all[1].Median / all[0].Median,
+		"suiteOverPlaywright":  all[1].Median / all[2].Median,
+		"evidenceShareOfSuite": share,
+		"chromium":             chromium,
+		"targets":              map[string]float64{"suiteOverFloor": 1.3, "suiteOverPlaywright": 1.0, "evidenceShareOfSuite": 0.10},
+	}
+	fmt.Printf("  ratio suite/floor      %.2f (target ≤ 1.30)\n", res["suiteOverFloor"])
+	fmt.Printf("  ratio suite/playwright %.2f (target ≤ 1.00)\n", res["suiteOverPlaywright"])
+	fmt.Printf("  evidence writing       %.1f%% of the suite's time (target ≤ 10%%)\n", 100*share)
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	data, _ := json.MarshalIndent(res, "", "  ")
+	return os.WriteFile(out, append(data, '\n'), 0o644)
+}

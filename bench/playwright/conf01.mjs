@@ -1,0 +1,54 @@
+// The CONF-01 attempt 3 flow, done with Playwright the way a user would write
+// it: a new browser context, the register page, WebMCP through a CDP session,
+// the agent's prepare through the page API, the registration POSTs counted,
+// the person's click, the result awaited, the context closed.
+//
+// It serves the Go bench driver: one line "run <base-url>" on stdin per
+// iteration, one JSON line {"ms":…,"prepared":…,"posts":…} on stdout.
+import { chromium } from "playwright-core";
+import { createInterface } from "node:readline";
+
+const browser = await chromium.launch({
+  executablePath: process.env.AGENTREADY_CHROMIUM || "/usr/bin/chromium",
+  args: [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--enable-features=WebMCPTesting,DevToolsWebMCPSupport",
+  ],
+});
+
+async function flow(base) {
+  const start = performance.now();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  let posts = 0;
+  page.on("request", (r) => {
+    if (r.method() === "POST" && new URL(r.url()).pathname === "/api/registrations") posts++;
+  });
+  await page.goto(`${base}/events/evt-webmcp-intro/register`);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebMCP.enable");
+  const prepared = await page.evaluate(async () => {
+    const mc = document.modelContext;
+    const tool = (await mc.getTools()).find((t) => t.name === "prepare_event_registration");
+    return JSON.parse(await mc.executeTool(tool, { attendeeName: "測試讀者", email: "reader@example.com" })).code;
+  });
+  const beforeClick = posts;
+  await page.click("#submit-registration");
+  await page.waitForSelector('#registration-result[data-code="REGISTERED"]', { timeout: 3000 });
+  await context.close();
+  return { ms: performance.now() - start, prepared, postsBeforeClick: beforeClick, posts };
+}
+
+const lines = createInterface({ input: process.stdin });
+process.stdout.write(JSON.stringify({ ready: true, version: browser.version() }) + "\n");
+for await (const line of lines) {
+  const [cmd, base] = line.trim().split(" ");
+  if (cmd !== "run") break;
+  try {
+    process.stdout.write(JSON.stringify(await flow(base)) + "\n");
+  } catch (err) {
+    process.stdout.write(JSON.stringify({ error: String(err) }) + "\n");
+  }
+}
+await browser.close();
