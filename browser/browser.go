@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
@@ -55,10 +56,12 @@ func OptionsFromEnv() Options {
 
 // Browser is one running (or attached) Chromium.
 type Browser struct {
-	ctx     context.Context // a chromedp context bound to the browser
-	cancel  context.CancelFunc
-	Version Version
-	dataDir string
+	ctx        context.Context // a chromedp context bound to the browser
+	cancel     context.CancelFunc
+	Version    Version
+	dataDir    string
+	spare      chan spareTab  // the tab opened ahead
+	background sync.WaitGroup // tabs opening and closing
 }
 
 // Version is what the browser says it is.
@@ -115,6 +118,8 @@ func Launch(opts Options) (*Browser, error) {
 		b.Close()
 		return nil, err
 	}
+	b.spare = make(chan spareTab, 1)
+	b.warm()
 	return b, nil
 }
 
@@ -161,8 +166,20 @@ func majorOf(product string) int {
 	return major
 }
 
-// Close ends the browser (or detaches from it) and removes its profile.
+// Close ends the browser (or detaches from it) and removes its profile,
+// after the tabs still closing have closed (10 s at most).
 func (b *Browser) Close() {
+	if b.spare != nil {
+		if ready := <-b.spare; ready.tab != nil {
+			ready.tab.Close()
+		}
+		done := make(chan struct{})
+		go func() { b.background.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+		}
+	}
 	if b.cancel != nil {
 		b.cancel()
 	}

@@ -27,6 +27,7 @@ type Tab struct {
 	Console *ConsoleLog
 	cancel  context.CancelFunc
 	close   sync.Once
+	browser *Browser
 }
 
 // hookScript reports the page-side WebMCP events into the ordered CDP stream
@@ -41,9 +42,40 @@ var hookScript = fmt.Sprintf(`(() => {
   mc.addEventListener("toolcancel", report(%[3]q));
 })();`, webmcp.BindingName, webmcp.ToolActivated, webmcp.ToolCanceled)
 
-// NewTab opens an isolated tab. Close it when done.
+// NewTab answers an isolated tab, never used before. Close it when done.
+//
+// A new browser context costs about half a second here, nearly all of it
+// waiting for its renderer process to start (Runtime.enable answers only
+// then). So the browser keeps one tab opened ahead: NewTab takes it and
+// starts opening the next while the caller works.
 func (b *Browser) NewTab() (*Tab, error) {
-	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}}
+	ready := <-b.spare
+	b.warm()
+	return ready.tab, ready.err
+}
+
+type spareTab struct {
+	tab *Tab
+	err error
+}
+
+// warm opens the next tab in the background.
+func (b *Browser) warm() {
+	b.background.Add(1)
+	go func() {
+		defer b.background.Done()
+		t, err := b.openTab()
+		b.spare <- spareTab{t, err}
+	}()
+}
+
+// Settle waits until the tab opened ahead is ready and the tabs closed in
+// the background are gone, so that a measurement counts the whole cost of a
+// tab, the parts done out of sight included.
+func (b *Browser) Settle() { b.background.Wait() }
+
+func (b *Browser) openTab() (*Tab, error) {
+	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, browser: b}
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
 		t.Trace.Observe(ev)
 		t.Net.Observe(ev)
@@ -81,19 +113,25 @@ func (b *Browser) NewTab() (*Tab, error) {
 	return t, nil
 }
 
-// Close closes the tab and disposes of its browser context.
+// Close closes the tab and disposes of its browser context. Request bodies
+// are fetched first; the closing itself goes on in the background (the
+// browser waits for it when it closes), so a spec does not pay for it.
 func (t *Tab) Close() {
 	t.close.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
 		_ = t.Net.FillBodies(t.Ctx)
-		done := make(chan struct{})
-		go func() { _ = chromedp.Cancel(t.Ctx); close(done) }()
-		select {
-		case <-done:
-		case <-ctx.Done():
-		}
-		t.cancel()
+		t.browser.background.Add(1)
+		go func() {
+			defer t.browser.background.Done()
+			defer t.cancel()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			done := make(chan struct{})
+			go func() { _ = chromedp.Cancel(t.Ctx); close(done) }()
+			select {
+			case <-done:
+			case <-ctx.Done():
+			}
+		}()
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -43,4 +44,12 @@ func Snapshot(ctx context.Context, selectors ...string) ([]Element, error) {
 	}
 	arg, _ := json.Marshal(selectors)
 	return chromedp.Run(ctx, chromedp.Evaluate[[]Element](snapshotJS+"("+string(arg)+")"))
+}
+
+// Screenshot captures the viewport as PNG, encoded for speed rather than
+// size: it is taken on every scenario run.
+func Screenshot(ctx context.Context) ([]byte, error) {
+	res, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{
+		Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
+	return res.Data, err
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive
 	. "github.com/onsi/gomega"    //nolint:revive
 
@@ -118,7 +117,7 @@ func expected(sc scenarios.Scenario, v scenarios.Verdict) bool {
 func screenshot(tab *browser.Tab) []byte {
 	ctx, cancel := context.WithTimeout(tab.Ctx, Bound)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	png, err := browser.Screenshot(ctx)
 	if err != nil {
 		return nil
 	}
