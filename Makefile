@@ -16,7 +16,7 @@ VERIFY    := $(GO) run ./cmd/agentready verify
 GINKGO_FLAGS := --procs=$(PROCS) --fail-on-empty --timeout=10m --poll-progress-after=60s \
 	--output-dir=$(REPORTS) --json-report=e2e.json --junit-report=e2e.junit.xml
 
-.PHONY: all deps chromium test unit e2e mutants bench scenario serve verify vet fmt clean
+.PHONY: all deps chromium test unit e2e mutants bench flake scenario serve verify vet fmt clean
 
 all: test
 
@@ -74,6 +74,10 @@ bench: deps
 	@command -v node >/dev/null || { echo "bench: node is needed for the Playwright comparison (apt-get install -y nodejs npm)"; exit 1; }
 	cd bench/playwright && npm ci --no-audit --no-fund --loglevel=error
 	$(GO) run ./bench -n $(or $(N),20) -out $(REPORTS)/bench.json
+
+## flake N=20: rerun the whole suite N times and report every failure (0 is required)
+flake: deps
+	PROCS=$(PROCS) REPORTS=$(REPORTS) bash ci/flake.sh $(or $(N),20)
 
 ## serve: the reference app on http://127.0.0.1:8080/events
 serve:

@@ -62,6 +62,7 @@ type Browser struct {
 	dataDir    string
 	spare      chan spareTab  // the tab opened ahead
 	background sync.WaitGroup // tabs opening and closing
+	closeOnce  sync.Once
 }
 
 // Version is what the browser says it is.
@@ -168,7 +169,9 @@ func majorOf(product string) int {
 
 // Close ends the browser (or detaches from it) and removes its profile,
 // after the tabs still closing have closed (10 s at most).
-func (b *Browser) Close() {
+func (b *Browser) Close() { b.closeOnce.Do(b.close) }
+
+func (b *Browser) close() {
 	if b.spare != nil {
 		if ready := <-b.spare; ready.tab != nil {
 			ready.tab.Close()

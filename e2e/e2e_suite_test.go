@@ -19,4 +19,6 @@ var _ = SynchronizedBeforeSuite(framework.NewRunID, func(runID []byte) {
 	framework.SetUpBrowser()
 })
 
+var _ = AfterSuite(framework.RecordPeakRSS)
+
 var _ = ReportAfterSuite("scenario verdicts and the run's index", framework.SummarizeRun)

@@ -7,7 +7,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -114,4 +116,27 @@ func ScenarioTarget(variant string) scenarios.Target {
 	}
 	f := StartFixture(refapp.Variant(variant))
 	return scenarios.Target{BaseURL: f.App.URL, Tab: f.Tab, Observer: f.Observer, Browser: Browser.Version, Variant: variant, Bound: Bound}
+}
+
+// EnvRSSDir names a folder where each process writes its peak RSS at the end
+// of the suite (the bench reads it).
+const EnvRSSDir = "AGENTREADY_RSS_DIR"
+
+// RecordPeakRSS writes this process's peak resident memory (VmHWM) to
+// AGENTREADY_RSS_DIR, when that is set.
+func RecordPeakRSS() {
+	dir := os.Getenv(EnvRSSDir)
+	if dir == "" {
+		return
+	}
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			name := filepath.Join(dir, fmt.Sprintf("rss-%d.txt", GinkgoParallelProcess()))
+			_ = os.WriteFile(name, []byte(strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:"))+"\n"), 0o644)
+		}
+	}
 }
