@@ -81,7 +81,11 @@ func Verify(dir string) Report {
 		return rep
 	}
 	if !bytes.Equal(again, files[VerdictFile]) {
-		bad(VerdictFile, "judging the recorded evidence again gives %s %v, not the verdict recorded", verdict.Outcome, verdict.Codes)
+		why := ""
+		if m.SuiteVersion != SuiteVersion || (m.SuiteCommit != "" && m.SuiteCommit != GitCommit()) {
+			why = fmt.Sprintf(" (recorded by agentready %s %s; this is %s %s: verify with the recording's version)", m.SuiteVersion, m.SuiteCommit, SuiteVersion, GitCommit())
+		}
+		bad(VerdictFile, "judging the recorded evidence again gives %s %v, not the verdict recorded%s", verdict.Outcome, verdict.Codes, why)
 		return rep
 	}
 	rep.OK, rep.Outcome = true, verdict.Outcome

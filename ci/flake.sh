@@ -4,7 +4,7 @@
 set -uo pipefail
 n=${1:-20}
 procs=${PROCS:-2}
-out=${REPORTS:-reports}/flake
+out=$(realpath -m "${REPORTS:-reports}/flake")
 rm -rf "$out" && mkdir -p "$out"
 go run github.com/onsi/ginkgo/v2/ginkgo build ./e2e >/dev/null || exit 2
 failed_runs=0
