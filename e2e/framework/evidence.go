@@ -49,10 +49,14 @@ func NewRunID() []byte {
 func SetUpRun(id []byte) {
 	root := os.Getenv(EnvEvidence)
 	if root == "" {
-		root = filepath.Join("..", "evidence")
+		root = "evidence"
 	}
-	abs, err := filepath.Abs(root)
-	Expect(err).NotTo(HaveOccurred())
+	abs := root
+	if !filepath.IsAbs(root) {
+		// Relative to the module's root, where make and people run from,
+		// not to e2e/, where the test binary runs.
+		abs = filepath.Join(moduleRoot(), root)
+	}
 	Run.ID, Run.Dir, Run.Commit = string(id), filepath.Join(abs, string(id)), bundle.GitCommit()
 }
 
@@ -171,4 +175,20 @@ func SummarizeRun(report Report) {
 		ID   string
 		Rows []row
 	}{Run.ID, rows})
+}
+
+// moduleRoot is the nearest folder up from here that holds go.mod.
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
 }
