@@ -161,6 +161,16 @@ func (s *session) post(path string, body any, withCSRF bool) (reply, error) {
 	return out, nil
 }
 
+// sessionWithIntent opens a session and gets it a confirmation intent for event.
+func (r *ruleRun) sessionWithIntent(event string) (*session, string, error) {
+	s, err := r.session()
+	if err != nil {
+		return nil, "", err
+	}
+	in, err := s.intent(event)
+	return s, in, err
+}
+
 func (s *session) intent(event string) (string, error) {
 	rep, err := s.post("/api/intents", map[string]any{"action": "register", "eventId": event}, true)
 	if err != nil {
@@ -194,11 +204,7 @@ func mustStatus(rep reply, err error, want int) error {
 const intro, workshop, officeHours = "evt-webmcp-intro", "evt-paid-workshop", "evt-office-hours"
 
 func intentReused(r *ruleRun) error {
-	s, err := r.session()
-	if err != nil {
-		return err
-	}
-	in, err := s.intent(intro)
+	s, in, err := r.sessionWithIntent(intro)
 	if err != nil {
 		return err
 	}
@@ -211,11 +217,7 @@ func intentReused(r *ruleRun) error {
 }
 
 func intentExpired(r *ruleRun) error {
-	s, err := r.session()
-	if err != nil {
-		return err
-	}
-	in, err := s.intent(intro)
+	s, in, err := r.sessionWithIntent(intro)
 	if err != nil {
 		return err
 	}
@@ -225,11 +227,7 @@ func intentExpired(r *ruleRun) error {
 }
 
 func intentOtherEvent(r *ruleRun) error {
-	s, err := r.session()
-	if err != nil {
-		return err
-	}
-	in, err := s.intent(intro)
+	s, in, err := r.sessionWithIntent(intro)
 	if err != nil {
 		return err
 	}
@@ -238,11 +236,7 @@ func intentOtherEvent(r *ruleRun) error {
 }
 
 func csrfMissing(r *ruleRun) error {
-	s, err := r.session()
-	if err != nil {
-		return err
-	}
-	in, err := s.intent(intro)
+	s, in, err := r.sessionWithIntent(intro)
 	if err != nil {
 		return err
 	}
@@ -254,11 +248,7 @@ func csrfMissing(r *ruleRun) error {
 }
 
 func cancelTwice(r *ruleRun) error {
-	s, err := r.session()
-	if err != nil {
-		return err
-	}
-	in, err := s.intent(intro)
+	s, in, err := r.sessionWithIntent(intro)
 	if err != nil {
 		return err
 	}
