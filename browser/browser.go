@@ -109,7 +109,9 @@ func Launch(opts Options) (*Browser, error) {
 		b.Close()
 		return nil, fmt.Errorf("%w: could not start or reach Chromium: %v", ErrPreflight, err)
 	}
-	v, err := chromedp.CallBrowser(ctx, browser.GetVersion, cdp.Empty{})
+	vctx, vcancel := context.WithTimeout(ctx, 10*time.Second)
+	v, err := chromedp.CallBrowser(vctx, browser.GetVersion, cdp.Empty{})
+	vcancel()
 	if err != nil {
 		b.Close()
 		return nil, fmt.Errorf("%w: Browser.getVersion: %v", ErrPreflight, err)

@@ -118,7 +118,9 @@ func (b *Browser) openTab() (*Tab, error) {
 // browser waits for it when it closes), so a spec does not pay for it.
 func (t *Tab) Close() {
 	t.close.Do(func() {
-		_ = t.Net.FillBodies(t.Ctx)
+		ctx, cancel := context.WithTimeout(t.Ctx, 3*time.Second)
+		_ = t.Net.FillBodies(ctx)
+		cancel()
 		t.browser.background.Add(1)
 		go func() {
 			defer t.browser.background.Done()
@@ -135,9 +137,14 @@ func (t *Tab) Close() {
 	})
 }
 
-// Navigate opens url in the tab and waits for the load.
+// NavigateTimeout bounds a page load.
+const NavigateTimeout = 15 * time.Second
+
+// Navigate opens url in the tab and waits for the load, 15 s at most.
 func (t *Tab) Navigate(url string) error {
-	return chromedp.Do(t.Ctx, chromedp.Navigate(url))
+	ctx, cancel := context.WithTimeout(t.Ctx, NavigateTimeout)
+	defer cancel()
+	return chromedp.Do(ctx, chromedp.Navigate(url))
 }
 
 // ConsoleLog keeps console errors and uncaught exceptions.

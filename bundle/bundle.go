@@ -125,6 +125,12 @@ func Seal(meta Meta, sc scenarios.Scenario, ev *scenarios.Evidence) (Bundle, err
 	}
 	b.Scenario, b.Evidence = back.Scenario, back.Evidence
 	b.Verdict = scenarios.Judge(b.Scenario, b.Evidence)
+	// Redaction keeps equality, but a substring check can straddle a
+	// placeholder: the redacted record must reach the verdict the raw one does.
+	if raw := scenarios.Judge(sc, ev); raw.Outcome != b.Verdict.Outcome || !slices.Equal(raw.Codes, b.Verdict.Codes) {
+		return Bundle{}, fmt.Errorf("redaction changed the verdict from %s %v to %s %v: an expectation quotes part of a redacted value (placeholders: %v)",
+			raw.Outcome, raw.Codes, b.Verdict.Outcome, b.Verdict.Codes, meta.Redacted)
+	}
 	return b, nil
 }
 

@@ -52,3 +52,29 @@ func TestCredentialHeadersLoseTheirValuesNotTheirAttributes(t *testing.T) {
 		t.Errorf("authorization: %q", got)
 	}
 }
+
+func tinyRecord(final string, promptData map[string]string, must []string) (scenarios.Scenario, *scenarios.Evidence) {
+	sc := scenarios.Scenario{ID: "tiny", Title: "t", Start: "/", Prompt: "p", PromptData: promptData,
+		Expect: scenarios.Expect{Answer: &scenarios.AnswerExpect{MustMention: must}}}
+	ev := &scenarios.Evidence{ScenarioID: "tiny", Final: &final, Calls: []scenarios.CallRecord{}}
+	return sc, ev
+}
+
+func TestRedactionChangesOnlyStringValues(t *testing.T) {
+	sc, ev := tinyRecord("Dear Canary Quokka, done.", map[string]string{"attendeeName": "Canary"}, []string{"canary"})
+	b, err := Seal(Meta{RunID: "r"}, sc, ev)
+	if err == nil {
+		t.Fatalf("a name that an expectation quotes must stop the seal, got %s", b.Verdict.Outcome)
+	}
+	sc, ev = tinyRecord("Done for ann@example.org: 500 seats.", map[string]string{"q": "500", "email": "ann@example.org"}, []string{"500 seats"})
+	b, err = Seal(Meta{RunID: "r"}, sc, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := *b.Evidence.Final; got != "Done for REDACTED-EMAIL-1: 500 seats." {
+		t.Errorf("final words: %q", got)
+	}
+	if b.Verdict.Outcome != scenarios.Pass {
+		t.Errorf("verdict %s: numbers and keys must survive redaction", b.Verdict.Outcome)
+	}
+}

@@ -191,8 +191,8 @@ func counted(sc scenarios.Scenario, r netlog.Request) bool {
 		}
 	}
 	for _, g := range sc.Expect.Guarded {
-		method, path, _ := strings.Cut(g, " ")
-		if netlog.Match(r, method, strings.TrimSpace(path)) {
+		method, path, _ := scenarios.SplitRequest(g)
+		if netlog.Match(r, method, path) {
 			return true
 		}
 	}

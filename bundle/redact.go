@@ -39,7 +39,9 @@ var (
 func NewRedaction(sc scenarios.Scenario, ev *scenarios.Evidence) (*Redaction, error) {
 	found := map[string]string{} // secret → kind
 	for k, v := range sc.PromptData {
-		found[v] = kindOf(k, v)
+		if personalKey.MatchString(k) || emailRE.MatchString(v) {
+			found[v] = kindOf(k, v)
+		}
 	}
 	addInput := func(in map[string]any) {
 		for k, v := range in {
@@ -56,10 +58,9 @@ func NewRedaction(sc scenarios.Scenario, ev *scenarios.Evidence) (*Redaction, er
 			if s.Call != nil {
 				addInput(s.Call.Input)
 			}
-			for _, v := range s.Fill {
-				if emailRE.MatchString(v) {
-					found[v] = "email"
-				}
+			for sel, v := range s.Fill {
+				// What a person types is personal unless shown otherwise.
+				found[v] = kindOf(sel, v)
 			}
 		}
 	}
@@ -147,12 +148,16 @@ func credentialParts(name, value string) []string {
 	return out
 }
 
+// minSecret is the shortest value worth hiding: shorter ones (and numbers)
+// would match too much of everything else.
+const minSecret = 3
+
 // newRedaction numbers the placeholders in sorted order of the secrets, so
 // that the same record always redacts to the same bytes.
 func newRedaction(found map[string]string) *Redaction {
 	secrets := make([]string, 0, len(found))
 	for s := range found {
-		if strings.TrimSpace(s) != "" {
+		if t := strings.TrimSpace(s); len([]rune(t)) >= minSecret && !isNumber(t) {
 			secrets = append(secrets, s)
 		}
 	}
@@ -206,13 +211,46 @@ func (r *Redaction) Placeholders() []string {
 	return out
 }
 
-// Apply redacts a value by way of its JSON form and decodes it back into dst.
+// Apply redacts a value by way of its JSON form and decodes it back into
+// dst. Only string values change: never keys, numbers or booleans, so the
+// record keeps its shape whatever the secrets are.
 func (r *Redaction) Apply(src, dst any) error {
 	b, err := json.Marshal(src)
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(r.Bytes(b), dst)
+	var doc any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return err
+	}
+	b, err = json.Marshal(r.values(doc))
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, dst)
+}
+
+// values redacts every string value of a decoded JSON document.
+func (r *Redaction) values(v any) any {
+	switch v := v.(type) {
+	case string:
+		return string(r.Bytes([]byte(v)))
+	case []any:
+		for i := range v {
+			v[i] = r.values(v[i])
+		}
+	case map[string]any:
+		for k := range v {
+			v[k] = r.values(v[k])
+		}
+	}
+	return v
+}
+
+func isNumber(s string) bool {
+	var f float64
+	_, err := fmt.Sscan(s, &f)
+	return err == nil && strings.Trim(s, "0123456789.-+eE") == ""
 }
 
 // walkStrings calls fn with every string of a decoded JSON value, keys too.

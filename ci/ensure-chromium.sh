@@ -14,7 +14,10 @@ for c in "${AGENTREADY_CHROMIUM:-}" chromium chromium-browser; do
 done
 echo "chromium: not found; installing Debian's package: apt-get install -y chromium"
 SUDO=""
-if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+if [ "$(id -u)" != 0 ]; then
+  command -v sudo >/dev/null || { echo "chromium: run as root, or install it yourself: apt-get install -y chromium"; exit 1; }
+  SUDO="sudo"
+fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq chromium >/dev/null

@@ -23,7 +23,7 @@ var _ = Describe("Scenarios", MarkScenario, func() {
 		It("load from "+dir, func() { Fail(err.Error()) })
 	}
 	for _, sc := range all {
-		It(sc.ID+": "+sc.Title, Label(sc.ID, sc.Family, sc.Area), func() {
+		It(sc.ID+": "+sc.Title, Label(sc.Labels()...), func() {
 			verdict := framework.RunScenario(sc)
 
 			if sc.Known != nil {

@@ -56,13 +56,8 @@ func Copy(ev *scenarios.Evidence) *scenarios.Evidence {
 
 // window answers the [from, to) request and journal indexes of a phase.
 func window(ev *scenarios.Evidence, phase string) (scenarios.Mark, scenarios.Mark) {
-	switch phase {
-	case scenarios.PhaseAgent:
-		return ev.Marks[scenarios.PhaseAgent], ev.Marks[scenarios.PhaseHuman]
-	case scenarios.PhaseHuman:
-		return ev.Marks[scenarios.PhaseHuman], ev.Marks[scenarios.PhaseEnd]
-	}
-	return ev.Marks[scenarios.PhaseAgent], ev.Marks[scenarios.PhaseEnd]
+	from, to, _ := ev.Window(phase)
+	return from, to
 }
 
 // shift moves every mark past index i of one record by delta.
@@ -171,7 +166,7 @@ func duplicateCounted(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 
 func moveGuarded(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	for _, g := range sc.Expect.Guarded {
-		method, path, _ := strings.Cut(g, " ")
+		method, path, _ := scenarios.SplitRequest(g)
 		from, to := window(ev, scenarios.PhaseHuman)
 		n, j := findRequest(ev, from.Requests, to.Requests, method, path), findEntry(ev, from.Journal, to.Journal, method, path)
 		if n < 0 || j < 0 {

@@ -119,7 +119,11 @@ func knownAnswer(env *Env, o Outcome) bool {
 	if !ok || sc.Known == nil {
 		return false
 	}
-	return sc.Known.Outcome == o.Verdict.Outcome
+	got := make([]string, len(o.Verdict.Codes))
+	for i, c := range o.Verdict.Codes {
+		got[i] = string(c)
+	}
+	return sc.Known.Outcome == o.Verdict.Outcome && slices.Equal(got, slices.Sorted(slices.Values(sc.Known.Codes)))
 }
 
 // Print writes the kill table.

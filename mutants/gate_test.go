@@ -49,7 +49,10 @@ func TestKillGate(t *testing.T) {
 func report(t *testing.T, name string, print func(w io.Writer)) {
 	t.Helper()
 	print(os.Stdout)
-	dir := filepath.Join("..", "reports")
+	dir := os.Getenv("AGENTREADY_REPORTS")
+	if dir == "" {
+		dir = filepath.Join("..", "reports")
+	}
 	if err := os.MkdirAll(dir, 0o755); err == nil {
 		if f, err := os.Create(filepath.Join(dir, name)); err == nil {
 			print(f)

@@ -45,6 +45,9 @@ func ScenarioKiller(id, area string) Killer {
 		if err != nil {
 			return scenarios.Verdict{}, err
 		}
+		if len(ev.Faults) > 0 { // a harness fault must not kill a variant
+			return scenarios.Verdict{}, fmt.Errorf("harness faults: %v", ev.Faults)
+		}
 		return scenarios.Judge(sc, ev), nil
 	}}
 }

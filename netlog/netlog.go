@@ -139,7 +139,7 @@ func pathOf(raw string) string {
 	if u.Scheme == "data" {
 		return "data:"
 	}
-	return u.EscapedPath()
+	return u.Path // decoded, as a server's journal records it
 }
 
 // Requests returns a copy of the log.
@@ -177,6 +177,25 @@ func (r *Recorder) WaitFor(ctx context.Context, mark int, match func(Request) bo
 		case <-changed:
 		case <-ctx.Done():
 			return Request{}, ctx.Err()
+		}
+	}
+}
+
+// WaitSettled waits until every request recorded so far has finished or
+// failed, or ctx ends (a long poll never finishes: keep the bound short).
+func (r *Recorder) WaitSettled(ctx context.Context) error {
+	for {
+		r.mu.Lock()
+		open := slices.ContainsFunc(r.reqs, func(e *Request) bool { return !e.Done })
+		changed := r.changed
+		r.mu.Unlock()
+		if !open {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
 }
@@ -247,14 +266,17 @@ func Enable(ctx context.Context) error {
 	return err
 }
 
-// Writes keeps the requests whose method can change state on the server:
-// anything but GET, HEAD and OPTIONS.
+// Writes keeps the requests whose method can change state on the server.
 func (l Log) Writes() Log {
-	return slices.DeleteFunc(slices.Clone(l), func(r Request) bool {
-		switch strings.ToUpper(r.Method) {
-		case "GET", "HEAD", "OPTIONS":
-			return true
-		}
+	return slices.DeleteFunc(slices.Clone(l), func(r Request) bool { return !IsWrite(r.Method) })
+}
+
+// IsWrite tells whether a method can change state on the server: anything
+// but GET, HEAD and OPTIONS, in any case.
+func IsWrite(method string) bool {
+	switch strings.ToUpper(method) {
+	case "GET", "HEAD", "OPTIONS":
 		return false
-	})
+	}
+	return true
 }

@@ -167,7 +167,7 @@ func TestPathOf(t *testing.T) {
 		{"http://app.test/api/events?from=1#top", "/api/events"},
 		{"http://app.test/", "/"},
 		{"http://app.test", ""},
-		{"http://app.test/a%20b/c", "/a%20b/c"},
+		{"http://app.test/a%20b/c", "/a b/c"},
 		{"http://app.test/api/registrations/42/cancel", "/api/registrations/42/cancel"},
 		{"data:text/plain;base64,aGk=", "data:"},
 		{"blob:http://app.test/1234", ""},
@@ -324,5 +324,21 @@ func TestWaitForReturnsOnlyDoneRequests(t *testing.T) {
 	cancel()
 	if _, err := r.WaitFor(ctx, mark, isPost); !errors.Is(err, context.Canceled) {
 		t.Fatalf("canceled: err = %v", err)
+	}
+}
+
+func TestWaitSettledWaitsForOpenRequestsWithABound(t *testing.T) {
+	r := NewRecorder()
+	r.Observe(&network.EventRequestWillBeSent{RequestID: "1", Request: &network.Request{Method: "GET", URL: "http://a.test/x"}})
+	short, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := r.WaitSettled(short); err == nil {
+		t.Fatal("an open request counted as settled")
+	}
+	go r.Observe(&network.EventLoadingFinished{RequestID: "1"})
+	long, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel2()
+	if err := r.WaitSettled(long); err != nil {
+		t.Fatal(err)
 	}
 }

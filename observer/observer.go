@@ -58,7 +58,7 @@ func (j Journal) Count(method, path string) int {
 func (j Journal) Writes() Journal {
 	var out Journal
 	for _, e := range j {
-		switch e.Method {
+		switch strings.ToUpper(e.Method) {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 		default:
 			out = append(out, e)

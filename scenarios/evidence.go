@@ -65,6 +65,22 @@ type Mark struct {
 	Journal  int `json:"journal"`
 }
 
+// Window answers the marks where a phase (agent, human, or all: both)
+// starts and ends in the ordered records; ok is false when one is missing.
+func (ev *Evidence) Window(phase string) (from, to Mark, ok bool) {
+	start, ok1 := ev.Marks[PhaseAgent]
+	human, ok2 := ev.Marks[PhaseHuman]
+	end, ok3 := ev.Marks[PhaseEnd]
+	switch phase {
+	case PhaseAgent:
+		return start, human, ok1 && ok2
+	case PhaseHuman:
+		return human, end, ok2 && ok3
+	default:
+		return start, end, ok1 && ok3
+	}
+}
+
 // Phase of evidence windows.
 const (
 	PhaseSetup = "setup"

@@ -471,19 +471,7 @@ func sameStatus(call webmcp.Status, protocol string) bool {
 }
 
 // window answers the start and end marks of a phase.
-func (j *judge) window(phase string) (from, to Mark, ok bool) {
-	start, ok1 := j.ev.Marks[PhaseAgent]
-	human, ok2 := j.ev.Marks[PhaseHuman]
-	end, ok3 := j.ev.Marks[PhaseEnd]
-	switch phase {
-	case PhaseAgent:
-		return start, human, ok1 && ok2
-	case PhaseHuman:
-		return human, end, ok2 && ok3
-	default:
-		return start, end, ok1 && ok3
-	}
-}
+func (j *judge) window(phase string) (from, to Mark, ok bool) { return j.ev.Window(phase) }
 
 func (j *judge) netCount(phase, method, pattern string) (int, []netlog.Request, bool) {
 	if !j.ev.Capture.Network || j.ev.Requests == nil {
@@ -592,7 +580,7 @@ func (j *judge) judgeRequests(want []RequestExpect) {
 
 func (j *judge) judgeGuarded(guarded []string) {
 	for i, g := range guarded {
-		method, p, _ := splitRequest(g)
+		method, p, _ := SplitRequest(g)
 		id := fmt.Sprintf("guarded[%d] %s", i, g)
 		byNet, _, haveNet := j.netCount(PhaseAgent, method, p)
 		byJournal, _, haveJournal := j.journalCount(PhaseAgent, method, p)
@@ -622,9 +610,7 @@ func (j *judge) judgeWrites(want map[string]int) {
 		}
 		var writes []string
 		for _, e := range win {
-			switch strings.ToUpper(e.Method) {
-			case "GET", "HEAD", "OPTIONS":
-			default:
+			if netlog.IsWrite(e.Method) {
 				writes = append(writes, e.Method+" "+e.Path)
 			}
 		}

@@ -570,7 +570,16 @@ func amb01Mutations() []mutation {
 
 		{"search_events is not read-only", func(t *testing.T, _ *Scenario, ev *Evidence) {
 			ev.Catalog[0].Annotations.ReadOnly = false
+			for i := range ev.PageTools {
+				ev.PageTools[i].Annotations = map[string]bool{"readOnlyHint": false}
+			}
 		}, Fail, []Code{CatalogMismatch}},
+		// The protocol and getTools() must agree on hints too.
+		{"the protocol says read-only, getTools() does not", func(t *testing.T, _ *Scenario, ev *Evidence) {
+			for i := range ev.PageTools {
+				ev.PageTools[i].Annotations = map[string]bool{"readOnlyHint": false}
+			}
+		}, Fail, []Code{EvidenceDisagrees}},
 
 		// A read_only expectation of false must not pass for a tool that
 		// is not there at all.

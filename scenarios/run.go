@@ -42,6 +42,9 @@ type runner struct {
 	t   Target
 	ctx context.Context
 	ev  *Evidence
+	// actedAt is where the request log stood before the last step that
+	// did something: wait_request waits for a request after it.
+	actedAt int
 }
 
 func (r *runner) fault(format string, args ...any) {
@@ -102,7 +105,9 @@ func (r *runner) run() *Evidence {
 	}
 	r.mark(PhaseEnd)
 
-	_ = tab.Net.FillBodies(tab.Ctx)
+	bodies, cancel := context.WithTimeout(tab.Ctx, r.t.Bound)
+	_ = tab.Net.FillBodies(bodies)
+	cancel()
 	r.ev.Trace = tab.Trace.Events()
 	if r.ev.Capture.Network {
 		r.ev.Requests = nonNilLog(tab.Net.Requests())
@@ -119,13 +124,19 @@ func (r *runner) run() *Evidence {
 }
 
 func (r *runner) mark(phase string) {
+	// A request still in flight would count in the network log but not yet
+	// in the journal: let what has started finish first (briefly).
+	settle, cancel := context.WithTimeout(r.t.Tab.Ctx, r.t.Bound/3)
+	_ = r.t.Tab.Net.WaitSettled(settle)
+	cancel()
 	m := Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()}
 	if r.t.Observer != nil {
 		j, err := r.t.Observer.Journal(r.ctx, 0)
+		m.Journal = len(j)
 		if err != nil {
 			r.fault("read the journal at the start of %s: %v", phase, err)
+			m.Journal = -1 // no window: the judge calls it missing, not 0
 		}
-		m.Journal = len(j)
 	}
 	r.ev.Marks[phase] = m
 }
@@ -196,6 +207,9 @@ func (r *runner) steps(phase string, steps []Step) {
 
 func (r *runner) step(phase string, i int, s Step) error {
 	tab := r.t.Tab
+	if s.WaitFor == "" && s.WaitRequest == "" && s.WaitTool == "" {
+		r.actedAt = tab.Net.Len()
+	}
 	if s.Call != nil {
 		r.call(phase, i, *s.Call)
 		return nil
@@ -220,8 +234,8 @@ func (r *runner) step(phase string, i int, s Step) error {
 	case s.WaitTool != "":
 		return tab.Tools.WaitTool(s.WaitTool, true, r.t.Bound)
 	case s.WaitRequest != "":
-		method, p, _ := splitRequest(s.WaitRequest)
-		_, err := tab.Net.WaitFor(ctx, r.ev.Marks[PhaseHuman].Requests, func(q netlog.Request) bool { return netlog.Match(q, method, p) })
+		method, p, _ := SplitRequest(s.WaitRequest)
+		_, err := tab.Net.WaitFor(ctx, r.actedAt, func(q netlog.Request) bool { return netlog.Match(q, method, p) })
 		return err
 	}
 	return fmt.Errorf("nothing to do")

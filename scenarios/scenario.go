@@ -244,6 +244,9 @@ func (sc Scenario) Validate() error {
 	if sc.Title == "" {
 		bad("title: missing")
 	}
+	if sc.Area != "" && !idPattern.MatchString(sc.Area) {
+		bad("area: %q may hold only letters, digits, '.', '_' and '-'", sc.Area)
+	}
 	if !strings.HasPrefix(sc.Start, "/") {
 		bad("start: %q must be a path that starts with /", sc.Start)
 	}
@@ -264,7 +267,7 @@ func (sc Scenario) Validate() error {
 				checkCall(fmt.Sprintf("%s[%d].call", key, i), *s.Call, bad)
 			}
 			if s.WaitRequest != "" {
-				if _, _, ok := splitRequest(s.WaitRequest); !ok {
+				if _, _, ok := SplitRequest(s.WaitRequest); !ok {
 					bad("%s[%d].wait_request: %q is not \"METHOD /path\"", key, i, s.WaitRequest)
 				}
 			}
@@ -302,7 +305,7 @@ func (sc Scenario) Validate() error {
 		}
 	}
 	for i, g := range e.Guarded {
-		if _, _, ok := splitRequest(g); !ok {
+		if _, _, ok := SplitRequest(g); !ok {
 			bad("expect.guarded[%d]: %q is not \"METHOD /path\"", i, g)
 		}
 	}
@@ -326,6 +329,9 @@ func (sc Scenario) Validate() error {
 		for i, u := range els {
 			if u.Selector == "" {
 				bad("expect.ui.%s[%d].selector: missing", phase, i)
+			}
+			if u.Present == nil && u.Visible == nil && u.Enabled == nil && u.Value == nil && u.TextContains == "" && u.ToolFormActive == nil && u.ToolSubmitActive == nil {
+				bad("expect.ui.%s[%d]: says nothing about %s (present, visible, enabled, value, text_contains, tool_form_active, tool_submit_active)", phase, i, u.Selector)
 			}
 		}
 	}
@@ -372,10 +378,22 @@ func checkCall(key string, c Call, bad func(string, ...any)) {
 	}
 }
 
-func splitRequest(s string) (method, path string, ok bool) {
+// SplitRequest reads "METHOD /path" (method in any case).
+func SplitRequest(s string) (method, path string, ok bool) {
 	method, path, ok = strings.Cut(strings.TrimSpace(s), " ")
 	path = strings.TrimSpace(path)
 	return strings.ToUpper(method), path, ok && method != "" && strings.HasPrefix(path, "/")
+}
+
+// Labels are the scenario's Ginkgo labels: its ID, its family and its area.
+func (sc Scenario) Labels() []string {
+	var out []string
+	for _, l := range []string{sc.ID, sc.Family, sc.Area} {
+		if l != "" && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // DefaultDir is where the suite's own scenarios are, relative to the module root.

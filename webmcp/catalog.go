@@ -137,6 +137,8 @@ func Disagreement(protocol Catalog, page []PageTool) error {
 			diffs = append(diffs, fmt.Sprintf("%s: description differs", t.Name))
 		case !sameJSON(NormalizeSchema(p.InputSchema), t.InputSchema):
 			diffs = append(diffs, fmt.Sprintf("%s: inputSchema differs: protocol %s, page %s", t.Name, t.InputSchema, NormalizeSchema(p.InputSchema)))
+		case p.Annotations != nil && !sameHints(p.Annotations, t.Annotations):
+			diffs = append(diffs, fmt.Sprintf("%s: annotations differ: protocol %+v, page %v", t.Name, t.Annotations, p.Annotations))
 		}
 		delete(pageByName, t.Name)
 	}
@@ -167,4 +169,12 @@ func sameJSON(a, b json.RawMessage) bool {
 		return false
 	}
 	return reflect.DeepEqual(va, vb)
+}
+
+// sameHints compares the page API's hints (readOnlyHint, …) with the
+// protocol's (readOnly, …). Chromium 156 gives declarative tools no page
+// annotations at all, so only a page that states them is compared.
+func sameHints(page map[string]bool, a Annotations) bool {
+	return page["readOnlyHint"] == a.ReadOnly && page["consequentialHint"] == a.Consequential &&
+		page["untrustedContentHint"] == a.UntrustedContent && page["debugging"] == a.Debugging
 }

@@ -51,9 +51,11 @@ func (c *Client) CatalogAndPage(bound time.Duration) (Catalog, []PageTool, error
 	})
 	if ctx.Err() != nil && !slices.Equal(c.trace.Catalog().Names(), names) {
 		// One more look: the page may have changed while we waited.
-		if page2, err := c.PageTools(c.ctx); err == nil {
+		again, cancel := context.WithTimeout(c.ctx, bound)
+		if page2, err := c.PageTools(again); err == nil {
 			page = page2
 		}
+		cancel()
 	}
 	catalog := c.trace.Catalog()
 	return catalog, page, Disagreement(catalog, page)

@@ -51,11 +51,25 @@ func main() {
 
 func goTest(data []byte, t *tally) []string {
 	var failed []string
+	pkgOutput := map[string]string{}
+	failedTests := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
-		var ev struct{ Action, Package, Test string }
-		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Test == "" {
+		var ev struct{ Action, Package, Test, Output string }
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		if ev.Test == "" {
+			// A package that fails outside any test (a build error, TestMain)
+			// is a failure too, and its output says why.
+			switch {
+			case ev.Action == "output":
+				pkgOutput[ev.Package] += ev.Output
+			case ev.Action == "fail" && !failedTests[ev.Package]:
+				t.failed++
+				failed = append(failed, ev.Package+" (outside any test):\n"+lastLines(pkgOutput[ev.Package], 15))
+			}
 			continue
 		}
 		switch ev.Action {
@@ -63,6 +77,7 @@ func goTest(data []byte, t *tally) []string {
 			t.passed++
 		case "fail":
 			t.failed++
+			failedTests[ev.Package] = true
 			failed = append(failed, ev.Package+" "+ev.Test)
 		case "skip":
 			t.skipped++
@@ -106,4 +121,9 @@ func ginkgo(data []byte, t *tally) []string {
 		}
 	}
 	return failed
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
