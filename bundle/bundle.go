@@ -86,6 +86,7 @@ type run struct {
 	Marks      map[string]scenarios.Mark `json:"marks"`
 	Final      *string                   `json:"final"`
 	Faults     []string                  `json:"faults,omitempty"`
+	Unmet      []string                  `json:"unmet,omitempty"`
 }
 
 type catalogFile struct {
@@ -151,7 +152,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	parts := map[string]any{
 		ScenarioFile: b.Scenario,
-		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults},
+		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet},
 		CatalogFile:  catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools},
 		TraceFile:    ev.Trace,
 		StateFile:    ev.States,
@@ -212,7 +213,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	if err != nil {
 		return Bundle{}, err
 	}
-	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Faults = r.ScenarioID, r.Env, r.Calls, r.Marks, r.Final, r.Faults
+	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, r.Calls, r.Marks, r.Final, r.Faults, r.Unmet
 	_ = json.Unmarshal(r.Capture, &ev.Capture)
 	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
 	ev.States, ev.UI = states, ui

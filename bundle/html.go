@@ -139,6 +139,10 @@ img { max-width: 100%; border: 1px solid #ccd; }
 {{if .Screenshot}}<p>At the end:</p><img alt="screenshot at the end of the run" src="{{png .Screenshot}}">{{end}}
 {{if .Failure}}<p>When the spec failed:</p><img alt="screenshot when the spec failed" src="{{png .Failure}}">{{end}}
 
+{{if or .Evidence.Faults .Evidence.Unmet}}<h2>Harness</h2>
+{{range .Evidence.Faults}}<pre>fault: {{show .}}</pre>{{end}}
+{{range .Evidence.Unmet}}<pre>wait not met: {{show .}}</pre>{{end}}{{end}}
+
 <h2>Console</h2>
 {{range .Evidence.Console}}<pre>{{.Type}}: {{show .Text}}</pre>{{else}}<p>No errors or warnings.</p>{{end}}
 </body>

@@ -38,6 +38,10 @@ type Evidence struct {
 	Console []browser.ConsoleEntry `json:"console"`
 	Final   *string                `json:"final"`
 	Faults  []string               `json:"faults,omitempty"` // harness problems met on the way
+	// Unmet are waits of the scenario's steps that ran out: the page never
+	// got there. That is news about the app, which the checks judge; it is
+	// not a fault of the harness.
+	Unmet []string `json:"unmet,omitempty"`
 }
 
 // Env describes where the run happened.

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -199,7 +200,12 @@ func (r *runner) call(phase string, i int, c Call) {
 
 func (r *runner) steps(phase string, steps []Step) {
 	for i, s := range steps {
-		if err := r.step(phase, i, s); err != nil {
+		err := r.step(phase, i, s)
+		switch {
+		case err == nil:
+		case s.isWait() && errors.Is(err, context.DeadlineExceeded):
+			r.ev.Unmet = append(r.ev.Unmet, fmt.Sprintf("%s step %d (%s): not within %s", phase, i, strings.Join(s.kinds(), ","), r.t.Bound))
+		default:
 			r.fault("%s step %d (%s): %v", phase, i, strings.Join(s.kinds(), ","), err)
 		}
 	}

@@ -88,6 +88,8 @@ type Step struct {
 	WaitTool    string            `yaml:"wait_tool,omitempty" json:"waitTool,omitempty"`       // a tool that must be offered
 }
 
+func (s Step) isWait() bool { return s.WaitFor != "" || s.WaitRequest != "" || s.WaitTool != "" }
+
 func (s Step) kinds() []string {
 	var k []string
 	for name, set := range map[string]bool{"call": s.Call != nil, "click": s.Click != "", "fill": len(s.Fill) > 0,
