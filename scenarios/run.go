@@ -94,17 +94,20 @@ func (r *runner) run() *Evidence {
 	if _, taken := r.ev.UI[PhaseAgent]; !taken && len(agentUI) > 0 {
 		r.ev.UI[PhaseAgent] = r.snapshot(agentUI)
 	}
-	r.ev.States[PhaseAgent] = r.state()
-
+	// Each phase's state is read after its mark, which lets requests still
+	// in flight land first: a write the agent's last call started counts.
 	r.mark(PhaseHuman)
+	r.ev.States[PhaseAgent] = r.state()
 	if len(sc.Human) > 0 {
 		r.steps(PhaseHuman, sc.Human)
 		if sel := r.selectors(PhaseHuman); len(sel) > 0 {
 			r.ev.UI[PhaseHuman] = r.snapshot(sel)
 		}
-		r.ev.States[PhaseHuman] = r.state()
 	}
 	r.mark(PhaseEnd)
+	if len(sc.Human) > 0 {
+		r.ev.States[PhaseHuman] = r.state()
+	}
 
 	bodies, cancel := context.WithTimeout(tab.Ctx, r.t.Bound)
 	_ = tab.Net.FillBodies(bodies)
