@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -14,10 +13,7 @@ import (
 // One spec per scenario file, labelled with its ID, its family and its area,
 // so that `make scenario ID=CONF-01` runs that family and nothing else.
 var _ = Describe("Scenarios", MarkScenario, func() {
-	dir := os.Getenv("AGENTREADY_SCENARIOS")
-	if dir == "" {
-		dir = "../" + scenarios.DefaultDir
-	}
+	dir := framework.ScenarioDir()
 	all, err := scenarios.LoadDir(dir)
 	if err != nil {
 		It("load from "+dir, func() { Fail(err.Error()) })

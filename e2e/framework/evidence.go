@@ -192,3 +192,20 @@ func moduleRoot() string {
 		}
 	}
 }
+
+// EnvScenarios names a folder of scenario files to run instead of the
+// suite's own.
+const EnvScenarios = "AGENTREADY_SCENARIOS"
+
+// ScenarioDir is AGENTREADY_SCENARIOS, or the suite's own scenarios; a
+// relative path is taken from the module's root, like AGENTREADY_EVIDENCE.
+func ScenarioDir() string {
+	dir := os.Getenv(EnvScenarios)
+	if dir == "" {
+		dir = scenarios.DefaultDir
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(moduleRoot(), dir)
+	}
+	return dir
+}
