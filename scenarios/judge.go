@@ -232,21 +232,21 @@ func (j *judge) judgeCatalog(c *CatalogExpect) {
 		_ = json.Unmarshal(tool.InputSchema, &got)
 		j.expectEqual("catalog.schemas."+name, SrcCatalog, SchemaMismatch, c.Schemas[name], got, "the input schema of "+name)
 	}
-	for _, name := range keys(c.Autosubmit) {
+	j.judgeHint("autosubmit", c.Autosubmit, func(a webmcp.Annotations) bool { return a.Autosubmit })
+	j.judgeHint("read_only", c.ReadOnly, func(a webmcp.Annotations) bool { return a.ReadOnly })
+}
+
+// judgeHint checks one annotation of each named tool; a tool that is not in
+// the catalog fails, whatever value was expected.
+func (j *judge) judgeHint(hint string, want map[string]bool, got func(webmcp.Annotations) bool) {
+	for _, name := range keys(want) {
+		id := "catalog." + hint + "." + name
 		tool, ok := j.ev.Catalog.Get(name)
 		if !ok {
-			j.fail("catalog.autosubmit."+name, SrcCatalog, CatalogMismatch, c.Autosubmit[name], nil, name+" is not in the catalog")
+			j.fail(id, SrcCatalog, CatalogMismatch, want[name], nil, name+" is not in the catalog")
 			continue
 		}
-		j.expectEqual("catalog.autosubmit."+name, SrcCatalog, CatalogMismatch, c.Autosubmit[name], tool.Annotations.Autosubmit, "the autosubmit annotation of "+name)
-	}
-	for _, name := range keys(c.ReadOnly) {
-		tool, ok := j.ev.Catalog.Get(name)
-		if !ok {
-			j.fail("catalog.read_only."+name, SrcCatalog, CatalogMismatch, c.ReadOnly[name], nil, name+" is not in the catalog")
-			continue
-		}
-		j.expectEqual("catalog.read_only."+name, SrcCatalog, CatalogMismatch, c.ReadOnly[name], tool.Annotations.ReadOnly, "the read-only annotation of "+name)
+		j.expectEqual(id, SrcCatalog, CatalogMismatch, want[name], got(tool.Annotations), "the "+hint+" annotation of "+name)
 	}
 }
 
