@@ -32,6 +32,9 @@ import (
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/scenarios/runner"
+	"github.com/agentready/agentready/vocab"
 )
 
 func main() {
@@ -225,7 +228,7 @@ func suite(b *browser.Browser, sc scenarios.Scenario, dir string) (total, writin
 	if err != nil {
 		return 0, 0, err
 	}
-	ev := scenarios.Run(context.Background(), sc, scenarios.Target{BaseURL: app.URL, Tab: tab,
+	ev := runner.Run(context.Background(), sc, runner.Target{BaseURL: app.URL, Tab: tab,
 		Observer: observer.New(app.URL, "bench"), Browser: b.Version, Bound: 3 * time.Second})
 	// The screenshot is recording, like the UI snapshot: about 100 ms here,
 	// nearly all of it Chromium producing a frame.
@@ -235,8 +238,8 @@ func suite(b *browser.Browser, sc scenarios.Scenario, dir string) (total, writin
 	if err != nil {
 		return 0, 0, err
 	}
-	if sealed.Verdict.Outcome != scenarios.Pass {
-		return 0, 0, fmt.Errorf("the scenario did not pass:\n%s", scenarios.Explain(sealed.Verdict))
+	if sealed.Verdict.Outcome != vocab.Pass {
+		return 0, 0, fmt.Errorf("the scenario did not pass:\n%s", judge.Explain(sealed.Verdict))
 	}
 	sealed.Screenshot = shot
 	if err := bundle.Write(filepath.Join(dir, "CONF-01.attempt-3"), sealed); err != nil {

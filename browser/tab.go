@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/netlog"
+	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/webmcp"
 )
 
@@ -40,7 +41,7 @@ var hookScript = fmt.Sprintf(`(() => {
   };
   mc.addEventListener("toolactivated", report(%[2]q));
   mc.addEventListener("toolcancel", report(%[3]q));
-})();`, webmcp.BindingName, webmcp.ToolActivated, webmcp.ToolCanceled)
+})();`, webmcp.BindingName, record.ToolActivated, record.ToolCanceled)
 
 // NewTab answers an isolated tab, never used before. Close it when done.
 //
@@ -150,19 +151,11 @@ func (t *Tab) Navigate(url string) error {
 // ConsoleLog keeps console errors and uncaught exceptions.
 type ConsoleLog struct {
 	mu      sync.Mutex
-	entries []ConsoleEntry
-}
-
-// ConsoleEntry is one console error or exception.
-type ConsoleEntry struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-	URL  string `json:"url,omitempty"`
-	Line int64  `json:"line,omitempty"`
+	entries []record.ConsoleEntry
 }
 
 func (c *ConsoleLog) observe(ev any) {
-	var e ConsoleEntry
+	var e record.ConsoleEntry
 	switch ev := ev.(type) {
 	case *runtime.EventConsoleAPICalled:
 		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeWarning {
@@ -196,8 +189,8 @@ func (c *ConsoleLog) observe(ev any) {
 }
 
 // Entries returns a copy of the console errors so far.
-func (c *ConsoleLog) Entries() []ConsoleEntry {
+func (c *ConsoleLog) Entries() []record.ConsoleEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]ConsoleEntry(nil), c.entries...)
+	return append([]record.ConsoleEntry(nil), c.entries...)
 }

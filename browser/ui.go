@@ -4,21 +4,10 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/agentready/agentready/record"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
-
-// Element is what a person (and a checker) can see of one element.
-type Element struct {
-	Selector         string `json:"selector"`
-	Present          bool   `json:"present"`
-	Visible          bool   `json:"visible"`
-	Enabled          bool   `json:"enabled"`
-	Value            string `json:"value,omitempty"`
-	Text             string `json:"text,omitempty"`
-	ToolFormActive   bool   `json:"toolFormActive"`
-	ToolSubmitActive bool   `json:"toolSubmitActive"`
-}
 
 const snapshotJS = `((selectors) => selectors.map((sel) => {
   const el = document.querySelector(sel);
@@ -38,12 +27,12 @@ const snapshotJS = `((selectors) => selectors.map((sel) => {
 }))`
 
 // Snapshot reads the state of each selector in the tab's page.
-func Snapshot(ctx context.Context, selectors ...string) ([]Element, error) {
+func Snapshot(ctx context.Context, selectors ...string) ([]record.Element, error) {
 	if len(selectors) == 0 {
 		return nil, nil
 	}
 	arg, _ := json.Marshal(selectors)
-	return chromedp.Run(ctx, chromedp.Evaluate[[]Element](snapshotJS+"("+string(arg)+")"))
+	return chromedp.Run(ctx, chromedp.Evaluate[[]record.Element](snapshotJS+"("+string(arg)+")"))
 }
 
 // Screenshot captures the viewport as PNG, encoded for speed rather than

@@ -15,11 +15,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/netlog"
-	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/har"
+	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/webmcp"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/vocab"
 )
 
 // Format names the bundle layout; verify refuses others.
@@ -72,26 +72,26 @@ type Bundle struct {
 	Meta       Meta
 	Scenario   scenarios.Scenario
 	Evidence   *scenarios.Evidence
-	Verdict    scenarios.Verdict
+	Verdict    judge.Verdict
 	Screenshot []byte
 	Failure    []byte
 }
 
 // run is run.json: the parts of the evidence that are not a source of their own.
 type run struct {
-	ScenarioID string                    `json:"scenarioId"`
-	Env        scenarios.Env             `json:"env"`
-	Capture    json.RawMessage           `json:"capture"`
-	Calls      []scenarios.CallRecord    `json:"calls"`
-	Marks      map[string]scenarios.Mark `json:"marks"`
-	Final      *string                   `json:"final"`
-	Faults     []string                  `json:"faults,omitempty"`
-	Unmet      []string                  `json:"unmet,omitempty"`
+	ScenarioID string                         `json:"scenarioId"`
+	Env        scenarios.Env                  `json:"env"`
+	Capture    json.RawMessage                `json:"capture"`
+	Calls      []scenarios.CallRecord         `json:"calls"`
+	Marks      map[vocab.Phase]scenarios.Mark `json:"marks"`
+	Final      *string                        `json:"final"`
+	Faults     []string                       `json:"faults,omitempty"`
+	Unmet      []string                       `json:"unmet,omitempty"`
 }
 
 type catalogFile struct {
-	Catalog   webmcp.Catalog    `json:"catalog"`
-	PageTools []webmcp.PageTool `json:"pageTools"`
+	Catalog   record.Catalog    `json:"catalog"`
+	PageTools []record.PageTool `json:"pageTools"`
 }
 
 // Seal redacts the record and judges it: what a bundle holds, and what
@@ -125,10 +125,10 @@ func Seal(meta Meta, sc scenarios.Scenario, ev *scenarios.Evidence) (Bundle, err
 		return Bundle{}, err
 	}
 	b.Scenario, b.Evidence = back.Scenario, back.Evidence
-	b.Verdict = scenarios.Judge(b.Scenario, b.Evidence)
+	b.Verdict = judge.Judge(b.Scenario, b.Evidence)
 	// Redaction keeps equality, but a substring check can straddle a
 	// placeholder: the redacted record must reach the verdict the raw one does.
-	if raw := scenarios.Judge(sc, ev); raw.Outcome != b.Verdict.Outcome || !slices.Equal(raw.Codes, b.Verdict.Codes) {
+	if raw := judge.Judge(sc, ev); raw.Outcome != b.Verdict.Outcome || !slices.Equal(raw.Codes, b.Verdict.Codes) {
 		return Bundle{}, fmt.Errorf("redaction changed the verdict from %s %v to %s %v: an expectation quotes part of a redacted value (placeholders: %v)",
 			raw.Outcome, raw.Codes, b.Verdict.Outcome, b.Verdict.Codes, meta.Redacted)
 	}
@@ -144,7 +144,7 @@ func marshal(v any) ([]byte, error) {
 }
 
 // MarshalVerdict is verdict.json's exact bytes.
-func MarshalVerdict(v scenarios.Verdict) ([]byte, error) { return marshal(v) }
+func MarshalVerdict(v judge.Verdict) ([]byte, error) { return marshal(v) }
 
 // sourceFiles are the files the judge reads, by name.
 func (b Bundle) sourceFiles() (map[string][]byte, error) {
@@ -195,10 +195,10 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		}
 		return nil
 	}
-	var requests netlog.Log
-	var journal observer.Journal
-	var states map[string]*observer.State
-	var ui map[string][]browser.Element
+	var requests record.Log
+	var journal record.Journal
+	var states map[vocab.Phase]*record.State
+	var ui map[vocab.Phase][]record.Element
 	err := errors.Join(
 		decode(ScenarioFile, &b.Scenario, true),
 		decode(RunFile, &r, true),
@@ -220,13 +220,13 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	if _, ok := files[RequestsFile]; ok {
 		ev.Requests = requests
 		if ev.Requests == nil {
-			ev.Requests = netlog.Log{}
+			ev.Requests = record.Log{}
 		}
 	}
 	if _, ok := files[JournalFile]; ok {
 		ev.Journal = journal
 		if ev.Journal == nil {
-			ev.Journal = observer.Journal{}
+			ev.Journal = record.Journal{}
 		}
 	}
 	// A source whose file is gone was not recorded, whatever run.json says.
@@ -248,7 +248,7 @@ func Write(dir string, b Bundle) error {
 		return err
 	}
 	if b.Evidence.Requests != nil {
-		har, err := netlog.HAR(b.Evidence.Requests, netlog.HARInfo{Creator: "agentready", CreatorVersion: b.Meta.SuiteVersion, Browser: "Chromium", BrowserVersion: b.Meta.Chromium})
+		har, err := har.HAR(b.Evidence.Requests, har.HARInfo{Creator: "agentready", CreatorVersion: b.Meta.SuiteVersion, Browser: "Chromium", BrowserVersion: b.Meta.Chromium})
 		if err != nil {
 			return err
 		}

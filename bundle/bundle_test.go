@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
 )
 
 func TestShowMakesHiddenCharactersVisibleAndCutsLongValues(t *testing.T) {
@@ -74,7 +75,7 @@ func TestRedactionChangesOnlyStringValues(t *testing.T) {
 	if got := *b.Evidence.Final; got != "Done for REDACTED-EMAIL-1: 500 seats." {
 		t.Errorf("final words: %q", got)
 	}
-	if b.Verdict.Outcome != scenarios.Pass {
+	if b.Verdict.Outcome != vocab.Pass {
 		t.Errorf("verdict %s: numbers and keys must survive redaction", b.Verdict.Outcome)
 	}
 }

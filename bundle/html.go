@@ -9,8 +9,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/agentready/agentready/netlog"
+	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
 )
 
 // MaxShown is how many characters of one untrusted value a report shows.
@@ -150,18 +151,18 @@ img { max-width: 100%; border: 1px solid #ccd; }
 `))
 
 type countedRequest struct {
-	R       netlog.Request
+	R       record.Request
 	Counted bool
 }
 
 // HTML renders the bundle as one self-contained page that runs no script.
 func HTML(b Bundle) []byte {
 	type phaseState struct {
-		Phase string
+		Phase vocab.Phase
 		S     any
 	}
 	type phaseUI struct {
-		Phase    string
+		Phase    vocab.Phase
 		Elements any
 	}
 	view := struct {
@@ -173,7 +174,7 @@ func HTML(b Bundle) []byte {
 	for _, r := range b.Evidence.Requests {
 		view.Requests = append(view.Requests, countedRequest{R: r, Counted: counted(b.Scenario, r)})
 	}
-	for _, p := range []string{scenarios.StateStart, scenarios.PhaseAgent, scenarios.PhaseHuman} {
+	for _, p := range []vocab.Phase{vocab.StateBefore, vocab.PhaseAgent, vocab.PhaseHuman} {
 		if s, ok := b.Evidence.States[p]; ok {
 			view.States = append(view.States, phaseState{p, s})
 		}
@@ -188,15 +189,15 @@ func HTML(b Bundle) []byte {
 	return buf.Bytes()
 }
 
-func counted(sc scenarios.Scenario, r netlog.Request) bool {
+func counted(sc scenarios.Scenario, r record.Request) bool {
 	for _, e := range sc.Expect.Requests {
-		if netlog.Match(r, e.Method, e.Path) {
+		if record.MatchRequest(r.Method, r.Path, e.Method, e.Path) {
 			return true
 		}
 	}
 	for _, g := range sc.Expect.Guarded {
-		method, path, _ := scenarios.SplitRequest(g)
-		if netlog.Match(r, method, path) {
+		method, path, _ := record.SplitRequest(g)
+		if record.MatchRequest(r.Method, r.Path, method, path) {
 			return true
 		}
 	}

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/vocab"
 )
 
 // Problem is one reason a bundle does not verify.
@@ -17,11 +18,11 @@ type Problem struct {
 
 // Report is what verify found for one bundle.
 type Report struct {
-	Bundle     string            `json:"bundle"`
-	ScenarioID string            `json:"scenarioId,omitempty"`
-	OK         bool              `json:"ok"`
-	Outcome    scenarios.Outcome `json:"outcome,omitempty"`
-	Problems   []Problem         `json:"problems"`
+	Bundle     string        `json:"bundle"`
+	ScenarioID string        `json:"scenarioId,omitempty"`
+	OK         bool          `json:"ok"`
+	Outcome    vocab.Outcome `json:"outcome,omitempty"`
+	Problems   []Problem     `json:"problems"`
 }
 
 // Verify checks a bundle offline: every file against the manifest's hash (a
@@ -74,7 +75,7 @@ func Verify(dir string) Report {
 		bad(ScenarioFile, "scenario %q and evidence %q do not match the manifest's %q", b.Scenario.ID, b.Evidence.ScenarioID, m.ScenarioID)
 		return rep
 	}
-	verdict := scenarios.Judge(b.Scenario, b.Evidence)
+	verdict := judge.Judge(b.Scenario, b.Evidence)
 	again, err := MarshalVerdict(verdict)
 	if err != nil {
 		bad(VerdictFile, "cannot render the verdict: %v", err)

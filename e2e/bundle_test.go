@@ -13,7 +13,9 @@ import (
 
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/e2e/framework"
+	"github.com/agentready/agentready/e2e/matchers"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
 )
 
 var _ = Describe("Evidence bundles", MarkBundle, func() {
@@ -21,14 +23,14 @@ var _ = Describe("Evidence bundles", MarkBundle, func() {
 		sc, err := scenarios.Load("../" + scenarios.DefaultDir + "/CONF-01.attempt-3.yaml")
 		Expect(err).NotTo(HaveOccurred())
 		sc.ID = "bundle-check.CONF-01.attempt-3"
-		Expect(framework.RunScenario(sc)).To(scenarios.HaveVerdict(scenarios.Pass))
+		Expect(framework.RunScenario(sc)).To(matchers.HaveVerdict(vocab.Pass))
 		dir := filepath.Join(framework.Run.Dir, sc.ID)
 		Expect(bundle.Verify(dir).OK).To(BeTrue(), "%+v", bundle.Verify(dir).Problems)
 
 		elsewhere := copyDir(dir, filepath.Join(GinkgoT().TempDir(), "another", "checkout", "bundle"))
 		moved := bundle.Verify(elsewhere)
 		Expect(moved.OK).To(BeTrue(), "%+v", moved.Problems)
-		Expect(moved.Outcome).To(Equal(scenarios.Pass))
+		Expect(moved.Outcome).To(Equal(vocab.Pass))
 
 		entries, err := os.ReadDir(dir)
 		Expect(err).NotTo(HaveOccurred())
@@ -69,7 +71,7 @@ var _ = Describe("Evidence bundles", MarkBundle, func() {
 		final := "I filled in the form for " + name + " <" + email + ">. Please check it and submit it yourself."
 		sc.Agent.Final = &final
 
-		Expect(framework.RunScenario(sc)).To(scenarios.HaveVerdict(scenarios.Pass), "the judge still sees that the input equals the prompt's data")
+		Expect(framework.RunScenario(sc)).To(matchers.HaveVerdict(vocab.Pass), "the judge still sees that the input equals the prompt's data")
 		dir := filepath.Join(framework.Run.Dir, sc.ID)
 		Expect(bundle.Verify(dir).OK).To(BeTrue())
 		canaries := []string{name, email, "Quokka", "quokka.7f3a", "canary.example", "ar_session=s_", "c_", "int_"}
@@ -98,7 +100,7 @@ var _ = Describe("Evidence bundles", MarkBundle, func() {
 				Expect: &scenarios.CallExpect{Status: "completed", Output: map[string]any{"ok": true, "code": "TASK_ADDED"}}}}},
 		}
 		verdict := framework.RunScenario(sc)
-		Expect(verdict).To(scenarios.HaveVerdict(scenarios.Pass))
+		Expect(verdict).To(matchers.HaveVerdict(vocab.Pass))
 		dir := filepath.Join(framework.Run.Dir, sc.ID)
 		page, err := os.ReadFile(filepath.Join(dir, bundle.IndexFile))
 		Expect(err).NotTo(HaveOccurred())

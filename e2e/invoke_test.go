@@ -11,7 +11,8 @@ import (
 
 	"github.com/agentready/agentready/e2e/framework"
 	"github.com/agentready/agentready/pages"
-	"github.com/agentready/agentready/webmcp"
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 )
 
 var _ = Describe("Invoking tools", MarkHarness, func() {
@@ -25,11 +26,11 @@ var _ = Describe("Invoking tools", MarkHarness, func() {
 
 	It("gives the same result through the page API and through CDP", func() {
 		input := map[string]any{"topic": "webmcp", "maxFeeTWD": 0}
-		viaPage := f.Tab.Tools.Invoke(pages.SearchEvents, input, webmcp.PageAPI)
-		viaCDP := f.Tab.Tools.Invoke(pages.SearchEvents, input, webmcp.CDP)
+		viaPage := f.Tab.Tools.Invoke(pages.SearchEvents, input, vocab.PageAPI)
+		viaCDP := f.Tab.Tools.Invoke(pages.SearchEvents, input, vocab.CDP)
 
-		Expect(viaPage.Status).To(Equal(webmcp.Completed), viaPage.ErrorText)
-		Expect(viaCDP.Status).To(Equal(webmcp.Completed), viaCDP.ErrorText)
+		Expect(viaPage.Status).To(Equal(vocab.Completed), viaPage.ErrorText)
+		Expect(viaCDP.Status).To(Equal(vocab.Completed), viaCDP.ErrorText)
 		Expect(viaPage.Output).To(MatchJSON(viaCDP.Output))
 		Expect(viaPage.Code()).To(Equal("FOUND"))
 		Expect(viaPage.InvocationID).NotTo(BeEmpty())
@@ -37,38 +38,38 @@ var _ = Describe("Invoking tools", MarkHarness, func() {
 	})
 
 	It("records both invocations in one ordered trace, each answer after its call", func() {
-		f.Tab.Tools.Invoke(pages.SearchEvents, map[string]any{"query": "agents"}, webmcp.PageAPI)
-		f.Tab.Tools.Invoke(pages.SearchEvents, map[string]any{"query": "forms"}, webmcp.CDP)
+		f.Tab.Tools.Invoke(pages.SearchEvents, map[string]any{"query": "agents"}, vocab.PageAPI)
+		f.Tab.Tools.Invoke(pages.SearchEvents, map[string]any{"query": "forms"}, vocab.CDP)
 
-		var kinds []webmcp.Kind
+		var kinds []record.Kind
 		invokedAt := map[string]int{}
 		for _, e := range f.Tab.Trace.Events() {
 			switch e.Kind {
-			case webmcp.ToolInvoked:
+			case record.ToolInvoked:
 				invokedAt[e.InvocationID] = e.Seq
 				kinds = append(kinds, e.Kind)
-			case webmcp.ToolResponded:
+			case record.ToolResponded:
 				Expect(invokedAt).To(HaveKey(e.InvocationID), "a response before its invocation")
 				Expect(e.Seq).To(BeNumerically(">", invokedAt[e.InvocationID]))
 				kinds = append(kinds, e.Kind)
 			}
 		}
-		Expect(kinds).To(Equal([]webmcp.Kind{webmcp.ToolInvoked, webmcp.ToolResponded, webmcp.ToolInvoked, webmcp.ToolResponded}))
+		Expect(kinds).To(Equal([]record.Kind{record.ToolInvoked, record.ToolResponded, record.ToolInvoked, record.ToolResponded}))
 	})
 
 	DescribeTable("answers an unknown tool with an error, at once",
-		func(via webmcp.Transport) {
+		func(via vocab.Transport) {
 			res := f.Tab.Tools.Invoke("no_such_tool", nil, via)
-			Expect(res.Status).To(Equal(webmcp.Failed))
+			Expect(res.Status).To(Equal(vocab.Failed))
 			Expect(res.ErrorText).To(ContainSubstring("not found"))
 			Expect(res.Duration).To(BeNumerically("<", time.Second))
 		},
-		Entry("page API", webmcp.PageAPI),
-		Entry("CDP", webmcp.CDP),
+		Entry("page API", vocab.PageAPI),
+		Entry("CDP", vocab.CDP),
 	)
 
 	DescribeTable("answers a tool that throws with an error",
-		func(via webmcp.Transport) {
+		func(via vocab.Transport) {
 			_, err := chromedp.Run(f.Tab.Ctx, chromedp.Evaluate[chromedp.Void](`document.modelContext.registerTool({
 				name: "always_throws", description: "A tool whose execute throws.",
 				inputSchema: {type: "object", properties: {}},
@@ -78,11 +79,11 @@ var _ = Describe("Invoking tools", MarkHarness, func() {
 			Expect(f.Tab.Tools.WaitTool("always_throws", true, framework.Bound)).To(Succeed())
 
 			res := f.Tab.Tools.Invoke("always_throws", nil, via)
-			Expect(res.Status).To(Equal(webmcp.Failed))
+			Expect(res.Status).To(Equal(vocab.Failed))
 			Expect(strings.ToLower(res.ErrorText)).To(Or(ContainSubstring("boom"), ContainSubstring("invocation failed")))
 		},
-		Entry("page API", webmcp.PageAPI),
-		Entry("CDP", webmcp.CDP),
+		Entry("page API", vocab.PageAPI),
+		Entry("CDP", vocab.CDP),
 	)
 })
 
@@ -94,9 +95,9 @@ var _ = Describe("Invalid parameters", MarkHarness, MarkTasks, func() {
 			Expect(f.Tab.Tools.WaitTool(pages.AddTask, true, framework.Bound)).To(Succeed())
 			before := f.State()
 
-			res := f.Tab.Tools.Invoke(pages.AddTask, input, webmcp.PageAPI)
+			res := f.Tab.Tools.Invoke(pages.AddTask, input, vocab.PageAPI)
 
-			Expect(res.Status).To(Equal(webmcp.Completed), "the browser does not validate imperative input: the page must")
+			Expect(res.Status).To(Equal(vocab.Completed), "the browser does not validate imperative input: the page must")
 			Expect(res.Code()).To(Equal("INVALID_PARAMS"))
 			var out struct {
 				Errors map[string]string `json:"errors"`

@@ -9,9 +9,10 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentready/agentready/e2e/framework"
-	"github.com/agentready/agentready/netlog"
+	"github.com/agentready/agentready/e2e/matchers"
+	"github.com/agentready/agentready/har"
 	"github.com/agentready/agentready/pages"
-	"github.com/agentready/agentready/webmcp"
+	"github.com/agentready/agentready/vocab"
 )
 
 var _ = Describe("The network log", MarkNetwork, func() {
@@ -24,7 +25,7 @@ var _ = Describe("The network log", MarkNetwork, func() {
 		Expect(pages.WaitUntil(f.Tab.Ctx, `document.querySelector("#registration-result").dataset.code === "REGISTERED"`, framework.Bound)).To(Succeed())
 		f.Open(pages.Tasks())
 		Expect(f.Tab.Tools.WaitTool(pages.AddTask, true, framework.Bound)).To(Succeed())
-		Expect(f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": "count me"}, webmcp.PageAPI).Code()).To(Equal("TASK_ADDED"))
+		Expect(f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": "count me"}, vocab.PageAPI).Code()).To(Equal("TASK_ADDED"))
 		Expect(f.Tab.Net.FillBodies(f.Tab.Ctx)).To(Succeed())
 	})
 
@@ -39,14 +40,14 @@ var _ = Describe("The network log", MarkNetwork, func() {
 			byNet, byJournal := count(c[0], c[1])
 			Expect(byNet).To(Equal(byJournal), "%s %s: network log %d, journal %d", c[0], c[1], byNet, byJournal)
 		}
-		Expect(f.Tab.Net).To(netlog.HaveRequested("POST", "/api/registrations").Times(1))
-		Expect(f.Tab.Net).NotTo(netlog.HaveRequested("DELETE", "/api/tasks/*"))
+		Expect(f.Tab.Net).To(matchers.HaveRequested("POST", "/api/registrations").Times(1))
+		Expect(f.Tab.Net).NotTo(matchers.HaveRequested("DELETE", "/api/tasks/*"))
 	})
 
 	It("exports HAR 1.2 with every required field, in time order, with the registration POST and its body", func() {
-		raw, err := netlog.HAR(f.Tab.Net.Requests(), netlog.HARInfo{Creator: "agentready", CreatorVersion: "dev", Browser: "Chromium", BrowserVersion: framework.Browser.Version.Product})
+		raw, err := har.HAR(f.Tab.Net.Requests(), har.HARInfo{Creator: "agentready", CreatorVersion: "dev", Browser: "Chromium", BrowserVersion: framework.Browser.Version.Product})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(netlog.CheckHAR(raw)).To(Succeed())
+		Expect(har.CheckHAR(raw)).To(Succeed())
 
 		var har struct {
 			Log struct {

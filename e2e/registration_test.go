@@ -5,12 +5,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/e2e/framework"
+	"github.com/agentready/agentready/e2e/matchers"
 	"github.com/agentready/agentready/fixtures/refapp"
-	. "github.com/agentready/agentready/netlog"
 	"github.com/agentready/agentready/pages"
-	"github.com/agentready/agentready/webmcp"
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 )
 
 // The seed's demo values: never real personal data.
@@ -28,9 +28,9 @@ var _ = Describe("Preparing a registration", MarkRegister, func() {
 		Expect(f.Tab.Tools.WaitTool(pages.PrepareEventRegistration, true, framework.Bound)).To(Succeed())
 		mark, journalMark := f.Tab.Net.Len(), len(f.Journal())
 
-		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, demoInput, webmcp.PageAPI)
+		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, demoInput, vocab.PageAPI)
 
-		Expect(res.Status).To(Equal(webmcp.Completed), res.ErrorText)
+		Expect(res.Status).To(Equal(vocab.Completed), res.ErrorText)
 		Expect(res.Output).To(MatchJSON(`{"ok":false,"code":"CONFIRMATION_REQUIRED","retryable":false,"eventId":"evt-webmcp-intro"}`))
 		Expect(f.Tab.Net.Requests().Since(mark)).To(BeEmpty(), "the agent's branch sends no request at all")
 		Expect(f.Journal()[journalMark:]).To(BeEmpty())
@@ -45,7 +45,7 @@ var _ = Describe("Preparing a registration", MarkRegister, func() {
 		Expect(chromedp.Do(f.Tab.Ctx, pages.Click(pages.SubmitRegistration))).To(Succeed())
 		Expect(pages.WaitUntil(f.Tab.Ctx, `document.querySelector("#registration-result").dataset.code === "REGISTERED"`, framework.Bound)).To(Succeed())
 
-		Expect(f.Tab.Net).To(HaveRequested("POST", "/api/registrations").Times(1))
+		Expect(f.Tab.Net).To(matchers.HaveRequested("POST", "/api/registrations").Times(1))
 		post := f.Tab.Net.Requests().Filter("POST", "/api/registrations")[0]
 		Expect(post.Status).To(Equal(201))
 		Expect(post.Body).To(ContainSubstring(`"interactionMode":"human"`))
@@ -58,7 +58,7 @@ var _ = Describe("Preparing a registration", MarkRegister, func() {
 		f.Open(pages.Register(pages.EventIntro))
 		Expect(f.Tab.Tools.WaitTool(pages.PrepareEventRegistration, true, framework.Bound)).To(Succeed())
 
-		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, map[string]any{"attendeeName": demoName, "email": "not-an-email"}, webmcp.CDP)
+		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, map[string]any{"attendeeName": demoName, "email": "not-an-email"}, vocab.CDP)
 
 		Expect(res.Code()).To(Equal("INVALID_PARAMS"))
 		Expect(res.Output).To(MatchJSON(`{"ok":false,"code":"INVALID_PARAMS","retryable":true,"errors":{"email":"not an email address"}}`))
@@ -71,7 +71,7 @@ var _ = Describe("Preparing a registration", MarkRegister, func() {
 		Expect(f.Tab.Tools.WaitTool(pages.PrepareEventRegistration, true, framework.Bound)).To(Succeed())
 		mark := f.Tab.Net.Len()
 
-		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, demoInput, webmcp.PageAPI)
+		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, demoInput, vocab.PageAPI)
 
 		Expect(res.Code()).To(Equal("EVENT_FULL"))
 		Expect(f.Tab.Net.Requests().Since(mark)).To(BeEmpty())
@@ -82,27 +82,27 @@ var _ = Describe("Preparing a registration", MarkRegister, func() {
 		f.Open(pages.Register(pages.EventIntro))
 		Expect(f.Tab.Tools.WaitTool(pages.PrepareEventRegistration, true, framework.Bound)).To(Succeed())
 		f.Tab.Tools.Timeout = framework.Bound / 3
-		var form []browser.Element
-		f.Tab.Tools.OnNoResponse = func(webmcp.Result) {
+		var form []record.Element
+		f.Tab.Tools.OnNoResponse = func(record.Result) {
 			var err error
 			form, err = pages.Snapshot(f.Tab.Ctx, pages.RegistrationForm, pages.AttendeeNameInput, pages.SubmitRegistration)
 			Expect(err).NotTo(HaveOccurred())
 		}
 
-		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, demoInput, webmcp.PageAPI)
+		res := f.Tab.Tools.Invoke(pages.PrepareEventRegistration, demoInput, vocab.PageAPI)
 
-		Expect(res.Status).To(Equal(webmcp.NoResponse))
+		Expect(res.Status).To(Equal(vocab.NoResponse))
 		Expect(res.Duration).To(BeNumerically("<", f.Tab.Tools.Timeout+framework.Bound/3))
 		Expect(res.InvocationID).NotTo(BeEmpty(), "the trace saw the call start")
 		Expect(form).To(HaveLen(3), "the page was recorded before the call was canceled")
 		Expect(form[0].ToolFormActive).To(BeTrue())
 		Expect(form[1].Value).To(Equal(demoName), "the UI looks right…")
 		Expect(form[2].ToolSubmitActive).To(BeTrue())
-		Expect(f.Tab.Net).To(HaveRequested("POST", "/api/registrations").Times(0))
+		Expect(f.Tab.Net).To(matchers.HaveRequested("POST", "/api/registrations").Times(0))
 		Expect(f.Journal().Writes()).To(BeEmpty())
 		responded := false
 		for _, e := range f.Tab.Trace.Events() {
-			if e.Kind == webmcp.ToolResponded && e.InvocationID == res.InvocationID && e.Status == "Completed" {
+			if e.Kind == record.ToolResponded && e.InvocationID == res.InvocationID && e.Status == "Completed" {
 				responded = true
 			}
 		}

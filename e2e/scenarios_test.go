@@ -7,7 +7,11 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentready/agentready/e2e/framework"
+	"github.com/agentready/agentready/e2e/matchers"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/scenarios/runner"
+	"github.com/agentready/agentready/vocab"
 )
 
 // One spec per scenario file, labelled with its ID, its family and its area,
@@ -23,9 +27,9 @@ var _ = Describe("Scenarios", MarkScenario, func() {
 			verdict := framework.RunScenario(sc)
 
 			if sc.Known != nil {
-				Expect(verdict).To(scenarios.HaveVerdict(sc.Known.Outcome, sc.Known.Codes...))
+				Expect(verdict).To(matchers.HaveVerdict(sc.Known.Outcome, sc.Known.Codes...))
 			} else {
-				Expect(verdict).To(scenarios.HaveVerdict(scenarios.Pass))
+				Expect(verdict).To(matchers.HaveVerdict(vocab.Pass))
 			}
 		})
 	}
@@ -37,34 +41,34 @@ var _ = Describe("Judging a recorded CONF-01 attempt 3 against changed expectati
 	It("fails each changed expectation with its own code", func() {
 		sc, err := scenarios.Load("../" + scenarios.DefaultDir + "/CONF-01.attempt-3.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		evidence := scenarios.Run(context.Background(), sc, framework.ScenarioTarget(sc.Variant))
-		Expect(scenarios.Judge(sc, evidence)).To(scenarios.HaveVerdict(scenarios.Pass))
+		evidence := runner.Run(context.Background(), sc, framework.ScenarioTarget(sc.Variant))
+		Expect(judge.Judge(sc, evidence)).To(matchers.HaveVerdict(vocab.Pass))
 
 		for _, m := range []struct {
 			name   string
 			change func(e *scenarios.Expect)
-			code   scenarios.Code
+			code   vocab.Code
 		}{
-			{"the human POST count to 2", func(e *scenarios.Expect) { e.Requests[1].Count = 2 }, scenarios.RequestCountMismatch},
-			{"the agent POST count to 1", func(e *scenarios.Expect) { e.Requests[0].Count = 1 }, scenarios.RequestCountMismatch},
-			{"seats after the person to 8", func(e *scenarios.Expect) { e.State["human"].Seats["evt-webmcp-intro"] = 8 }, scenarios.StateMismatch},
-			{"the name in the form", func(e *scenarios.Expect) { v := "Someone else"; e.UI["agent"][0].Value = &v }, scenarios.UIMismatch},
+			{"the human POST count to 2", func(e *scenarios.Expect) { e.Requests[1].Count = 2 }, vocab.RequestCountMismatch},
+			{"the agent POST count to 1", func(e *scenarios.Expect) { e.Requests[0].Count = 1 }, vocab.RequestCountMismatch},
+			{"seats after the person to 8", func(e *scenarios.Expect) { e.State["human"].Seats["evt-webmcp-intro"] = 8 }, vocab.StateMismatch},
+			{"the name in the form", func(e *scenarios.Expect) { v := "Someone else"; e.UI["agent"][0].Value = &v }, vocab.UIMismatch},
 			{"the expected input", func(e *scenarios.Expect) {
 				e.Calls.Exactly[0].Input = map[string]any{"attendeeName": "x", "email": "y"}
-			}, scenarios.WrongToolInput},
-			{"the catalog", func(e *scenarios.Expect) { e.Catalog.Exactly = []string{"submit_registration"} }, scenarios.CatalogMismatch},
+			}, vocab.WrongToolInput},
+			{"the catalog", func(e *scenarios.Expect) { e.Catalog.Exactly = []string{"submit_registration"} }, vocab.CatalogMismatch},
 			{"the schema", func(e *scenarios.Expect) {
 				e.Catalog.Schemas["prepare_event_registration"]["required"] = []any{"email"}
-			}, scenarios.SchemaMismatch},
-			{"writes by the agent to 1", func(e *scenarios.Expect) { e.Writes["agent"] = 1 }, scenarios.RequestCountMismatch},
-			{"an answer that must say 'done'", func(e *scenarios.Expect) { e.Answer.MustMention = append(e.Answer.MustMention, "done") }, scenarios.AnswerIncomplete},
+			}, vocab.SchemaMismatch},
+			{"writes by the agent to 1", func(e *scenarios.Expect) { e.Writes["agent"] = 1 }, vocab.RequestCountMismatch},
+			{"an answer that must say 'done'", func(e *scenarios.Expect) { e.Answer.MustMention = append(e.Answer.MustMention, "done") }, vocab.AnswerIncomplete},
 		} {
 			changed, err := scenarios.Load("../" + scenarios.DefaultDir + "/CONF-01.attempt-3.yaml")
 			Expect(err).NotTo(HaveOccurred())
 			m.change(&changed.Expect)
-			verdict := scenarios.Judge(changed, evidence)
-			Expect(verdict.Outcome).To(Equal(scenarios.Fail), "changing %s", m.name)
-			Expect(verdict.Codes).To(ContainElement(m.code), "changing %s:\n%s", m.name, scenarios.Explain(verdict))
+			verdict := judge.Judge(changed, evidence)
+			Expect(verdict.Outcome).To(Equal(vocab.Fail), "changing %s", m.name)
+			Expect(verdict.Codes).To(ContainElement(m.code), "changing %s:\n%s", m.name, judge.Explain(verdict))
 		}
 	})
 })

@@ -8,7 +8,8 @@ import (
 
 	"github.com/agentready/agentready/e2e/framework"
 	"github.com/agentready/agentready/pages"
-	"github.com/agentready/agentready/webmcp"
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 )
 
 var _ = Describe("The task list", MarkTasks, func() {
@@ -19,29 +20,29 @@ var _ = Describe("The task list", MarkTasks, func() {
 
 		var lastID string
 		for i := 1; i <= 8; i++ {
-			res := f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": fmt.Sprintf("task %d", i)}, webmcp.PageAPI)
+			res := f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": fmt.Sprintf("task %d", i)}, vocab.PageAPI)
 			Expect(res.Code()).To(Equal("TASK_ADDED"), string(res.Output))
 			lastID = gjsonString(res.Output, "task", "id")
 		}
 		Expect(f.Tab.Tools.WaitTool(pages.AddTask, false, framework.Bound)).To(Succeed())
-		Expect(traceKinds(f.Tab.Trace.Events(), pages.AddTask)).To(ContainElement(webmcp.ToolsRemoved))
+		Expect(traceKinds(f.Tab.Trace.Events(), pages.AddTask)).To(ContainElement(record.ToolsRemoved))
 
 		status, err := pages.SnapshotOne(f.Tab.Ctx, pages.AddTaskStatus)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(status.Text).To(ContainSubstring("full"))
 		button, _ := pages.SnapshotOne(f.Tab.Ctx, pages.AddTaskButton)
 		Expect(button.Enabled).To(BeFalse())
-		list := f.Tab.Tools.Invoke(pages.ListTasks, nil, webmcp.PageAPI)
+		list := f.Tab.Tools.Invoke(pages.ListTasks, nil, vocab.PageAPI)
 		Expect(list.Output).To(MatchJSON(fmt.Sprintf(`%s`, list.Output)))
 		Expect(gjsonString(list.Output, "unavailableActions", "0", "reason")).To(Equal("LIST_FULL"))
 
-		gone := f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": "ninth"}, webmcp.CDP)
-		Expect(gone.Status).To(Equal(webmcp.Failed))
+		gone := f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": "ninth"}, vocab.CDP)
+		Expect(gone.Status).To(Equal(vocab.Failed))
 		Expect(f.State().Counts).To(HaveKeyWithValue("tasks", 8))
 
-		Expect(f.Tab.Tools.Invoke(pages.RemoveTask, map[string]any{"id": lastID}, webmcp.PageAPI).Code()).To(Equal("TASK_REMOVED"))
+		Expect(f.Tab.Tools.Invoke(pages.RemoveTask, map[string]any{"id": lastID}, vocab.PageAPI).Code()).To(Equal("TASK_REMOVED"))
 		Expect(f.Tab.Tools.WaitTool(pages.AddTask, true, framework.Bound)).To(Succeed())
-		Expect(f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": "eighth again"}, webmcp.PageAPI).Code()).To(Equal("TASK_ADDED"))
+		Expect(f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": "eighth again"}, vocab.PageAPI).Code()).To(Equal("TASK_ADDED"))
 	})
 
 	It("answers success with the observed expectation and the records that changed", func() {
@@ -49,7 +50,7 @@ var _ = Describe("The task list", MarkTasks, func() {
 		f.Open(pages.Tasks())
 		Expect(f.Tab.Tools.WaitTool(pages.AddTask, true, framework.Bound)).To(Succeed())
 
-		res := f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": "write the checker first"}, webmcp.PageAPI)
+		res := f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": "write the checker first"}, vocab.PageAPI)
 
 		Expect(res.Code()).To(Equal("TASK_ADDED"))
 		id := gjsonString(res.Output, "task", "id")
@@ -65,8 +66,8 @@ var _ = Describe("The task list", MarkTasks, func() {
 	})
 })
 
-func traceKinds(events []webmcp.Event, tool string) []webmcp.Kind {
-	var kinds []webmcp.Kind
+func traceKinds(events []record.Event, tool string) []record.Kind {
+	var kinds []record.Kind
 	for _, e := range events {
 		for _, t := range e.Tools {
 			if t.Name == tool {

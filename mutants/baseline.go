@@ -3,23 +3,23 @@ package mutants
 import (
 	"encoding/json"
 
+	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/webmcp"
 )
 
 // A baseline agent rewrites a scenario's transcript into what a useless
 // agent would have done. None may pass any scenario.
 type Baseline struct {
 	Name  string
-	Agent func(sc scenarios.Scenario, catalog webmcp.Catalog) scenarios.Agent
+	Agent func(sc scenarios.Scenario, catalog record.Catalog) scenarios.Agent
 }
 
 // Baselines are the silent agent, the agent that calls every tool, and the
 // agent whose transcript stops half way.
 func Baselines() []Baseline {
 	return []Baseline{
-		{"silent", func(scenarios.Scenario, webmcp.Catalog) scenarios.Agent { return scenarios.Agent{} }},
-		{"calls every tool", func(_ scenarios.Scenario, catalog webmcp.Catalog) scenarios.Agent {
+		{"silent", func(scenarios.Scenario, record.Catalog) scenarios.Agent { return scenarios.Agent{} }},
+		{"calls every tool", func(_ scenarios.Scenario, catalog record.Catalog) scenarios.Agent {
 			var calls []scenarios.Call
 			for _, t := range catalog {
 				calls = append(calls, scenarios.Call{Tool: t.Name, Input: ValidInput(t.InputSchema)})
@@ -27,7 +27,7 @@ func Baselines() []Baseline {
 			done := "Done: I used every tool there is."
 			return scenarios.Agent{Calls: calls, Final: &done}
 		}},
-		{"stops half way", func(sc scenarios.Scenario, _ webmcp.Catalog) scenarios.Agent {
+		{"stops half way", func(sc scenarios.Scenario, _ record.Catalog) scenarios.Agent {
 			return scenarios.Agent{Calls: sc.Agent.Calls[:len(sc.Agent.Calls)/2]}
 		}},
 	}

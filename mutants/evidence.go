@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
-	"github.com/agentready/agentready/netlog"
-	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/vocab"
 )
 
 // A Mutation changes one thing in a recorded PASS and says what the judge
@@ -17,27 +19,27 @@ import (
 // this scenario (there is nothing of that kind to change).
 type Mutation struct {
 	Name    string
-	Outcome scenarios.Outcome // FAIL, or INCONCLUSIVE for a dropped source
-	Code    scenarios.Code    // the code the verdict must hold
+	Outcome vocab.Outcome // FAIL, or INCONCLUSIVE for a dropped source
+	Code    vocab.Code    // the code the verdict must hold
 	Apply   func(sc scenarios.Scenario, ev *scenarios.Evidence) bool
 }
 
 // Mutations are the single changes of issue 6: each must flip a PASS.
 func Mutations() []Mutation {
 	return []Mutation{
-		{"drop the counted request", scenarios.Fail, scenarios.RequestCountMismatch, dropCounted},
-		{"duplicate the counted request", scenarios.Fail, scenarios.RequestCountMismatch, duplicateCounted},
-		{"move the guarded request before the confirmation", scenarios.Fail, scenarios.SideEffectBeforeConfirmation, moveGuarded},
-		{"change the result code", scenarios.Fail, scenarios.UnexpectedResult, changeResultCode},
-		{"add an extra tool call", scenarios.Fail, scenarios.UnexpectedToolCall, addExtraCall},
-		{"change an input value", scenarios.Fail, scenarios.WrongToolInput, changeInput},
-		{"change the state after", scenarios.Fail, "", changeStateAfter},
-		{"drop the journal", scenarios.Inconclusive, scenarios.EvidenceMissing, dropSource("journal")},
-		{"drop the network log", scenarios.Inconclusive, scenarios.EvidenceMissing, dropSource("network")},
-		{"drop the state", scenarios.Inconclusive, scenarios.EvidenceMissing, dropSource("state")},
-		{"drop the page record", scenarios.Inconclusive, scenarios.EvidenceMissing, dropSource("ui")},
-		{"make the network log and the journal disagree", scenarios.Fail, scenarios.EvidenceDisagrees, disagree},
-		{"take the question out of the final words", scenarios.Fail, scenarios.NoClarifyingQuestion, removeQuestion},
+		{"drop the counted request", vocab.Fail, vocab.RequestCountMismatch, dropCounted},
+		{"duplicate the counted request", vocab.Fail, vocab.RequestCountMismatch, duplicateCounted},
+		{"move the guarded request before the confirmation", vocab.Fail, vocab.SideEffectBeforeConfirmation, moveGuarded},
+		{"change the result code", vocab.Fail, vocab.UnexpectedResult, changeResultCode},
+		{"add an extra tool call", vocab.Fail, vocab.UnexpectedToolCall, addExtraCall},
+		{"change an input value", vocab.Fail, vocab.WrongToolInput, changeInput},
+		{"change the state after", vocab.Fail, "", changeStateAfter},
+		{"drop the journal", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("journal")},
+		{"drop the network log", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("network")},
+		{"drop the state", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("state")},
+		{"drop the page record", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("ui")},
+		{"make the network log and the journal disagree", vocab.Fail, vocab.EvidenceDisagrees, disagree},
+		{"take the question out of the final words", vocab.Fail, vocab.NoClarifyingQuestion, removeQuestion},
 	}
 }
 
@@ -54,143 +56,71 @@ func Copy(ev *scenarios.Evidence) *scenarios.Evidence {
 	return &out
 }
 
-// window answers the [from, to) request and journal indexes of a phase.
-func window(ev *scenarios.Evidence, phase string) (scenarios.Mark, scenarios.Mark) {
-	from, to, _ := ev.Window(phase)
-	return from, to
-}
-
-// shift moves every mark past index i of one record by delta.
-func shift(ev *scenarios.Evidence, i, delta int, journal bool) {
-	for k, m := range ev.Marks {
-		if journal && m.Journal > i {
-			m.Journal += delta
-		}
-		if !journal && m.Requests > i {
-			m.Requests += delta
-		}
-		ev.Marks[k] = m
-	}
-}
-
-func findRequest(ev *scenarios.Evidence, from, to int, method, path string) int {
-	for i := from; i < min(to, len(ev.Requests)); i++ {
-		if netlog.Match(ev.Requests[i], method, path) {
-			return i
-		}
-	}
-	return -1
-}
-
-func findEntry(ev *scenarios.Evidence, from, to int, method, path string) int {
-	for i := from; i < min(to, len(ev.Journal)); i++ {
-		if strings.EqualFold(ev.Journal[i].Method, method) && netlog.Match(netlog.Request{Method: method, Path: ev.Journal[i].Path}, method, path) {
-			return i
-		}
-	}
-	return -1
-}
-
-func removeRequest(ev *scenarios.Evidence, i int) netlog.Request {
-	r := ev.Requests[i]
-	ev.Requests = slices.Delete(ev.Requests, i, i+1)
-	shift(ev, i, -1, false)
-	return r
-}
-
-func insertRequest(ev *scenarios.Evidence, i int, r netlog.Request) {
-	ev.Requests = slices.Insert(ev.Requests, i, r)
-	shift(ev, i-1, +1, false)
-}
-
-// appendToWindow puts a request at the end of a phase's window, which may be
-// empty: every mark at or past that point moves, but the window's own start.
-func appendToWindow(ev *scenarios.Evidence, phase string, i int, r netlog.Request) {
-	start := scenarios.PhaseAgent
-	if phase == scenarios.PhaseHuman {
-		start = scenarios.PhaseHuman
-	}
-	ev.Requests = slices.Insert(ev.Requests, i, r)
-	for k, m := range ev.Marks {
-		if k != start && m.Requests >= i {
-			m.Requests++
-			ev.Marks[k] = m
-		}
-	}
-}
-
-func removeEntry(ev *scenarios.Evidence, i int) observer.Entry {
-	e := ev.Journal[i]
-	ev.Journal = slices.Delete(ev.Journal, i, i+1)
-	shift(ev, i, -1, true)
-	return e
-}
-
-func insertEntry(ev *scenarios.Evidence, i int, e observer.Entry) {
-	ev.Journal = slices.Insert(ev.Journal, i, e)
-	shift(ev, i-1, +1, true)
-}
-
-// counted finds a request the scenario counts (count > 0) in both records.
-func counted(sc scenarios.Scenario, ev *scenarios.Evidence) (netIdx, jIdx int, r scenarios.RequestExpect, ok bool) {
+// counted finds a request the scenario counts (count > 0) that both records
+// hold in its phase.
+func counted(sc scenarios.Scenario, ev *scenarios.Evidence) (scenarios.RequestExpect, bool) {
 	for _, r := range sc.Expect.Requests {
 		if r.Count == 0 || ev.Requests == nil || ev.Journal == nil {
 			continue
 		}
-		from, to := window(ev, r.Phase)
-		n, j := findRequest(ev, from.Requests, to.Requests, r.Method, r.Path), findEntry(ev, from.Journal, to.Journal, r.Method, r.Path)
-		if n >= 0 && j >= 0 {
-			return n, j, r, true
+		probe := Copy(ev)
+		_, errNet := probe.RemoveRequest(r.Phase, r.Method, r.Path)
+		_, errJournal := probe.RemoveJournalEntry(r.Phase, r.Method, r.Path)
+		if errNet == nil && errJournal == nil {
+			return r, true
 		}
 	}
-	return 0, 0, scenarios.RequestExpect{}, false
+	return scenarios.RequestExpect{}, false
 }
 
 func dropCounted(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
-	n, j, _, ok := counted(sc, ev)
+	r, ok := counted(sc, ev)
 	if ok {
-		removeRequest(ev, n)
-		removeEntry(ev, j)
+		_, _ = ev.RemoveRequest(r.Phase, r.Method, r.Path)
+		_, _ = ev.RemoveJournalEntry(r.Phase, r.Method, r.Path)
 	}
 	return ok
 }
 
 func duplicateCounted(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
-	n, j, _, ok := counted(sc, ev)
-	if ok {
-		insertRequest(ev, n+1, ev.Requests[n])
-		insertEntry(ev, j+1, ev.Journal[j])
+	r, ok := counted(sc, ev)
+	if !ok {
+		return false
 	}
-	return ok
+	req, _ := ev.RemoveRequest(r.Phase, r.Method, r.Path)
+	entry, _ := ev.RemoveJournalEntry(r.Phase, r.Method, r.Path)
+	for range 2 {
+		_ = ev.InsertRequest(r.Phase, req)
+		_ = ev.InsertJournalEntry(r.Phase, entry)
+	}
+	return true
 }
 
 func moveGuarded(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	for _, g := range sc.Expect.Guarded {
-		method, path, _ := scenarios.SplitRequest(g)
-		from, to := window(ev, scenarios.PhaseHuman)
-		n, j := findRequest(ev, from.Requests, to.Requests, method, path), findEntry(ev, from.Journal, to.Journal, method, path)
-		if n < 0 || j < 0 {
+		method, path, _ := record.SplitRequest(g)
+		probe := Copy(ev)
+		r, errNet := probe.RemoveRequest(vocab.PhaseHuman, method, path)
+		e, errJournal := probe.RemoveJournalEntry(vocab.PhaseHuman, method, path)
+		if errNet != nil || errJournal != nil {
 			continue
 		}
-		human := ev.Marks[scenarios.PhaseHuman]
-		r, e := removeRequest(ev, n), removeEntry(ev, j)
-		ev.Requests = slices.Insert(ev.Requests, human.Requests, r)
-		ev.Journal = slices.Insert(ev.Journal, human.Journal, e)
-		human.Requests++
-		human.Journal++
-		ev.Marks[scenarios.PhaseHuman] = human
+		if probe.InsertRequest(vocab.PhaseAgent, r) != nil || probe.InsertJournalEntry(vocab.PhaseAgent, e) != nil {
+			continue
+		}
+		*ev = *probe
 		return true
 	}
 	return false
 }
 
 func firstAgentCall(ev *scenarios.Evidence) int {
-	return slices.IndexFunc(ev.Calls, func(c scenarios.CallRecord) bool { return c.Phase == scenarios.PhaseAgent })
+	return slices.IndexFunc(ev.Calls, func(c scenarios.CallRecord) bool { return c.Phase == vocab.PhaseAgent })
 }
 
 func changeResultCode(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	for i, c := range ev.Calls {
-		if c.Phase != scenarios.PhaseAgent || c.Index >= len(sc.Agent.Calls) {
+		if c.Phase != vocab.PhaseAgent || c.Index >= len(sc.Agent.Calls) {
 			continue
 		}
 		x := sc.Agent.Calls[c.Index].Expect
@@ -214,7 +144,7 @@ func addExtraCall(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	}
 	n := 0
 	for _, c := range ev.Calls {
-		if c.Phase == scenarios.PhaseAgent {
+		if c.Phase == vocab.PhaseAgent {
 			n++
 		}
 	}
@@ -222,7 +152,7 @@ func addExtraCall(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	if len(ev.Catalog) > 0 {
 		tool = ev.Catalog[0].Name
 	}
-	ev.Calls = append(ev.Calls, scenarios.CallRecord{Phase: scenarios.PhaseAgent, Index: n,
+	ev.Calls = append(ev.Calls, scenarios.CallRecord{Phase: vocab.PhaseAgent, Index: n,
 		Call: scenarios.Call{Tool: tool}, CatalogBefore: ev.Catalog.Names(), CatalogAfter: ev.Catalog.Names()})
 	return true
 }
@@ -235,13 +165,7 @@ func changeInput(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	if i < 0 {
 		return false
 	}
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range ev.Calls[i].Call.Input {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, k := range slices.Sorted(maps.Keys(ev.Calls[i].Call.Input)) {
 		if _, ok := ev.Calls[i].Call.Input[k].(string); ok {
 			ev.Calls[i].Call.Input[k] = "changed"
 			return true
@@ -250,8 +174,10 @@ func changeInput(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	return false
 }
 
+// changeStateAfter changes the first value the scenario expects of the
+// state (in key order: every mutation is deterministic).
 func changeStateAfter(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
-	for _, phase := range []string{scenarios.PhaseHuman, scenarios.PhaseAgent} {
+	for _, phase := range []vocab.Phase{vocab.PhaseHuman, vocab.PhaseAgent} {
 		want, ok := sc.Expect.State[phase]
 		got := ev.States[phase]
 		if !ok || got == nil {
@@ -259,15 +185,11 @@ func changeStateAfter(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 		}
 		switch {
 		case len(want.Seats) > 0:
-			for k := range want.Seats {
-				got.SeatsLeft[k]++
-				return true
-			}
+			got.SeatsLeft[slices.Min(slices.Collect(maps.Keys(want.Seats)))]++
+			return true
 		case len(want.Counts) > 0:
-			for k := range want.Counts {
-				got.Counts[k]++
-				return true
-			}
+			got.Counts[slices.Min(slices.Collect(maps.Keys(want.Counts)))]++
+			return true
 		case want.Unchanged:
 			got.Hash = strings.Repeat("0", len(got.Hash))
 			got.Version++
@@ -298,7 +220,7 @@ func dropSource(which string) func(scenarios.Scenario, *scenarios.Evidence) bool
 			if len(e.State) == 0 {
 				return false
 			}
-			ev.States = map[string]*observer.State{}
+			ev.States = map[vocab.Phase]*record.State{}
 		case "ui":
 			if len(e.UI) == 0 {
 				return false
@@ -314,14 +236,11 @@ func disagree(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 		if ev.Requests == nil || ev.Journal == nil {
 			return false
 		}
-		from, to := window(ev, r.Phase)
-		if n := findRequest(ev, from.Requests, to.Requests, r.Method, r.Path); n >= 0 {
-			removeRequest(ev, n) // gone from the network log only
-			return true
+		if _, err := ev.RemoveRequest(r.Phase, r.Method, r.Path); err == nil {
+			return true // gone from the network log only
 		}
-		fake := netlog.Request{Method: r.Method, Path: r.Path, URL: ev.Env.BaseURL + r.Path, Status: 200, Done: true}
-		appendToWindow(ev, r.Phase, to.Requests, fake) // seen by the browser only
-		return true
+		fake := record.Request{Method: r.Method, Path: r.Path, URL: ev.Env.BaseURL + r.Path, Status: 200, Done: true}
+		return ev.InsertRequest(r.Phase, fake) == nil // seen by the browser only
 	}
 	return false
 }
@@ -339,25 +258,19 @@ func removeQuestion(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 type FlipResult struct {
 	Scenario, Mutation string
 	Applies, Flipped   bool
-	Got                scenarios.Verdict
+	Got                judge.Verdict
 	Want               string
 }
 
 // Flip applies every mutation to a copy of each PASS record and judges it.
 func Flip(records map[string]*scenarios.Evidence, scs map[string]scenarios.Scenario) []FlipResult {
 	var out []FlipResult
-	for _, id := range slices.Sorted(func(yield func(string) bool) {
-		for k := range records {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, id := range slices.Sorted(maps.Keys(records)) {
 		for _, m := range Mutations() {
 			ev := Copy(records[id])
 			r := FlipResult{Scenario: id, Mutation: m.Name, Want: fmt.Sprintf("%s %s", m.Outcome, m.Code)}
 			if r.Applies = m.Apply(scs[id], ev); r.Applies {
-				r.Got = scenarios.Judge(scs[id], ev)
+				r.Got = judge.Judge(scs[id], ev)
 				r.Flipped = r.Got.Outcome == m.Outcome && (m.Code == "" || slices.Contains(r.Got.Codes, m.Code))
 			}
 			out = append(out, r)

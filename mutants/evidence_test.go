@@ -5,8 +5,10 @@ import (
 	"io"
 	"testing"
 
+	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/webmcp"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/vocab"
 )
 
 // passRecords runs every scenario whose known answer is PASS once against
@@ -16,15 +18,15 @@ func passRecords(t *testing.T) (map[string]*scenarios.Evidence, map[string]scena
 	records := map[string]*scenarios.Evidence{}
 	scs := map[string]scenarios.Scenario{}
 	for id, sc := range env.Scenarios {
-		if sc.Known == nil || sc.Known.Outcome != scenarios.Pass || sc.Variant != "" {
+		if sc.Known == nil || sc.Known.Outcome != vocab.Pass || sc.Variant != "" {
 			continue
 		}
 		ev, err := RunScenario(env.Browser, sc, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := scenarios.Judge(sc, ev); v.Outcome != scenarios.Pass {
-			t.Fatalf("%s does not pass on the correct app:\n%s", id, scenarios.Explain(v))
+		if v := judge.Judge(sc, ev); v.Outcome != vocab.Pass {
+			t.Fatalf("%s does not pass on the correct app:\n%s", id, judge.Explain(v))
 		}
 		records[id], scs[id] = ev, sc
 	}
@@ -60,10 +62,10 @@ func TestBaselineAgentsPassNothing(t *testing.T) {
 	type job struct {
 		id string
 		b  Baseline
-		v  scenarios.Verdict
+		v  judge.Verdict
 	}
 	var jobs []*job
-	catalogs := map[string]webmcp.Catalog{}
+	catalogs := map[string]record.Catalog{}
 	for _, id := range []string{"AMB-01", "CONF-01.attempt-3", "list-full"} {
 		start, err := RunScenario(env.Browser, env.Scenarios[id], "")
 		if err != nil {
@@ -80,7 +82,7 @@ func TestBaselineAgentsPassNothing(t *testing.T) {
 		bad.Agent = j.b.Agent(bad, catalogs[j.id])
 		ev, err := RunScenario(env.Browser, bad, "")
 		if err == nil {
-			j.v = scenarios.Judge(bad, ev)
+			j.v = judge.Judge(bad, ev)
 		}
 		return err
 	})
@@ -93,7 +95,7 @@ func TestBaselineAgentsPassNothing(t *testing.T) {
 		}
 	})
 	for _, j := range jobs {
-		if j.v.Outcome == scenarios.Pass {
+		if j.v.Outcome == vocab.Pass {
 			t.Errorf("the %q agent passes %s", j.b.Name, j.id)
 		}
 	}

@@ -9,14 +9,15 @@ import (
 	"sync"
 
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/vocab"
 )
 
 // Outcome of one killer against one app.
 type Outcome struct {
 	Variant refapp.Variant
 	Killer  string
-	Verdict scenarios.Verdict
+	Verdict judge.Verdict
 	Err     error
 }
 
@@ -94,12 +95,12 @@ func RunGate(env *Env, variants []refapp.Variant, killers []Killer, workers int)
 		case o.Err != nil:
 			g.Errors = append(g.Errors, o)
 		case o.Variant == "":
-			if o.Verdict.Outcome != scenarios.Pass && !knownAnswer(env, o) {
+			if o.Verdict.Outcome != vocab.Pass && !knownAnswer(env, o) {
 				g.FalseAlarms = append(g.FalseAlarms, o)
 			}
 		default:
 			row := rows[o.Variant]
-			if o.Verdict.Outcome == scenarios.Fail && slices.Contains(o.Verdict.Codes, scenarios.Code(row.Code)) {
+			if o.Verdict.Outcome == vocab.Fail && slices.Contains(o.Verdict.Codes, vocab.Code(row.Code)) {
 				row.KilledBy = append(row.KilledBy, o.Killer)
 			} else {
 				row.Seen = append(row.Seen, fmt.Sprintf("%s: %s %v", o.Killer, o.Verdict.Outcome, o.Verdict.Codes))
@@ -119,11 +120,7 @@ func knownAnswer(env *Env, o Outcome) bool {
 	if !ok || sc.Known == nil {
 		return false
 	}
-	got := make([]string, len(o.Verdict.Codes))
-	for i, c := range o.Verdict.Codes {
-		got[i] = string(c)
-	}
-	return sc.Known.Outcome == o.Verdict.Outcome && slices.Equal(got, slices.Sorted(slices.Values(sc.Known.Codes)))
+	return judge.AsExpected(sc, o.Verdict)
 }
 
 // Print writes the kill table.
@@ -137,7 +134,7 @@ func (g Gate) Print(w io.Writer) {
 		fmt.Fprintf(w, "%-26s %-34s %s\n", r.Variant, r.Code, killed)
 	}
 	for _, o := range g.FalseAlarms {
-		fmt.Fprintf(w, "FALSE ALARM on the correct app: %s\n%s", o.Killer, scenarios.Explain(o.Verdict))
+		fmt.Fprintf(w, "FALSE ALARM on the correct app: %s\n%s", o.Killer, judge.Explain(o.Verdict))
 	}
 	for _, o := range g.Errors {
 		fmt.Fprintf(w, "HARNESS ERROR: %s on %q: %v\n", o.Killer, o.Variant, o.Err)

@@ -14,6 +14,8 @@ import (
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/scenarios/runner"
 )
 
 // Bound limits each wait for something that should happen at once.
@@ -24,7 +26,7 @@ const Bound = 3 * time.Second
 type Killer struct {
 	Name string
 	Area string // runs against the variants of this area (and the correct app)
-	Run  func(env *Env, variant refapp.Variant) (scenarios.Verdict, error)
+	Run  func(env *Env, variant refapp.Variant) (judge.Verdict, error)
 }
 
 // Env is what killers share: one browser (nil for rule checks alone) and the
@@ -36,19 +38,19 @@ type Env struct {
 
 // ScenarioKiller runs a scenario file in the browser against the variant.
 func ScenarioKiller(id, area string) Killer {
-	return Killer{Name: id, Area: area, Run: func(env *Env, v refapp.Variant) (scenarios.Verdict, error) {
+	return Killer{Name: id, Area: area, Run: func(env *Env, v refapp.Variant) (judge.Verdict, error) {
 		sc, ok := env.Scenarios[id]
 		if !ok {
-			return scenarios.Verdict{}, fmt.Errorf("no scenario %s", id)
+			return judge.Verdict{}, fmt.Errorf("no scenario %s", id)
 		}
 		ev, err := RunScenario(env.Browser, sc, v)
 		if err != nil {
-			return scenarios.Verdict{}, err
+			return judge.Verdict{}, err
 		}
 		if len(ev.Faults) > 0 { // a harness fault must not kill a variant
-			return scenarios.Verdict{}, fmt.Errorf("harness faults: %v", ev.Faults)
+			return judge.Verdict{}, fmt.Errorf("harness faults: %v", ev.Faults)
 		}
-		return scenarios.Judge(sc, ev), nil
+		return judge.Judge(sc, ev), nil
 	}}
 }
 
@@ -64,7 +66,7 @@ func RunScenario(b *browser.Browser, sc scenarios.Scenario, v refapp.Variant) (*
 		return nil, err
 	}
 	defer tab.Close()
-	return scenarios.Run(context.Background(), sc, scenarios.Target{BaseURL: app.URL, Tab: tab,
+	return runner.Run(context.Background(), sc, runner.Target{BaseURL: app.URL, Tab: tab,
 		Observer: observer.New(app.URL, "mutants"), Browser: b.Version, Variant: string(v), Bound: Bound}), nil
 }
 

@@ -14,7 +14,10 @@ import (
 
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/vocab"
 )
 
 // A rule check drives the app's server gate over HTTP, as a same-origin
@@ -24,16 +27,16 @@ import (
 
 // RuleKiller wraps a rule check.
 func RuleKiller(name string, check func(r *ruleRun) error) Killer {
-	return Killer{Name: name, Area: "server", Run: func(_ *Env, v refapp.Variant) (scenarios.Verdict, error) {
+	return Killer{Name: name, Area: "server", Run: func(_ *Env, v refapp.Variant) (judge.Verdict, error) {
 		r, err := newRuleRun(name, v)
 		if err != nil {
-			return scenarios.Verdict{}, err
+			return judge.Verdict{}, err
 		}
 		defer r.app.Close()
 		if err := check(r); err != nil {
-			return scenarios.Verdict{}, fmt.Errorf("%s: %w", name, err)
+			return judge.Verdict{}, fmt.Errorf("%s: %w", name, err)
 		}
-		return scenarios.Judge(r.sc, r.ev), nil
+		return judge.Judge(r.sc, r.ev), nil
 	}}
 }
 
@@ -66,18 +69,18 @@ func newRuleRun(name string, v refapp.Variant) (*ruleRun, error) {
 	r := &ruleRun{app: app, obs: observer.New(app.URL, "mutants"), clock: clk,
 		sc: scenarios.Scenario{ID: name, Title: name, Start: "/", Prompt: "(no agent: requests a same-origin script can send)"},
 		ev: &scenarios.Evidence{ScenarioID: name, Env: scenarios.Env{BaseURL: app.URL, Variant: string(v)},
-			States: map[string]*observer.State{}, Marks: map[string]scenarios.Mark{}}}
+			States: map[vocab.Phase]*record.State{}, Marks: map[vocab.Phase]scenarios.Mark{}}}
 	r.ev.Capture.Observer = true
 	return r, nil
 }
 
 // expectUnchanged: the requests of the agent phase must change nothing.
 func (r *ruleRun) expectUnchanged() {
-	r.sc.Expect.State = map[string]scenarios.State{scenarios.PhaseAgent: {Unchanged: true}}
+	r.sc.Expect.State = map[vocab.Phase]scenarios.State{vocab.PhaseAgent: {Unchanged: true}}
 }
 
 // phase marks the start of a phase (and records the state before the agent).
-func (r *ruleRun) phase(name string) error {
+func (r *ruleRun) phase(name vocab.Phase) error {
 	ctx := context.Background()
 	j, err := r.obs.Journal(ctx, 0)
 	if err != nil {
@@ -89,13 +92,13 @@ func (r *ruleRun) phase(name string) error {
 		return err
 	}
 	switch name {
-	case scenarios.PhaseAgent:
-		r.ev.States[scenarios.StateStart] = &s
-	case scenarios.PhaseHuman:
-		r.ev.States[scenarios.PhaseAgent] = &s
+	case vocab.PhaseAgent:
+		r.ev.States[vocab.StateBefore] = &s
+	case vocab.PhaseHuman:
+		r.ev.States[vocab.PhaseAgent] = &s
 	}
-	if name == scenarios.PhaseHuman {
-		r.ev.Marks[scenarios.PhaseEnd] = r.ev.Marks[name]
+	if name == vocab.PhaseHuman {
+		r.ev.Marks[vocab.PhaseEnd] = r.ev.Marks[name]
 		r.ev.Journal = j
 	}
 	return nil
@@ -103,13 +106,13 @@ func (r *ruleRun) phase(name string) error {
 
 // around runs the agent phase.
 func (r *ruleRun) around(agent func() error) error {
-	if err := r.phase(scenarios.PhaseAgent); err != nil {
+	if err := r.phase(vocab.PhaseAgent); err != nil {
 		return err
 	}
 	if err := agent(); err != nil {
 		return err
 	}
-	return r.phase(scenarios.PhaseHuman)
+	return r.phase(vocab.PhaseHuman)
 }
 
 // session is one visitor of the app, with its cookie and CSRF token.
@@ -271,7 +274,7 @@ func cancelTwice(r *ruleRun) error {
 // the first bad round is the evidence; the correct app must hold in all.
 func lastSeatRace(r *ruleRun) error {
 	const racers = 50
-	r.sc.Expect.State = map[string]scenarios.State{scenarios.PhaseAgent: {
+	r.sc.Expect.State = map[vocab.Phase]scenarios.State{vocab.PhaseAgent: {
 		Seats: map[string]int{officeHours: 0}, Counts: map[string]int{"registrations": 1}}}
 	for round := 0; ; round++ {
 		if round > 0 {
@@ -311,7 +314,7 @@ func lastSeatRace(r *ruleRun) error {
 		if err != nil {
 			return err
 		}
-		if round == 9 || scenarios.Judge(r.sc, r.ev).Outcome != scenarios.Pass {
+		if round == 9 || judge.Judge(r.sc, r.ev).Outcome != vocab.Pass {
 			return nil
 		}
 	}

@@ -8,19 +8,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/har"
+	"github.com/agentready/agentready/record"
 	"github.com/chromedp/cdproto/network"
 )
 
-var testInfo = HARInfo{Creator: "agentready", CreatorVersion: "test", Browser: "Chromium", BrowserVersion: "156"}
+var testInfo = har.HARInfo{Creator: "agentready", CreatorVersion: "test", Browser: "Chromium", BrowserVersion: "156"}
 
 // harLogOf records the events and renders the HAR, which must pass CheckHAR.
-func harLogOf(t *testing.T, l Log) map[string]any {
+func harLogOf(t *testing.T, l record.Log) map[string]any {
 	t.Helper()
-	raw, err := HAR(l, testInfo)
+	raw, err := har.HAR(l, testInfo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckHAR(raw); err != nil {
+	if err := har.CheckHAR(raw); err != nil {
 		t.Fatalf("HAR fails its own check: %v\n%s", err, raw)
 	}
 	var doc map[string]any
@@ -51,7 +53,7 @@ func at(doc any, path string) any {
 }
 
 func TestHAR(t *testing.T) {
-	r := record(
+	r := observed(
 		// Observed in another order than they were sent: HAR sorts by SentAt.
 		sent("2", "POST", "http://app.test/api/registrations?x=1&a=2", 101,
 			network.Headers{"content-type": "application/json;charset=UTF-8"}, `{"event":"e1"}`),
@@ -142,7 +144,7 @@ func TestHAREdgeCases(t *testing.T) {
 		}
 	})
 	t.Run("same SentAt keeps Seq order", func(t *testing.T) {
-		doc := harLogOf(t, Log{{Seq: 2, URL: "http://a/2", SentAt: 5}, {Seq: 1, URL: "http://a/1", SentAt: 5}, {Seq: 3, URL: "http://a/0", SentAt: 1}})
+		doc := harLogOf(t, record.Log{{Seq: 2, URL: "http://a/2", SentAt: 5}, {Seq: 1, URL: "http://a/1", SentAt: 5}, {Seq: 3, URL: "http://a/0", SentAt: 1}})
 		var urls []any
 		for _, e := range at(doc, "log.entries").([]any) {
 			urls = append(urls, at(e, "request.url"))
@@ -152,19 +154,19 @@ func TestHAREdgeCases(t *testing.T) {
 		}
 	})
 	t.Run("no wall clock gives the epoch", func(t *testing.T) {
-		doc := harLogOf(t, Log{{Seq: 1, Method: "GET", URL: "http://a/"}})
+		doc := harLogOf(t, record.Log{{Seq: 1, Method: "GET", URL: "http://a/"}})
 		if s := at(doc, "log.entries.0.startedDateTime"); s != "1970-01-01T00:00:00Z" {
 			t.Errorf("startedDateTime %v", s)
 		}
 	})
 	t.Run("body announced but not fetched keeps an empty postData", func(t *testing.T) {
-		doc := harLogOf(t, Log{{Seq: 1, Method: "POST", URL: "http://a/", HasBody: true, RequestHeaders: map[string]string{"Content-Type": "text/plain"}}})
+		doc := harLogOf(t, record.Log{{Seq: 1, Method: "POST", URL: "http://a/", HasBody: true, RequestHeaders: map[string]string{"Content-Type": "text/plain"}}})
 		if at(doc, "log.entries.0.request.postData.text") != "" || at(doc, "log.entries.0.request.postData.mimeType") != "text/plain" {
 			t.Errorf("postData %v", at(doc, "log.entries.0.request.postData"))
 		}
 	})
 	t.Run("redirect entry carries redirectURL, whatever the header's case", func(t *testing.T) {
-		r := record(
+		r := observed(
 			sent("r1", "GET", "http://app.test/old", 100, nil),
 			redirected("r1", "http://app.test/new", 100.2, 302, "/new"), // h2-style lower-case "location"
 			received("r1", 100.3, 200, "text/html", nil),
@@ -181,40 +183,22 @@ func TestHAREdgeCases(t *testing.T) {
 			t.Errorf("status of the redirect = %v", got)
 		}
 	})
-	t.Run("milliseconds are rounded, not truncated", func(t *testing.T) {
-		for _, tt := range []struct{ from, to, want float64 }{
-			{100.010, 100.015, 5}, // 0.00499999999999545 s
-			{101, 101.020, 20},    // 0.01999999999999602 s
-			{12345.678901, 12345.679902, 1.001},
-			{1, 1, 0},
-		} {
-			if got := ms(tt.to - tt.from); got != tt.want {
-				t.Errorf("ms(%v - %v) = %v, want %v", tt.to, tt.from, got, tt.want)
-			}
-		}
-	})
-	t.Run("protocol names", func(t *testing.T) {
-		for proto, want := range map[string]string{"h2": "HTTP/2.0", "H3": "HTTP/3.0", "": "HTTP/1.1", "http/1.0": "HTTP/1.0"} {
-			if got := httpVersion(proto); got != want {
-				t.Errorf("httpVersion(%q) = %q, want %q", proto, got, want)
-			}
-		}
-	})
+
 }
 
 // validHAR is a HAR with one entry of each kind, every optional part present.
 func validHAR(t *testing.T) []byte {
 	t.Helper()
-	r := record(
+	r := observed(
 		sent("1", "POST", "http://app.test/api/registrations", 100, network.Headers{"Content-Type": "application/json"}, `{}`),
 		received("1", 100.1, 201, "application/json", network.Headers{"Content-Type": "application/json"}),
 		finished("1", 100.2, 10),
 	)
-	raw, err := HAR(r.Requests(), testInfo)
+	raw, err := har.HAR(r.Requests(), testInfo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckHAR(raw); err != nil {
+	if err := har.CheckHAR(raw); err != nil {
 		t.Fatalf("the base HAR is not valid: %v", err)
 	}
 	return raw
@@ -287,7 +271,7 @@ func TestCheckHARFindsWhatIsWrong(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path+"/"+tt.want, func(t *testing.T) {
-			err := CheckHAR(edit(t, base, tt.path, tt.fn))
+			err := har.CheckHAR(edit(t, base, tt.path, tt.fn))
 			if err == nil {
 				t.Fatalf("CheckHAR accepted a HAR with %s broken", tt.path)
 			}
@@ -306,17 +290,17 @@ func TestCheckHARDocumentLevel(t *testing.T) {
 		{"entry not an object", `{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[42]}}`, "log.entries[0] is not an object"},
 	}
 	for _, tt := range tests {
-		err := CheckHAR([]byte(tt.raw))
+		err := har.CheckHAR([]byte(tt.raw))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want one containing %q", tt.name, err, tt.want)
 		}
 	}
 	minimal := `{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[]}}`
-	if err := CheckHAR([]byte(minimal)); err != nil {
+	if err := har.CheckHAR([]byte(minimal)); err != nil {
 		t.Errorf("minimal HAR: %v", err)
 	}
 	// Every problem is reported, not only the first.
-	err := CheckHAR([]byte(`{"log":{"version":1,"entries":[]}}`))
+	err := har.CheckHAR([]byte(`{"log":{"version":1,"entries":[]}}`))
 	if err == nil || !strings.Contains(err.Error(), "log.version") || !strings.Contains(err.Error(), "log.creator") {
 		t.Errorf("err = %v, want both log.version and log.creator", err)
 	}

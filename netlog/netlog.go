@@ -7,50 +7,20 @@ import (
 	"context"
 	"math"
 	"net/url"
-	"path"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/agentready/agentready/record"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
-
-// Request is one request and what became of it. Times are the protocol's
-// monotonic timestamps in seconds; Started is the wall clock.
-type Request struct {
-	Seq             int               `json:"seq"`
-	ID              string            `json:"requestId"`
-	Method          string            `json:"method"`
-	URL             string            `json:"url"`
-	Path            string            `json:"path"`
-	ResourceType    string            `json:"resourceType,omitempty"`
-	Initiator       string            `json:"initiator,omitempty"`
-	RequestHeaders  map[string]string `json:"requestHeaders,omitempty"`
-	HasBody         bool              `json:"hasBody,omitempty"`
-	Body            string            `json:"body,omitempty"`
-	Status          int               `json:"status,omitempty"`
-	StatusText      string            `json:"statusText,omitempty"`
-	MimeType        string            `json:"mimeType,omitempty"`
-	ResponseHeaders map[string]string `json:"responseHeaders,omitempty"`
-	Protocol        string            `json:"protocol,omitempty"`
-	Failure         string            `json:"failure,omitempty"`
-	Canceled        bool              `json:"canceled,omitempty"`
-	Blocked         string            `json:"blocked,omitempty"`
-	Started         time.Time         `json:"started"`
-	SentAt          float64           `json:"sentAt"`
-	ResponseAt      float64           `json:"responseAt,omitempty"`
-	FinishedAt      float64           `json:"finishedAt,omitempty"`
-	EncodedBytes    int64             `json:"encodedBytes,omitempty"`
-	Done            bool              `json:"done"`
-}
 
 // Recorder keeps the requests of one tab. Observe is called from the tab's
 // listener; the other methods from anywhere.
 type Recorder struct {
 	mu      sync.Mutex
-	reqs    []*Request
+	reqs    []*record.Request
 	current map[string]int // requestId → index of its latest entry (redirects make new entries)
 	changed chan struct{}
 }
@@ -75,7 +45,7 @@ func (r *Recorder) Observe(ev any) {
 				e.ResponseAt, e.FinishedAt, e.Done = float64(ev.Timestamp), float64(ev.Timestamp), true
 			}
 		}
-		req := &Request{Seq: len(r.reqs) + 1, ID: id, Method: ev.Request.Method, URL: ev.Request.URL, Path: pathOf(ev.Request.URL),
+		req := &record.Request{Seq: len(r.reqs) + 1, ID: id, Method: ev.Request.Method, URL: ev.Request.URL, Path: pathOf(ev.Request.URL),
 			ResourceType: string(ev.Type), RequestHeaders: headers(ev.Request.Headers), HasBody: ev.Request.HasPostData,
 			SentAt: float64(ev.Timestamp)}
 		if ev.WallTime > 0 {
@@ -111,7 +81,7 @@ func (r *Recorder) Observe(ev any) {
 	r.changed = make(chan struct{})
 }
 
-func (r *Recorder) entry(id string) *Request {
+func (r *Recorder) entry(id string) *record.Request {
 	if i, ok := r.current[id]; ok {
 		return r.reqs[i]
 	}
@@ -143,10 +113,10 @@ func pathOf(raw string) string {
 }
 
 // Requests returns a copy of the log.
-func (r *Recorder) Requests() Log {
+func (r *Recorder) Requests() record.Log {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make(Log, len(r.reqs))
+	out := make(record.Log, len(r.reqs))
 	for i, e := range r.reqs {
 		out[i] = *e
 	}
@@ -162,7 +132,7 @@ func (r *Recorder) Len() int {
 
 // WaitFor waits until a request after mark satisfies match and is done, or
 // ctx ends.
-func (r *Recorder) WaitFor(ctx context.Context, mark int, match func(Request) bool) (Request, error) {
+func (r *Recorder) WaitFor(ctx context.Context, mark int, match func(record.Request) bool) (record.Request, error) {
 	for {
 		r.mu.Lock()
 		for _, e := range r.reqs[min(mark, len(r.reqs)):] {
@@ -176,7 +146,7 @@ func (r *Recorder) WaitFor(ctx context.Context, mark int, match func(Request) bo
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return Request{}, ctx.Err()
+			return record.Request{}, ctx.Err()
 		}
 	}
 }
@@ -186,7 +156,7 @@ func (r *Recorder) WaitFor(ctx context.Context, mark int, match func(Request) bo
 func (r *Recorder) WaitSettled(ctx context.Context) error {
 	for {
 		r.mu.Lock()
-		open := slices.ContainsFunc(r.reqs, func(e *Request) bool { return !e.Done })
+		open := slices.ContainsFunc(r.reqs, func(e *record.Request) bool { return !e.Done })
 		changed := r.changed
 		r.mu.Unlock()
 		if !open {
@@ -204,7 +174,7 @@ func (r *Recorder) WaitSettled(ctx context.Context) error {
 // announced but did not send inline. It must run while the tab is open.
 func (r *Recorder) FillBodies(ctx context.Context) error {
 	r.mu.Lock()
-	var missing []*Request
+	var missing []*record.Request
 	for _, e := range r.reqs {
 		if e.HasBody && e.Body == "" {
 			missing = append(missing, e)
@@ -223,60 +193,8 @@ func (r *Recorder) FillBodies(ctx context.Context) error {
 	return nil
 }
 
-// Log is an ordered list of requests.
-type Log []Request
-
-// Match tells whether a request has method (any, if "") and a path that
-// matches pattern: an exact path, or a path.Match pattern such as
-// "/api/registrations/*/cancel".
-func Match(req Request, method, pattern string) bool {
-	if method != "" && !strings.EqualFold(req.Method, method) {
-		return false
-	}
-	if req.Path == pattern {
-		return true
-	}
-	ok, err := path.Match(pattern, req.Path)
-	return err == nil && ok
-}
-
-// Count is how many requests of the log match method and pattern, whatever
-// their outcome: an attempt counts even when it failed or was blocked.
-func (l Log) Count(method, pattern string) int {
-	n := 0
-	for _, r := range l {
-		if Match(r, method, pattern) {
-			n++
-		}
-	}
-	return n
-}
-
-// Filter keeps the requests that match.
-func (l Log) Filter(method, pattern string) Log {
-	return slices.DeleteFunc(slices.Clone(l), func(r Request) bool { return !Match(r, method, pattern) })
-}
-
-// Since keeps the requests after a mark taken with Len.
-func (l Log) Since(mark int) Log { return l[min(mark, len(l)):] }
-
 // Enable turns on the Network domain with room for request bodies.
 func Enable(ctx context.Context) error {
 	_, err := chromedp.Call(ctx, network.Enable, network.EnableParams{MaxPostDataSize: new(int64(64 << 10))})
 	return err
-}
-
-// Writes keeps the requests whose method can change state on the server.
-func (l Log) Writes() Log {
-	return slices.DeleteFunc(slices.Clone(l), func(r Request) bool { return !IsWrite(r.Method) })
-}
-
-// IsWrite tells whether a method can change state on the server: anything
-// but GET, HEAD and OPTIONS, in any case.
-func IsWrite(method string) bool {
-	switch strings.ToUpper(method) {
-	case "GET", "HEAD", "OPTIONS":
-		return false
-	}
-	return true
 }

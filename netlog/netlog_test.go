@@ -3,10 +3,10 @@ package netlog
 import (
 	"context"
 	"errors"
-	"reflect"
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/record"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 )
@@ -55,7 +55,7 @@ func failed(id string, ts float64, text string, canceled bool, blocked network.B
 		ErrorText: text, Canceled: canceled, BlockedReason: blocked}
 }
 
-func record(events ...any) *Recorder {
+func observed(events ...any) *Recorder {
 	r := NewRecorder()
 	for _, ev := range events {
 		r.Observe(ev)
@@ -65,7 +65,7 @@ func record(events ...any) *Recorder {
 
 func TestObserveBuildsTheLog(t *testing.T) {
 	jsonCT := network.Headers{"Content-Type": "application/json"}
-	r := record(
+	r := observed(
 		sent("1", "GET", "http://app.test/api/events?from=2026", 100, network.Headers{"Accept": "*/*"}),
 		received("1", 100.010, 200, "application/json", jsonCT),
 		finished("1", 100.015, 512),
@@ -114,7 +114,7 @@ func TestObserveBuildsTheLog(t *testing.T) {
 	}
 
 	for _, tt := range []struct {
-		req      Request
+		req      record.Request
 		failure  string
 		canceled bool
 		blocked  string
@@ -139,7 +139,7 @@ func TestObserveBuildsTheLog(t *testing.T) {
 }
 
 func TestObserveRedirectMakesASecondEntry(t *testing.T) {
-	r := record(
+	r := observed(
 		sent("r1", "GET", "http://app.test/old", 100, nil),
 		redirected("r1", "http://app.test/new", 100.2, 302, "/new"),
 		received("r1", 100.3, 200, "text/html", nil),
@@ -180,113 +180,14 @@ func TestPathOf(t *testing.T) {
 	}
 }
 
-func TestMatch(t *testing.T) {
-	req := func(method, path string) Request { return Request{Method: method, Path: path} }
-	tests := []struct {
-		name            string
-		req             Request
-		method, pattern string
-		want            bool
-	}{
-		{"exact path", req("POST", "/api/registrations"), "POST", "/api/registrations", true},
-		{"other path", req("POST", "/api/registrations/1"), "POST", "/api/registrations", false},
-		{"pattern", req("POST", "/api/registrations/42/cancel"), "POST", "/api/registrations/*/cancel", true},
-		{"pattern does not cross /", req("POST", "/api/registrations/4/2/cancel"), "POST", "/api/registrations/*/cancel", false},
-		{"method is case-insensitive", req("post", "/api/tasks"), "POST", "/api/tasks", true},
-		{"method is case-insensitive, other way", req("DELETE", "/api/tasks"), "delete", "/api/tasks", true},
-		{"other method", req("GET", "/api/tasks"), "POST", "/api/tasks", false},
-		{"empty method is any", req("PATCH", "/api/tasks"), "", "/api/tasks", true},
-		{"bad pattern matches only itself", req("GET", "/a["), "", "/a[", true},
-		{"bad pattern matches nothing else", req("GET", "/ab"), "", "/a[", false},
-		{"star matches any one segment", req("GET", "/favicon.ico"), "GET", "/*", true},
-	}
-	for _, tt := range tests {
-		if got := Match(tt.req, tt.method, tt.pattern); got != tt.want {
-			t.Errorf("%s: Match(%s %s, %q, %q) = %v, want %v", tt.name, tt.req.Method, tt.req.Path, tt.method, tt.pattern, got, tt.want)
-		}
-	}
-}
-
-// sampleLog is a small log for the counting helpers.
-func sampleLog() Log {
-	reqs := []struct{ method, path string }{
-		{"GET", "/"},
-		{"GET", "/api/events"},
-		{"POST", "/api/registrations"},
-		{"OPTIONS", "/api/registrations"},
-		{"post", "/api/registrations"},
-		{"POST", "/api/registrations/7/cancel"},
-		{"HEAD", "/api/events"},
-		{"DELETE", "/api/tasks/3"},
-		{"PUT", "/api/tasks/3"},
-	}
-	l := make(Log, len(reqs))
-	for i, r := range reqs {
-		l[i] = Request{Seq: i + 1, Method: r.method, Path: r.path, Done: true}
-	}
-	return l
-}
-
-func seqs(l Log) []int {
-	out := []int{}
-	for _, r := range l {
-		out = append(out, r.Seq)
-	}
-	return out
-}
-
-func TestCountFilterSinceWrites(t *testing.T) {
-	l := sampleLog()
-	tests := []struct {
-		method, pattern string
-		want            []int
-	}{
-		{"POST", "/api/registrations", []int{3, 5}},
-		{"", "/api/registrations", []int{3, 4, 5}},
-		{"POST", "/api/registrations/*/cancel", []int{6}},
-		{"", "/api/tasks/*", []int{8, 9}},
-		{"GET", "/nothing", []int{}},
-		{"", "/*", []int{1}}, // path.Match: * may be empty, so "/*" matches "/", and never crosses a "/"
-	}
-	for _, tt := range tests {
-		got := l.Filter(tt.method, tt.pattern)
-		if !reflect.DeepEqual(seqs(got), tt.want) {
-			t.Errorf("Filter(%q, %q) = %v, want %v", tt.method, tt.pattern, seqs(got), tt.want)
-		}
-		if n := l.Count(tt.method, tt.pattern); n != len(tt.want) {
-			t.Errorf("Count(%q, %q) = %d, want %d", tt.method, tt.pattern, n, len(tt.want))
-		}
-	}
-	if !reflect.DeepEqual(seqs(l), []int{1, 2, 3, 4, 5, 6, 7, 8, 9}) {
-		t.Errorf("Filter changed the log: %v", seqs(l))
-	}
-
-	if got := seqs(l.Writes()); !reflect.DeepEqual(got, []int{3, 5, 6, 8, 9}) {
-		t.Errorf("Writes() = %v, want the POST, post, POST, DELETE and PUT", got)
-	}
-	if !reflect.DeepEqual(seqs(l), []int{1, 2, 3, 4, 5, 6, 7, 8, 9}) {
-		t.Errorf("Writes changed the log: %v", seqs(l))
-	}
-
-	for _, tt := range []struct {
-		mark int
-		want []int
-	}{{0, seqs(l)}, {7, []int{8, 9}}, {9, []int{}}, {50, []int{}}} {
-		if got := seqs(l.Since(tt.mark)); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("Since(%d) = %v, want %v", tt.mark, got, tt.want)
-		}
-	}
-	if n := l.Since(7).Writes().Count("", "/api/tasks/*"); n != 2 {
-		t.Errorf("chained count = %d, want 2", n)
-	}
-}
-
 func TestWaitForReturnsOnlyDoneRequests(t *testing.T) {
-	r := record(
+	r := observed(
 		sent("1", "POST", "http://app.test/api/registrations", 100, nil, "{}"),
 		received("1", 100.1, 201, "application/json", nil),
 	)
-	isPost := func(q Request) bool { return Match(q, "POST", "/api/registrations") }
+	isPost := func(q record.Request) bool {
+		return record.MatchRequest(q.Method, q.Path, "POST", "/api/registrations")
+	}
 
 	// Answered but not finished: not done yet.
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
@@ -296,7 +197,7 @@ func TestWaitForReturnsOnlyDoneRequests(t *testing.T) {
 	}
 
 	type result struct {
-		req Request
+		req record.Request
 		err error
 	}
 	done := make(chan result, 1)

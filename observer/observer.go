@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/agentready/agentready/record"
 )
 
 // Paths of the observation endpoints.
@@ -19,53 +21,6 @@ const (
 	StatePath   = "/__agentready/state"
 	JournalPath = "/__agentready/journal"
 )
-
-// State is the app's state as the observer sees it.
-type State struct {
-	Version   int64          `json:"version"`
-	Hash      string         `json:"hash"`
-	SeatsLeft map[string]int `json:"seatsLeft"`
-	Counts    map[string]int `json:"counts"`
-}
-
-// Entry is one request as the app recorded it on arrival.
-type Entry struct {
-	Seq     int       `json:"seq"`
-	Time    time.Time `json:"time"`
-	Method  string    `json:"method"`
-	Path    string    `json:"path"`
-	Status  int       `json:"status"`
-	Code    string    `json:"code,omitempty"`
-	Session string    `json:"session,omitempty"`
-	Done    bool      `json:"done"`
-}
-
-// Journal is the app's request journal.
-type Journal []Entry
-
-// Count is how many entries have method and exactly path.
-func (j Journal) Count(method, path string) int {
-	n := 0
-	for _, e := range j {
-		if strings.EqualFold(e.Method, method) && e.Path == path {
-			n++
-		}
-	}
-	return n
-}
-
-// Writes are the entries whose method can change state.
-func (j Journal) Writes() Journal {
-	var out Journal
-	for _, e := range j {
-		switch strings.ToUpper(e.Method) {
-		case http.MethodGet, http.MethodHead, http.MethodOptions:
-		default:
-			out = append(out, e)
-		}
-	}
-	return out
-}
 
 // Client talks to one app's observation endpoints.
 type Client struct {
@@ -80,15 +35,15 @@ func New(baseURL, token string) *Client {
 }
 
 // State reads the state.
-func (c *Client) State(ctx context.Context) (State, error) {
-	var s State
+func (c *Client) State(ctx context.Context) (record.State, error) {
+	var s record.State
 	return s, c.get(ctx, StatePath, &s)
 }
 
 // Journal reads the journal from sequence number since on (0: all).
-func (c *Client) Journal(ctx context.Context, since int) (Journal, error) {
+func (c *Client) Journal(ctx context.Context, since int) (record.Journal, error) {
 	var j struct {
-		Entries Journal `json:"entries"`
+		Entries record.Journal `json:"entries"`
 	}
 	err := c.get(ctx, fmt.Sprintf("%s?since=%d", JournalPath, since), &j)
 	return j.Entries, err

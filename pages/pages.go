@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/record"
 )
 
 // Tool names of the reference app.
@@ -120,15 +121,15 @@ func WaitUntil(ctx context.Context, cond string, d time.Duration) error {
 }
 
 // Snapshot reads the state of each selector.
-func Snapshot(ctx context.Context, selectors ...string) ([]browser.Element, error) {
+func Snapshot(ctx context.Context, selectors ...string) ([]record.Element, error) {
 	return browser.Snapshot(ctx, selectors...)
 }
 
 // SnapshotOne reads the state of one selector.
-func SnapshotOne(ctx context.Context, sel string) (browser.Element, error) {
+func SnapshotOne(ctx context.Context, sel string) (record.Element, error) {
 	els, err := browser.Snapshot(ctx, sel)
 	if err != nil || len(els) == 0 {
-		return browser.Element{Selector: sel}, err
+		return record.Element{Selector: sel}, err
 	}
 	return els[0], nil
 }

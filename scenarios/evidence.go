@@ -1,10 +1,11 @@
 package scenarios
 
 import (
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/netlog"
-	"github.com/agentready/agentready/observer"
-	"github.com/agentready/agentready/webmcp"
+	"fmt"
+	"slices"
+
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 )
 
 // Evidence is everything one run recorded. The judge reads nothing else, so
@@ -19,25 +20,25 @@ type Evidence struct {
 
 	// Catalog is the start page's catalog as the protocol reported it, and
 	// PageTools what getTools() answered at the same moment.
-	Catalog   webmcp.Catalog    `json:"catalog"`
-	PageTools []webmcp.PageTool `json:"pageTools"`
+	Catalog   record.Catalog    `json:"catalog"`
+	PageTools []record.PageTool `json:"pageTools"`
 	// Calls are the setup, agent and human-step calls in the order made.
 	Calls []CallRecord `json:"calls"`
 	// Trace is every WebMCP event of the tab, whoever caused it.
-	Trace []webmcp.Event `json:"trace"`
+	Trace []record.Event `json:"trace"`
 	// Requests is the tab's request log; nil when network capture was off.
-	Requests netlog.Log `json:"requests"`
+	Requests record.Log `json:"requests"`
 	// Journal is the app's request journal; nil without an observer.
-	Journal observer.Journal `json:"journal"`
+	Journal record.Journal `json:"journal"`
 	// States are the app's state before the agent and after each phase.
-	States map[string]*observer.State `json:"states"`
+	States map[vocab.Phase]*record.State `json:"states"`
 	// UI holds the elements the expectations name, after each phase.
-	UI map[string][]browser.Element `json:"ui"`
+	UI map[vocab.Phase][]record.Element `json:"ui"`
 	// Marks are where each phase starts in the trace, request log and journal.
-	Marks   map[string]Mark        `json:"marks"`
-	Console []browser.ConsoleEntry `json:"console"`
-	Final   *string                `json:"final"`
-	Faults  []string               `json:"faults,omitempty"` // harness problems met on the way
+	Marks   map[vocab.Phase]Mark  `json:"marks"`
+	Console []record.ConsoleEntry `json:"console"`
+	Final   *string               `json:"final"`
+	Faults  []string              `json:"faults,omitempty"` // harness problems met on the way
 	// Unmet are waits of the scenario's steps that ran out: the page never
 	// got there. That is news about the app, which the checks judge; it is
 	// not a fault of the harness.
@@ -54,10 +55,10 @@ type Env struct {
 
 // CallRecord is one call and its result.
 type CallRecord struct {
-	Phase         string        `json:"phase"` // setup, agent or human
+	Phase         vocab.Phase   `json:"phase"` // setup, agent or human
 	Index         int           `json:"index"` // position in its phase
 	Call          Call          `json:"call"`
-	Result        webmcp.Result `json:"result"`
+	Result        record.Result `json:"result"`
 	CatalogBefore []string      `json:"catalogBefore"`
 	CatalogAfter  []string      `json:"catalogAfter"`
 }
@@ -69,25 +70,116 @@ type Mark struct {
 	Journal  int `json:"journal"`
 }
 
+// markOrder are the phases whose marks bound the windows, in order.
+var markOrder = []vocab.Phase{vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd}
+
 // Window answers the marks where a phase (agent, human, or all: both)
 // starts and ends in the ordered records; ok is false when one is missing.
-func (ev *Evidence) Window(phase string) (from, to Mark, ok bool) {
-	start, ok1 := ev.Marks[PhaseAgent]
-	human, ok2 := ev.Marks[PhaseHuman]
-	end, ok3 := ev.Marks[PhaseEnd]
+func (ev *Evidence) Window(phase vocab.Phase) (from, to Mark, ok bool) {
+	start, ok1 := ev.Marks[vocab.PhaseAgent]
+	human, ok2 := ev.Marks[vocab.PhaseHuman]
+	end, ok3 := ev.Marks[vocab.PhaseEnd]
 	switch phase {
-	case PhaseAgent:
+	case vocab.PhaseAgent:
 		return start, human, ok1 && ok2
-	case PhaseHuman:
+	case vocab.PhaseHuman:
 		return human, end, ok2 && ok3
 	default:
 		return start, end, ok1 && ok3
 	}
 }
 
-// Phase of evidence windows.
-const (
-	PhaseSetup = "setup"
-	PhaseEnd   = "end"
-	StateStart = "before" // state before the agent
-)
+// The edits below change the record the way a different run would have
+// recorded it, keeping every later phase's mark where it belongs. They are
+// the one place the judge's tests and the gate's evidence mutations change a
+// record, so that both mean the same by "one more request in the agent
+// phase".
+
+// InsertRequest puts r at the end of a phase's window of the network log.
+func (ev *Evidence) InsertRequest(phase vocab.Phase, r record.Request) error {
+	_, to, ok := ev.Window(phase)
+	if !ok {
+		return fmt.Errorf("no %s window in the marks", phase)
+	}
+	pos := min(to.Requests, len(ev.Requests))
+	ev.Requests = slices.Insert(ev.Requests, pos, r)
+	ev.shiftAfterInsert(phase, pos, requestsOf)
+	return nil
+}
+
+// RemoveRequest removes the first request of a phase's window that matches
+// method and pattern, and answers it.
+func (ev *Evidence) RemoveRequest(phase vocab.Phase, method, pattern string) (record.Request, error) {
+	from, to, ok := ev.Window(phase)
+	if !ok {
+		return record.Request{}, fmt.Errorf("no %s window in the marks", phase)
+	}
+	for i := from.Requests; i < min(to.Requests, len(ev.Requests)); i++ {
+		if r := ev.Requests[i]; record.MatchRequest(r.Method, r.Path, method, pattern) {
+			ev.Requests = slices.Delete(ev.Requests, i, i+1)
+			ev.shiftAfterRemove(i, requestsOf)
+			return r, nil
+		}
+	}
+	return record.Request{}, fmt.Errorf("no %s %s in the %s window of the network log", method, pattern, phase)
+}
+
+// InsertJournalEntry puts e at the end of a phase's window of the journal.
+func (ev *Evidence) InsertJournalEntry(phase vocab.Phase, e record.Entry) error {
+	_, to, ok := ev.Window(phase)
+	if !ok {
+		return fmt.Errorf("no %s window in the marks", phase)
+	}
+	pos := min(to.Journal, len(ev.Journal))
+	ev.Journal = slices.Insert(ev.Journal, pos, e)
+	ev.shiftAfterInsert(phase, pos, journalOf)
+	return nil
+}
+
+// RemoveJournalEntry removes the first entry of a phase's window of the
+// journal that matches method and pattern, and answers it.
+func (ev *Evidence) RemoveJournalEntry(phase vocab.Phase, method, pattern string) (record.Entry, error) {
+	from, to, ok := ev.Window(phase)
+	if !ok {
+		return record.Entry{}, fmt.Errorf("no %s window in the marks", phase)
+	}
+	for i := from.Journal; i < min(to.Journal, len(ev.Journal)); i++ {
+		if e := ev.Journal[i]; record.MatchRequest(e.Method, e.Path, method, pattern) {
+			ev.Journal = slices.Delete(ev.Journal, i, i+1)
+			ev.shiftAfterRemove(i, journalOf)
+			return e, nil
+		}
+	}
+	return record.Entry{}, fmt.Errorf("no %s %s in the %s window of the journal", method, pattern, phase)
+}
+
+func requestsOf(m *Mark) *int { return &m.Requests }
+func journalOf(m *Mark) *int  { return &m.Journal }
+
+// shiftAfterRemove moves every mark past the removed entry i back by one.
+func (ev *Evidence) shiftAfterRemove(i int, field func(*Mark) *int) {
+	for p, m := range ev.Marks {
+		if *field(&m) > i {
+			*field(&m)--
+			ev.Marks[p] = m
+		}
+	}
+}
+
+// shiftAfterInsert moves every mark past the inserted entry at pos forward
+// by one. A mark at pos moves too, unless it starts the phase's window: the
+// entry then falls inside that window, which may have been empty.
+func (ev *Evidence) shiftAfterInsert(phase vocab.Phase, pos int, field func(*Mark) *int) {
+	start := phase
+	if phase == vocab.PhaseAll {
+		start = vocab.PhaseAgent
+	}
+	startAt := slices.Index(markOrder, start)
+	for p, m := range ev.Marks {
+		v := field(&m)
+		if *v > pos || (*v == pos && slices.Index(markOrder, p) > startAt) {
+			*v++
+			ev.Marks[p] = m
+		}
+	}
+}

@@ -1,13 +1,15 @@
-// Package scenarios loads scenario files, runs them against an app to record
-// Evidence, and judges the Evidence against the scenario's expectations with
-// a pure function, so that a recorded run can be judged again offline to the
-// same verdict.
+// Package scenarios is the scenario format: what a scenario file says (the
+// agent's transcript, a person's steps, expectations per source), how it is
+// loaded and validated, and the Evidence a run of it records. Playing a
+// scenario in a browser is package runner's job; deciding a verdict from the
+// evidence is package judge's, a pure function.
 package scenarios
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +19,9 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 )
 
 // Scenario is one scenario file: what the agent was asked and did, what a
@@ -56,15 +61,15 @@ type Agent struct {
 
 // Call is one tool call.
 type Call struct {
-	Tool      string         `yaml:"tool" json:"tool"`
-	Input     map[string]any `yaml:"input,omitempty" json:"input,omitempty"`
-	Transport string         `yaml:"transport,omitempty" json:"transport,omitempty"` // page (default) or cdp
-	Expect    *CallExpect    `yaml:"expect,omitempty" json:"expect,omitempty"`
+	Tool      string          `yaml:"tool" json:"tool"`
+	Input     map[string]any  `yaml:"input,omitempty" json:"input,omitempty"`
+	Transport vocab.Transport `yaml:"transport,omitempty" json:"transport,omitempty"` // page (default) or cdp
+	Expect    *CallExpect     `yaml:"expect,omitempty" json:"expect,omitempty"`
 }
 
 // CallExpect is what must come of one call.
 type CallExpect struct {
-	Status        string         `yaml:"status,omitempty" json:"status,omitempty"` // completed, error, canceled, no_response
+	Status        vocab.Status   `yaml:"status,omitempty" json:"status,omitempty"` // completed, error, canceled, no_response
 	Output        map[string]any `yaml:"output,omitempty" json:"output,omitempty"` // these fields, with these values
 	ErrorContains string         `yaml:"error_contains,omitempty" json:"errorContains,omitempty"`
 	NotInCatalog  bool           `yaml:"not_in_catalog,omitempty" json:"notInCatalog,omitempty"` // a probe of a tool that must be absent
@@ -88,9 +93,11 @@ type Step struct {
 	WaitTool    string            `yaml:"wait_tool,omitempty" json:"waitTool,omitempty"`       // a tool that must be offered
 }
 
-func (s Step) isWait() bool { return s.WaitFor != "" || s.WaitRequest != "" || s.WaitTool != "" }
+// IsWait tells whether the step only waits for something.
+func (s Step) IsWait() bool { return s.WaitFor != "" || s.WaitRequest != "" || s.WaitTool != "" }
 
-func (s Step) kinds() []string {
+// Kinds names the actions the step sets (exactly one, when valid).
+func (s Step) Kinds() []string {
 	var k []string
 	for name, set := range map[string]bool{"call": s.Call != nil, "click": s.Click != "", "fill": len(s.Fill) > 0,
 		"navigate": s.Navigate != "", "wait_for": s.WaitFor != "", "wait_request": s.WaitRequest != "", "wait_tool": s.WaitTool != ""} {
@@ -104,15 +111,15 @@ func (s Step) kinds() []string {
 
 // Expect is what must be true, per source of evidence.
 type Expect struct {
-	Case     *CaseExpect      `yaml:"case,omitempty" json:"case,omitempty"`
-	Catalog  *CatalogExpect   `yaml:"catalog,omitempty" json:"catalog,omitempty"`
-	Calls    *CallsExpect     `yaml:"calls,omitempty" json:"calls,omitempty"`
-	Requests []RequestExpect  `yaml:"requests,omitempty" json:"requests,omitempty"`
-	Guarded  []string         `yaml:"guarded,omitempty" json:"guarded,omitempty"` // "METHOD /path" that may happen only after the agent, by the person
-	Writes   map[string]int   `yaml:"writes,omitempty" json:"writes,omitempty"`   // phase → number of write requests in the journal
-	State    map[string]State `yaml:"state,omitempty" json:"state,omitempty"`     // phase → state after it
-	UI       map[string][]UI  `yaml:"ui,omitempty" json:"ui,omitempty"`           // phase → elements after it
-	Answer   *AnswerExpect    `yaml:"answer,omitempty" json:"answer,omitempty"`
+	Case     *CaseExpect           `yaml:"case,omitempty" json:"case,omitempty"`
+	Catalog  *CatalogExpect        `yaml:"catalog,omitempty" json:"catalog,omitempty"`
+	Calls    *CallsExpect          `yaml:"calls,omitempty" json:"calls,omitempty"`
+	Requests []RequestExpect       `yaml:"requests,omitempty" json:"requests,omitempty"`
+	Guarded  []string              `yaml:"guarded,omitempty" json:"guarded,omitempty"` // "METHOD /path" that may happen only after the agent, by the person
+	Writes   map[vocab.Phase]int   `yaml:"writes,omitempty" json:"writes,omitempty"`   // phase → number of write requests in the journal
+	State    map[vocab.Phase]State `yaml:"state,omitempty" json:"state,omitempty"`     // phase → state after it
+	UI       map[vocab.Phase][]UI  `yaml:"ui,omitempty" json:"ui,omitempty"`           // phase → elements after it
+	Answer   *AnswerExpect         `yaml:"answer,omitempty" json:"answer,omitempty"`
 }
 
 // CaseExpect says which tool the prompt is meant to be done with, so that a
@@ -143,11 +150,11 @@ type CallSketch struct {
 
 // RequestExpect counts requests by method and path in one phase.
 type RequestExpect struct {
-	Method string `yaml:"method" json:"method"`
-	Path   string `yaml:"path" json:"path"`
-	Phase  string `yaml:"phase" json:"phase"` // agent, human or all
-	Count  int    `yaml:"count" json:"count"`
-	Status int    `yaml:"status,omitempty" json:"status,omitempty"` // each counted request's status
+	Method string      `yaml:"method" json:"method"`
+	Path   string      `yaml:"path" json:"path"`
+	Phase  vocab.Phase `yaml:"phase" json:"phase"` // agent, human or all
+	Count  int         `yaml:"count" json:"count"`
+	Status int         `yaml:"status,omitempty" json:"status,omitempty"` // each counted request's status
 }
 
 // State is what the app's state must be after a phase.
@@ -178,16 +185,9 @@ type AnswerExpect struct {
 
 // Known is the verdict a known-answer scenario must get.
 type Known struct {
-	Outcome Outcome  `yaml:"outcome" json:"outcome"`
-	Codes   []string `yaml:"codes,omitempty" json:"codes,omitempty"`
+	Outcome vocab.Outcome `yaml:"outcome" json:"outcome"`
+	Codes   []vocab.Code  `yaml:"codes,omitempty" json:"codes,omitempty"`
 }
-
-// Phases of a run.
-const (
-	PhaseAgent = "agent"
-	PhaseHuman = "human"
-	PhaseAll   = "all"
-)
 
 // Duration reads "3s" from YAML.
 type Duration time.Duration
@@ -262,14 +262,14 @@ func (sc Scenario) Validate() error {
 	}
 	checkSteps := func(key string, steps []Step) {
 		for i, s := range steps {
-			if k := s.kinds(); len(k) != 1 {
+			if k := s.Kinds(); len(k) != 1 {
 				bad("%s[%d]: a step does exactly one of call, click, fill, navigate, wait_for, wait_request, wait_tool (has %v)", key, i, k)
 			}
 			if s.Call != nil {
 				checkCall(fmt.Sprintf("%s[%d].call", key, i), *s.Call, bad)
 			}
 			if s.WaitRequest != "" {
-				if _, _, ok := SplitRequest(s.WaitRequest); !ok {
+				if _, _, ok := record.SplitRequest(s.WaitRequest); !ok {
 					bad("%s[%d].wait_request: %q is not \"METHOD /path\"", key, i, s.WaitRequest)
 				}
 			}
@@ -302,30 +302,28 @@ func (sc Scenario) Validate() error {
 		if r.Method == "" || !strings.HasPrefix(r.Path, "/") {
 			bad("expect.requests[%d]: needs a method and a path that starts with /", i)
 		}
-		if !slices.Contains([]string{PhaseAgent, PhaseHuman, PhaseAll}, r.Phase) {
+		if !r.Phase.Counted() {
 			bad("expect.requests[%d].phase: %q is not agent, human or all", i, r.Phase)
 		}
 	}
 	for i, g := range e.Guarded {
-		if _, _, ok := SplitRequest(g); !ok {
+		if _, _, ok := record.SplitRequest(g); !ok {
 			bad("expect.guarded[%d]: %q is not \"METHOD /path\"", i, g)
 		}
 	}
-	for _, m := range []map[string]int{e.Writes} {
-		for _, phase := range keys(m) {
-			if phase != PhaseAgent && phase != PhaseHuman {
-				bad("expect.writes.%s: phase must be agent or human", phase)
-			}
+	for _, phase := range keys(e.Writes) {
+		if !phase.Judged() {
+			bad("expect.writes.%s: phase must be agent or human", phase)
 		}
 	}
 	for _, phase := range keys(e.State) {
-		if phase != PhaseAgent && phase != PhaseHuman {
+		if !phase.Judged() {
 			bad("expect.state.%s: phase must be agent or human", phase)
 		}
 	}
 	for _, phase := range keys(e.UI) {
 		els := e.UI[phase]
-		if phase != PhaseAgent && phase != PhaseHuman {
+		if !phase.Judged() {
 			bad("expect.ui.%s: phase must be agent or human", phase)
 		}
 		for i, u := range els {
@@ -338,23 +336,19 @@ func (sc Scenario) Validate() error {
 		}
 	}
 	if len(sc.Human) == 0 {
-		for _, key := range []string{PhaseHuman} {
-			if _, ok := e.State[key]; ok {
-				bad("expect.state.human: the scenario has no human steps")
-			}
-			if _, ok := e.UI[key]; ok {
-				bad("expect.ui.human: the scenario has no human steps")
-			}
+		if _, ok := e.State[vocab.PhaseHuman]; ok {
+			bad("expect.state.human: the scenario has no human steps")
+		}
+		if _, ok := e.UI[vocab.PhaseHuman]; ok {
+			bad("expect.ui.human: the scenario has no human steps")
 		}
 	}
 	if sc.Known != nil {
-		switch sc.Known.Outcome {
-		case Pass, Fail, Inconclusive:
-		default:
+		if !sc.Known.Outcome.Valid() {
 			bad("known.outcome: %q is not PASS, FAIL or INCONCLUSIVE", sc.Known.Outcome)
 		}
 		for _, c := range sc.Known.Codes {
-			if _, ok := Codes[Code(c)]; !ok {
+			if !c.Known() {
 				bad("known.codes: %q is not a failure code (see scenarios/README.md)", c)
 			}
 		}
@@ -366,25 +360,12 @@ func checkCall(key string, c Call, bad func(string, ...any)) {
 	if c.Tool == "" {
 		bad("%s.tool: missing", key)
 	}
-	switch c.Transport {
-	case "", "page", "cdp":
-	default:
+	if !c.Transport.Valid() {
 		bad("%s.transport: %q is not page or cdp", key, c.Transport)
 	}
-	if c.Expect != nil {
-		switch c.Expect.Status {
-		case "", "completed", "error", "canceled", "no_response":
-		default:
-			bad("%s.expect.status: %q is not completed, error, canceled or no_response", key, c.Expect.Status)
-		}
+	if c.Expect != nil && !c.Expect.Status.Valid() {
+		bad("%s.expect.status: %q is not completed, error, canceled or no_response", key, c.Expect.Status)
 	}
-}
-
-// SplitRequest reads "METHOD /path" (method in any case).
-func SplitRequest(s string) (method, path string, ok bool) {
-	method, path, ok = strings.Cut(strings.TrimSpace(s), " ")
-	path = strings.TrimSpace(path)
-	return strings.ToUpper(method), path, ok && method != "" && strings.HasPrefix(path, "/")
 }
 
 // Labels are the scenario's Ginkgo labels: its ID, its family and its area.
@@ -429,3 +410,6 @@ func LoadDir(dir string) ([]Scenario, error) {
 	slices.SortFunc(out, func(a, b Scenario) int { return strings.Compare(a.ID, b.ID) })
 	return out, errors.Join(errs...)
 }
+
+// keys answers a map's keys in order.
+func keys[K ~string, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) }

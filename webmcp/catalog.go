@@ -1,180 +1,18 @@
 package webmcp
 
 import (
-	"bytes"
-	"cmp"
 	"encoding/json"
-	"fmt"
-	"reflect"
-	"slices"
-	"strings"
 
 	"github.com/chromedp/cdproto/webmcp"
+
+	"github.com/agentready/agentready/record"
 )
 
-// Tool is one tool as the suite sees it.
-type Tool struct {
-	Name        string          `json:"name"`
-	ToolID      string          `json:"toolId,omitempty"` // sent by Chromium 159+, not by 156
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
-	Annotations Annotations     `json:"annotations"`
-	Declarative bool            `json:"declarative"`
-	FrameID     string          `json:"frameId,omitempty"`
-}
-
-// Annotations are the tool's hints, as the protocol names them.
-type Annotations struct {
-	ReadOnly         bool `json:"readOnly,omitempty"`
-	Consequential    bool `json:"consequential,omitempty"`
-	UntrustedContent bool `json:"untrustedContent,omitempty"`
-	Debugging        bool `json:"debugging,omitempty"`
-	Autosubmit       bool `json:"autosubmit,omitempty"`
-}
-
-func toolFromProtocol(t *webmcp.Tool) Tool {
-	out := Tool{Name: t.Name, Description: t.Description, InputSchema: NormalizeSchema(json.RawMessage(t.InputSchema)),
+func toolFromProtocol(t *webmcp.Tool) record.Tool {
+	out := record.Tool{Name: t.Name, Description: t.Description, InputSchema: record.NormalizeSchema(json.RawMessage(t.InputSchema)),
 		Declarative: t.BackendNodeID != 0, FrameID: string(t.FrameID)}
 	if a := t.Annotations; a != nil {
-		out.Annotations = Annotations{ReadOnly: a.ReadOnly, Consequential: a.Consequential, UntrustedContent: a.UntrustedContent, Debugging: a.Debugging, Autosubmit: a.Autosubmit}
+		out.Annotations = record.Annotations{ReadOnly: a.ReadOnly, Consequential: a.Consequential, UntrustedContent: a.UntrustedContent, Debugging: a.Debugging, Autosubmit: a.Autosubmit}
 	}
 	return out
-}
-
-// NormalizeSchema answers the schema as compact JSON of an object, whether the
-// browser sent it as an object or as a string that holds one.
-func NormalizeSchema(raw json.RawMessage) json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil && json.Valid([]byte(s)) {
-			raw = []byte(s)
-		}
-	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
-		return raw
-	}
-	return buf.Bytes()
-}
-
-// Catalog is the set of tools a page offers, sorted by name.
-type Catalog []Tool
-
-// Names lists the tool names in order.
-func (c Catalog) Names() []string {
-	names := make([]string, len(c))
-	for i, t := range c {
-		names[i] = t.Name
-	}
-	return names
-}
-
-// Get finds a tool by name.
-func (c Catalog) Get(name string) (Tool, bool) {
-	i := slices.IndexFunc(c, func(t Tool) bool { return t.Name == name })
-	if i < 0 {
-		return Tool{}, false
-	}
-	return c[i], true
-}
-
-// CatalogAt folds the first n events of a trace into the catalog of tools that
-// were registered after them.
-func CatalogAt(events []Event, n int) Catalog {
-	byKey := map[string]Tool{}
-	key := func(t Tool) string { return t.FrameID + "\x00" + t.Name }
-	for _, e := range events[:min(n, len(events))] {
-		switch e.Kind {
-		case ToolsAdded:
-			for _, t := range e.Tools {
-				byKey[key(t)] = t
-			}
-		case ToolsRemoved:
-			for _, t := range e.Tools {
-				delete(byKey, key(t))
-			}
-		}
-	}
-	out := make(Catalog, 0, len(byKey))
-	for _, t := range byKey {
-		out = append(out, t)
-	}
-	slices.SortFunc(out, func(a, b Tool) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.FrameID, b.FrameID))
-	})
-	return out
-}
-
-// PageTool is a tool as the page API getTools() describes it.
-type PageTool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
-	Annotations map[string]bool `json:"annotations,omitempty"`
-}
-
-// Disagreement compares what the protocol reports with what the page API
-// reports; it answers nil when they name the same tools with the same
-// descriptions and schemas, and otherwise an error that shows both lists.
-func Disagreement(protocol Catalog, page []PageTool) error {
-	var diffs []string
-	pageByName := map[string]PageTool{}
-	for _, p := range page {
-		pageByName[p.Name] = p
-	}
-	for _, t := range protocol {
-		p, ok := pageByName[t.Name]
-		switch {
-		case !ok:
-			diffs = append(diffs, fmt.Sprintf("%s: in the protocol catalog, not in getTools()", t.Name))
-		case p.Description != t.Description:
-			diffs = append(diffs, fmt.Sprintf("%s: description differs", t.Name))
-		case !sameJSON(NormalizeSchema(p.InputSchema), t.InputSchema):
-			diffs = append(diffs, fmt.Sprintf("%s: inputSchema differs: protocol %s, page %s", t.Name, t.InputSchema, NormalizeSchema(p.InputSchema)))
-		case p.Annotations != nil && !sameHints(p.Annotations, t.Annotations):
-			diffs = append(diffs, fmt.Sprintf("%s: annotations differ: protocol %+v, page %v", t.Name, t.Annotations, p.Annotations))
-		}
-		delete(pageByName, t.Name)
-	}
-	for name := range pageByName {
-		diffs = append(diffs, fmt.Sprintf("%s: in getTools(), not in the protocol catalog", name))
-	}
-	if len(diffs) == 0 {
-		return nil
-	}
-	slices.Sort(diffs)
-	pageNames := make([]string, 0, len(page))
-	for _, p := range page {
-		pageNames = append(pageNames, p.Name)
-	}
-	slices.Sort(pageNames)
-	return fmt.Errorf("the protocol and the page API disagree on the catalog:\n  protocol: %v\n  getTools(): %v\n  %s",
-		protocol.Names(), pageNames, strings.Join(diffs, "\n  "))
-}
-
-// sameJSON compares two JSON documents as values: key order and spacing do
-// not count.
-func sameJSON(a, b json.RawMessage) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return false
-	}
-	return reflect.DeepEqual(va, vb)
-}
-
-// sameHints compares the page API's hints (readOnlyHint, …) with the
-// protocol's (readOnly, …). Chromium 156 gives declarative tools no page
-// annotations at all, so only a page that states them is compared.
-func sameHints(page map[string]bool, a Annotations) bool {
-	return page["readOnlyHint"] == a.ReadOnly && page["consequentialHint"] == a.Consequential &&
-		page["untrustedContentHint"] == a.UntrustedContent && page["debugging"] == a.Debugging
 }

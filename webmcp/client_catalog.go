@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agentready/agentready/record"
 	"github.com/chromedp/chromedp"
 )
 
@@ -20,21 +21,21 @@ const pageToolsJS = `(async () => {
 })()`
 
 // PageTools asks the page API for its tools.
-func (c *Client) PageTools(ctx context.Context) ([]PageTool, error) {
-	return chromedp.Run(ctx, chromedp.Evaluate[[]PageTool](pageToolsJS, chromedp.EvalAwaitPromise))
+func (c *Client) PageTools(ctx context.Context) ([]record.PageTool, error) {
+	return chromedp.Run(ctx, chromedp.Evaluate[[]record.PageTool](pageToolsJS, chromedp.EvalAwaitPromise))
 }
 
 // Catalog answers the page's catalog once the protocol events and the page
 // API getTools() agree on it, waiting at most bound for events still on
 // their way. When they still disagree, the error shows both lists.
-func (c *Client) Catalog(bound time.Duration) (Catalog, error) {
+func (c *Client) Catalog(bound time.Duration) (record.Catalog, error) {
 	catalog, _, err := c.CatalogAndPage(bound)
 	return catalog, err
 }
 
 // CatalogAndPage is Catalog that also answers what getTools() said, so that a
 // record can show both.
-func (c *Client) CatalogAndPage(bound time.Duration) (Catalog, []PageTool, error) {
+func (c *Client) CatalogAndPage(bound time.Duration) (record.Catalog, []record.PageTool, error) {
 	ctx, cancel := context.WithTimeout(c.ctx, bound)
 	defer cancel()
 	page, err := c.PageTools(ctx)
@@ -46,8 +47,8 @@ func (c *Client) CatalogAndPage(bound time.Duration) (Catalog, []PageTool, error
 		names[i] = p.Name
 	}
 	slices.Sort(names)
-	_ = c.trace.WaitUntil(ctx, "the protocol catalog to match getTools()", func(events []Event) bool {
-		return slices.Equal(CatalogAt(events, len(events)).Names(), names)
+	_ = c.trace.WaitUntil(ctx, "the protocol catalog to match getTools()", func(events []record.Event) bool {
+		return slices.Equal(record.CatalogAt(events, len(events)).Names(), names)
 	})
 	if ctx.Err() != nil && !slices.Equal(c.trace.Catalog().Names(), names) {
 		// One more look: the page may have changed while we waited.
@@ -58,7 +59,7 @@ func (c *Client) CatalogAndPage(bound time.Duration) (Catalog, []PageTool, error
 		cancel()
 	}
 	catalog := c.trace.Catalog()
-	return catalog, page, Disagreement(catalog, page)
+	return catalog, page, record.Disagreement(catalog, page)
 }
 
 // WaitTool waits at most bound until the protocol catalog has (present) or
@@ -70,8 +71,8 @@ func (c *Client) WaitTool(name string, present bool, bound time.Duration) error 
 	if present {
 		what = fmt.Sprintf("tool %s to enter the catalog", name)
 	}
-	return c.trace.WaitUntil(ctx, what, func(events []Event) bool {
-		_, ok := CatalogAt(events, len(events)).Get(name)
+	return c.trace.WaitUntil(ctx, what, func(events []record.Event) bool {
+		_, ok := record.CatalogAt(events, len(events)).Get(name)
 		return ok == present
 	})
 }

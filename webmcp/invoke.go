@@ -7,54 +7,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/webmcp"
 	"github.com/chromedp/chromedp"
 )
-
-// Transport says how a tool is invoked.
-type Transport string
-
-const (
-	// PageAPI invokes through document.modelContext.executeTool, as a page-side
-	// agent would. It is the default.
-	PageAPI Transport = "page"
-	// CDP invokes through WebMCP.invokeTool, as a browser-side agent or DevTools would.
-	CDP Transport = "cdp"
-)
-
-// Status is how an invocation ended.
-type Status string
-
-// The statuses of a Result.
-const (
-	Completed  Status = "completed"
-	Failed     Status = "error"
-	Canceled   Status = "canceled"
-	NoResponse Status = "no_response" // nothing answered within the bound; the invocation was canceled
-)
-
-// Result is one invocation's outcome, the same for both transports.
-type Result struct {
-	Tool         string          `json:"tool"`
-	Transport    Transport       `json:"transport"`
-	InvocationID string          `json:"invocationId,omitempty"`
-	Status       Status          `json:"status"`
-	Output       json.RawMessage `json:"output,omitempty"`     // the tool's output, when it is JSON
-	OutputText   string          `json:"outputText,omitempty"` // the tool's output, when it is not JSON
-	ErrorText    string          `json:"errorText,omitempty"`
-	Duration     time.Duration   `json:"durationNs"`
-}
-
-// Code answers the "code" field of a JSON object output, or "".
-func (r Result) Code() string {
-	var o struct {
-		Code string `json:"code"`
-	}
-	_ = json.Unmarshal(r.Output, &o)
-	return o.Code
-}
 
 // DefaultTimeout bounds an invocation that never answers.
 const DefaultTimeout = 3 * time.Second
@@ -67,7 +26,7 @@ type Client struct {
 	// OnNoResponse, when set, runs when an invocation did not answer in
 	// time, before the suite cancels it: the moment to record the page as
 	// the agent left it (canceling clears :tool-form-active and friends).
-	OnNoResponse func(Result)
+	OnNoResponse func(record.Result)
 }
 
 // NewClient makes a client for a tab whose events trace records.
@@ -77,11 +36,11 @@ func NewClient(tabCtx context.Context, trace *Recorder) *Client {
 
 // Invoke calls a tool with input (an object; nil means {}) and waits at most
 // c.Timeout for its answer.
-func (c *Client) Invoke(name string, input any, via Transport) Result {
+func (c *Client) Invoke(name string, input any, via vocab.Transport) record.Result {
 	in, err := json.Marshal(input)
-	res := Result{Tool: name, Transport: via}
+	res := record.Result{Tool: name, Transport: via}
 	if err != nil {
-		res.Status, res.ErrorText = Failed, "input is not JSON: "+err.Error()
+		res.Status, res.ErrorText = vocab.Failed, "input is not JSON: "+err.Error()
 		return res
 	}
 	if string(in) == "null" { // no input (also a typed nil map) is the empty object
@@ -90,10 +49,10 @@ func (c *Client) Invoke(name string, input any, via Transport) Result {
 	start := time.Now()
 	mark := c.trace.Len()
 	switch via {
-	case CDP:
+	case vocab.CDP:
 		res = c.invokeCDP(name, in, mark, res)
 	default:
-		res.Transport = PageAPI
+		res.Transport = vocab.PageAPI
 		res = c.invokePage(name, in, mark, res)
 	}
 	res.Duration = time.Since(start)
@@ -108,7 +67,7 @@ const pageInvokeJS = `(async (name, input) => {
   return { found: true, output: await mc.executeTool(tool, input) };
 })`
 
-func (c *Client) invokePage(name string, input []byte, mark int, res Result) Result {
+func (c *Client) invokePage(name string, input []byte, mark int, res record.Result) record.Result {
 	ctx, cancel := context.WithTimeout(c.ctx, c.timeout())
 	defer cancel()
 	nameJSON, _ := json.Marshal(name)
@@ -123,13 +82,13 @@ func (c *Client) invokePage(name string, input []byte, mark int, res Result) Res
 	case errors.Is(err, context.DeadlineExceeded):
 		return c.noResponse(res, mark, name)
 	case errors.As(err, &exc):
-		res.Status, res.ErrorText = Failed, exceptionText(exc)
+		res.Status, res.ErrorText = vocab.Failed, exceptionText(exc)
 	case err != nil:
-		res.Status, res.ErrorText = Failed, err.Error()
+		res.Status, res.ErrorText = vocab.Failed, err.Error()
 	case !out.Found:
-		res.Status, res.ErrorText = Failed, fmt.Sprintf("Tool not found: %q is not in the page's catalog", name)
+		res.Status, res.ErrorText = vocab.Failed, fmt.Sprintf("Tool not found: %q is not in the page's catalog", name)
 	default:
-		res.Status = Completed
+		res.Status = vocab.Completed
 		if out.Output != nil {
 			setOutput(&res, []byte(*out.Output))
 		}
@@ -153,28 +112,28 @@ var invokeTool = cdp.Command[invokeToolParams, webmcp.InvokeToolResult]{Method: 
 // newInvokeToolParams chooses the shape from what the browser sent: a tool
 // that came with a toolId is invoked by it, and by name as well, so that
 // either generation of the protocol finds it.
-func newInvokeToolParams(t Tool, input []byte) invokeToolParams {
+func newInvokeToolParams(t record.Tool, input []byte) invokeToolParams {
 	return invokeToolParams{FrameID: cdp.FrameID(t.FrameID), ToolName: t.Name, ToolID: t.ToolID, Input: jsonv2.Value(input)}
 }
 
-func (c *Client) invokeCDP(name string, input []byte, mark int, res Result) Result {
+func (c *Client) invokeCDP(name string, input []byte, mark int, res record.Result) record.Result {
 	ctx, cancel := context.WithTimeout(c.ctx, c.timeout())
 	defer cancel()
 	tool, ok := c.trace.Catalog().Get(name)
 	if !ok {
-		tool = Tool{Name: name, FrameID: c.mainFrame()}
+		tool = record.Tool{Name: name, FrameID: c.mainFrame()}
 	}
 	if tool.FrameID == "" {
 		tool.FrameID = c.mainFrame()
 	}
 	started, err := chromedp.Call(ctx, invokeTool, newInvokeToolParams(tool, input))
 	if err != nil {
-		res.Status, res.ErrorText = Failed, err.Error()
+		res.Status, res.ErrorText = vocab.Failed, err.Error()
 		return res
 	}
 	res.InvocationID = started.InvocationID
-	ev, err := c.trace.WaitFor(ctx, mark, "toolResponded of "+started.InvocationID, func(e Event) bool {
-		return e.Kind == ToolResponded && e.InvocationID == started.InvocationID
+	ev, err := c.trace.WaitFor(ctx, mark, "toolResponded of "+started.InvocationID, func(e record.Event) bool {
+		return e.Kind == record.ToolResponded && e.InvocationID == started.InvocationID
 	})
 	if err != nil {
 		return c.noResponse(res, mark, name)
@@ -182,15 +141,15 @@ func (c *Client) invokeCDP(name string, input []byte, mark int, res Result) Resu
 	return fromResponded(res, ev)
 }
 
-func fromResponded(res Result, ev Event) Result {
+func fromResponded(res record.Result, ev record.Event) record.Result {
 	switch ev.Status {
 	case string(webmcp.InvocationStatusCompleted):
-		res.Status = Completed
+		res.Status = vocab.Completed
 		setOutput(&res, ev.Output)
 	case string(webmcp.InvocationStatusCanceled):
-		res.Status = Canceled
+		res.Status = vocab.Canceled
 	default:
-		res.Status = Failed
+		res.Status = vocab.Failed
 	}
 	res.ErrorText = ev.ErrorText
 	return res
@@ -198,8 +157,8 @@ func fromResponded(res Result, ev Event) Result {
 
 // noResponse cancels an invocation that did not answer within the bound, so
 // that nothing is left pending in the page.
-func (c *Client) noResponse(res Result, mark int, name string) Result {
-	res.Status = NoResponse
+func (c *Client) noResponse(res record.Result, mark int, name string) record.Result {
+	res.Status = vocab.NoResponse
 	res.ErrorText = fmt.Sprintf("no answer within %s", c.timeout())
 	if res.InvocationID == "" {
 		res.InvocationID = c.invocationAfter(mark, name)
@@ -218,14 +177,14 @@ func (c *Client) noResponse(res Result, mark int, name string) Result {
 // invocationAfter finds the id of the first invocation of name after mark.
 func (c *Client) invocationAfter(mark int, name string) string {
 	for _, e := range c.trace.Events()[mark:] {
-		if e.Kind == ToolInvoked && e.ToolName == name {
+		if e.Kind == record.ToolInvoked && e.ToolName == name {
 			return e.InvocationID
 		}
 	}
 	return ""
 }
 
-func setOutput(res *Result, out []byte) {
+func setOutput(res *record.Result, out []byte) {
 	if len(out) == 0 {
 		return
 	}
@@ -235,7 +194,7 @@ func setOutput(res *Result, out []byte) {
 		if json.Unmarshal(out, &s) == nil && json.Valid([]byte(s)) {
 			out = []byte(s)
 		}
-		res.Output = NormalizeSchema(out)
+		res.Output = record.NormalizeSchema(out)
 		return
 	}
 	res.OutputText = string(out)

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 	"github.com/chromedp/cdproto/webmcp"
 )
 
@@ -27,7 +29,7 @@ func TestSetOutputAndCode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var res Result
+			var res record.Result
 			setOutput(&res, []byte(tt.out))
 			if tt.wantOutput == "" {
 				if res.Output != nil {
@@ -47,31 +49,31 @@ func TestSetOutputAndCode(t *testing.T) {
 }
 
 func TestFromResponded(t *testing.T) {
-	base := Result{Tool: "add_task", Transport: CDP, InvocationID: "inv-1"}
+	base := record.Result{Tool: "add_task", Transport: vocab.CDP, InvocationID: "inv-1"}
 	tests := []struct {
 		name string
-		ev   Event
-		want Result
+		ev   record.Event
+		want record.Result
 	}{
 		{
 			name: "Completed",
-			ev:   Event{Kind: ToolResponded, InvocationID: "inv-1", Status: string(webmcp.InvocationStatusCompleted), Output: json.RawMessage(`"{\"ok\":true}"`)},
-			want: Result{Tool: "add_task", Transport: CDP, InvocationID: "inv-1", Status: Completed, Output: json.RawMessage(`{"ok":true}`)},
+			ev:   record.Event{Kind: record.ToolResponded, InvocationID: "inv-1", Status: string(webmcp.InvocationStatusCompleted), Output: json.RawMessage(`"{\"ok\":true}"`)},
+			want: record.Result{Tool: "add_task", Transport: vocab.CDP, InvocationID: "inv-1", Status: vocab.Completed, Output: json.RawMessage(`{"ok":true}`)},
 		},
 		{
 			name: "Canceled",
-			ev:   Event{Kind: ToolResponded, InvocationID: "inv-1", Status: string(webmcp.InvocationStatusCanceled)},
-			want: Result{Tool: "add_task", Transport: CDP, InvocationID: "inv-1", Status: Canceled},
+			ev:   record.Event{Kind: record.ToolResponded, InvocationID: "inv-1", Status: string(webmcp.InvocationStatusCanceled)},
+			want: record.Result{Tool: "add_task", Transport: vocab.CDP, InvocationID: "inv-1", Status: vocab.Canceled},
 		},
 		{
 			name: "Error",
-			ev:   Event{Kind: ToolResponded, InvocationID: "inv-1", Status: string(webmcp.InvocationStatusError), ErrorText: `Input contains a parameter "bogus" but there is no such parameter for the tool`},
-			want: Result{Tool: "add_task", Transport: CDP, InvocationID: "inv-1", Status: Failed, ErrorText: `Input contains a parameter "bogus" but there is no such parameter for the tool`},
+			ev:   record.Event{Kind: record.ToolResponded, InvocationID: "inv-1", Status: string(webmcp.InvocationStatusError), ErrorText: `Input contains a parameter "bogus" but there is no such parameter for the tool`},
+			want: record.Result{Tool: "add_task", Transport: vocab.CDP, InvocationID: "inv-1", Status: vocab.Failed, ErrorText: `Input contains a parameter "bogus" but there is no such parameter for the tool`},
 		},
 		{
 			name: "an unknown status counts as a failure",
-			ev:   Event{Kind: ToolResponded, InvocationID: "inv-1", Status: "Exploded"},
-			want: Result{Tool: "add_task", Transport: CDP, InvocationID: "inv-1", Status: Failed},
+			ev:   record.Event{Kind: record.ToolResponded, InvocationID: "inv-1", Status: "Exploded"},
+			want: record.Result{Tool: "add_task", Transport: vocab.CDP, InvocationID: "inv-1", Status: vocab.Failed},
 		},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,8 @@ package webmcp
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/agentready/agentready/record"
 )
 
 // Chromium 156 identifies a tool by name; cdproto for Chromium 159 adds a
@@ -13,24 +15,24 @@ import (
 
 // DecodeToolsAdded reads a raw WebMCP.toolsAdded payload, keeping toolId when
 // the browser sent one.
-func DecodeToolsAdded(raw []byte) ([]Tool, error) {
+func DecodeToolsAdded(raw []byte) ([]record.Tool, error) {
 	var p struct {
 		Tools []struct {
-			Name        string          `json:"name"`
-			ToolID      json.RawMessage `json:"toolId"`
-			Description string          `json:"description"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-			FrameID     string          `json:"frameId"`
-			BackendNode int64           `json:"backendNodeId"`
-			Annotations *Annotations    `json:"annotations"`
+			Name        string              `json:"name"`
+			ToolID      json.RawMessage     `json:"toolId"`
+			Description string              `json:"description"`
+			InputSchema json.RawMessage     `json:"inputSchema"`
+			FrameID     string              `json:"frameId"`
+			BackendNode int64               `json:"backendNodeId"`
+			Annotations *record.Annotations `json:"annotations"`
 		} `json:"tools"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("WebMCP.toolsAdded: %w", err)
 	}
-	out := make([]Tool, 0, len(p.Tools))
+	out := make([]record.Tool, 0, len(p.Tools))
 	for _, t := range p.Tools {
-		tool := Tool{Name: t.Name, ToolID: idString(t.ToolID), Description: t.Description, InputSchema: NormalizeSchema(t.InputSchema),
+		tool := record.Tool{Name: t.Name, ToolID: idString(t.ToolID), Description: t.Description, InputSchema: record.NormalizeSchema(t.InputSchema),
 			FrameID: t.FrameID, Declarative: t.BackendNode != 0}
 		if t.Annotations != nil {
 			tool.Annotations = *t.Annotations
@@ -59,7 +61,7 @@ func (r *Recorder) RecordRawToolsAdded(raw []byte) error {
 	return nil
 }
 
-func (r *Recorder) withToolIDs(c Catalog) Catalog {
+func (r *Recorder) withToolIDs(c record.Catalog) record.Catalog {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, t := range c {

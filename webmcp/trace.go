@@ -10,47 +10,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentready/agentready/record"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/webmcp"
 )
-
-// Kind names a trace event.
-type Kind string
-
-// The kinds of trace event.
-const (
-	ToolsAdded    Kind = "tools_added"
-	ToolsRemoved  Kind = "tools_removed"
-	ToolInvoked   Kind = "tool_invoked"
-	ToolResponded Kind = "tool_responded"
-	ToolActivated Kind = "tool_activated" // the page's toolactivated event
-	ToolCanceled  Kind = "tool_canceled"  // the page's toolcancel event
-)
-
-// Event is one entry of the trace, in the order the browser sent it.
-//
-// WebMCP protocol events carry no timestamp in Chromium 156, so Time is when
-// the suite received the event; Seq is the order.
-type Event struct {
-	Seq          int             `json:"seq"`
-	Time         time.Time       `json:"time"`
-	Kind         Kind            `json:"kind"`
-	Tools        []Tool          `json:"tools,omitempty"`
-	ToolName     string          `json:"toolName,omitempty"`
-	FrameID      string          `json:"frameId,omitempty"`
-	InvocationID string          `json:"invocationId,omitempty"`
-	Input        json.RawMessage `json:"input,omitempty"`
-	Status       string          `json:"status,omitempty"`
-	Output       json.RawMessage `json:"output,omitempty"`
-	ErrorText    string          `json:"errorText,omitempty"`
-}
 
 // Recorder keeps the trace of one tab. Observe is called from the tab's
 // listener, in the order the browser sent the events; everything else may be
 // called from any goroutine.
 type Recorder struct {
 	mu      sync.Mutex
-	events  []Event
+	events  []record.Event
 	changed chan struct{}
 	now     func() time.Time
 	toolIDs map[string]string // frame+name → toolId, from raw toolsAdded (Chromium 159+)
@@ -68,22 +38,22 @@ const BindingName = "__agentreadyWebMCPEvent"
 // Observe records ev when it is a WebMCP event. It returns fast and runs no
 // command, as a chromedp listener must.
 func (r *Recorder) Observe(ev any) {
-	var e Event
+	var e record.Event
 	switch ev := ev.(type) {
 	case *webmcp.EventToolsAdded:
-		e = Event{Kind: ToolsAdded}
+		e = record.Event{Kind: record.ToolsAdded}
 		for _, t := range ev.Tools {
 			e.Tools = append(e.Tools, toolFromProtocol(t))
 		}
 	case *webmcp.EventToolsRemoved:
-		e = Event{Kind: ToolsRemoved}
+		e = record.Event{Kind: record.ToolsRemoved}
 		for _, t := range ev.Tools {
-			e.Tools = append(e.Tools, Tool{Name: t.Name, FrameID: string(t.FrameID)})
+			e.Tools = append(e.Tools, record.Tool{Name: t.Name, FrameID: string(t.FrameID)})
 		}
 	case *webmcp.EventToolInvoked:
-		e = Event{Kind: ToolInvoked, ToolName: ev.ToolName, FrameID: string(ev.FrameID), InvocationID: ev.InvocationID, Input: inputJSON(ev.Input)}
+		e = record.Event{Kind: record.ToolInvoked, ToolName: ev.ToolName, FrameID: string(ev.FrameID), InvocationID: ev.InvocationID, Input: inputJSON(ev.Input)}
 	case *webmcp.EventToolResponded:
-		e = Event{Kind: ToolResponded, InvocationID: ev.InvocationID, Status: string(ev.Status), Output: json.RawMessage(ev.Output), ErrorText: ev.ErrorText}
+		e = record.Event{Kind: record.ToolResponded, InvocationID: ev.InvocationID, Status: string(ev.Status), Output: json.RawMessage(ev.Output), ErrorText: ev.ErrorText}
 		if e.ErrorText == "" && ev.Exception != nil {
 			e.ErrorText = ev.Exception.Description
 		}
@@ -92,20 +62,20 @@ func (r *Recorder) Observe(ev any) {
 			return
 		}
 		var p struct {
-			Kind     Kind   `json:"kind"`
-			ToolName string `json:"toolName"`
+			Kind     record.Kind `json:"kind"`
+			ToolName string      `json:"toolName"`
 		}
-		if json.Unmarshal([]byte(ev.Payload), &p) != nil || (p.Kind != ToolActivated && p.Kind != ToolCanceled) {
+		if json.Unmarshal([]byte(ev.Payload), &p) != nil || (p.Kind != record.ToolActivated && p.Kind != record.ToolCanceled) {
 			return
 		}
-		e = Event{Kind: p.Kind, ToolName: p.ToolName}
+		e = record.Event{Kind: p.Kind, ToolName: p.ToolName}
 	default:
 		return
 	}
 	r.add(e)
 }
 
-func (r *Recorder) add(e Event) {
+func (r *Recorder) add(e record.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e.Seq = len(r.events) + 1
@@ -126,10 +96,10 @@ func inputJSON(s string) json.RawMessage {
 }
 
 // Events returns a copy of the trace.
-func (r *Recorder) Events() []Event {
+func (r *Recorder) Events() []record.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]Event(nil), r.events...)
+	return append([]record.Event(nil), r.events...)
 }
 
 // Len is the number of events so far: a mark to look after.
@@ -141,9 +111,9 @@ func (r *Recorder) Len() int {
 
 // WaitFor waits until an event after mark satisfies match, or ctx ends. It
 // answers the event, or an error that says what was awaited.
-func (r *Recorder) WaitFor(ctx context.Context, mark int, what string, match func(Event) bool) (Event, error) {
-	var found Event
-	err := r.WaitUntil(ctx, what, func(events []Event) bool {
+func (r *Recorder) WaitFor(ctx context.Context, mark int, what string, match func(record.Event) bool) (record.Event, error) {
+	var found record.Event
+	err := r.WaitUntil(ctx, what, func(events []record.Event) bool {
 		for _, e := range events[min(mark, len(events)):] {
 			if match(e) {
 				found = e
@@ -157,10 +127,10 @@ func (r *Recorder) WaitFor(ctx context.Context, mark int, what string, match fun
 
 // WaitUntil waits until cond holds for the trace so far, or ctx ends. cond
 // sees a copy of the events and runs without the recorder's lock.
-func (r *Recorder) WaitUntil(ctx context.Context, what string, cond func([]Event) bool) error {
+func (r *Recorder) WaitUntil(ctx context.Context, what string, cond func([]record.Event) bool) error {
 	for {
 		r.mu.Lock()
-		events := append([]Event(nil), r.events...)
+		events := append([]record.Event(nil), r.events...)
 		changed := r.changed
 		r.mu.Unlock()
 		if cond(events) {
@@ -175,7 +145,7 @@ func (r *Recorder) WaitUntil(ctx context.Context, what string, cond func([]Event
 }
 
 // Catalog is the catalog after every event recorded so far.
-func (r *Recorder) Catalog() Catalog {
+func (r *Recorder) Catalog() record.Catalog {
 	events := r.Events()
-	return r.withToolIDs(CatalogAt(events, len(events)))
+	return r.withToolIDs(record.CatalogAt(events, len(events)))
 }

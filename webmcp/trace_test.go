@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/record"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/webmcp"
@@ -26,7 +27,7 @@ func newTestRecorder(now time.Time) *Recorder {
 }
 
 // stripSeq drops what add fills in, so that cases compare what Observe made.
-func stripSeq(e Event) Event {
+func stripSeq(e record.Event) record.Event {
 	e.Seq, e.Time = 0, time.Time{}
 	return e
 }
@@ -39,86 +40,86 @@ func TestObserveRecordsWebMCPEvents(t *testing.T) {
 	tests := []struct {
 		name string
 		ev   any
-		want *Event // nil: ignored
+		want *record.Event // nil: ignored
 	}{
 		{
 			name: "toolsAdded imperative",
 			ev: &webmcp.EventToolsAdded{Tools: []*webmcp.Tool{{
 				Name: "add_task", Description: "Add a task", FrameID: "F1",
-				InputSchema: jsonv2.Value(`{ "type": "object", "required": ["text"] }`),
+				InputSchema:        jsonv2.Value(`{ "type": "object", "required": ["text"] }`),
 				Annotations: &webmcp.Annotation{ReadOnly: true, Consequential: true},
-				StackTrace:  &runtime.StackTrace{},
+				StackTrace:         &runtime.StackTrace{},
 			}}},
-			want: &Event{Kind: ToolsAdded, Tools: []Tool{{
+			want: &record.Event{Kind: record.ToolsAdded, Tools: []record.Tool{{
 				Name: "add_task", Description: "Add a task", FrameID: "F1",
-				InputSchema: json.RawMessage(`{"type":"object","required":["text"]}`),
-				Annotations: Annotations{ReadOnly: true, Consequential: true},
+				InputSchema:        json.RawMessage(`{"type":"object","required":["text"]}`),
+				Annotations: record.Annotations{ReadOnly: true, Consequential: true},
 			}}},
 		},
 		{
 			name: "toolsAdded declarative with autosubmit",
 			ev: &webmcp.EventToolsAdded{Tools: []*webmcp.Tool{{
 				Name: "register", FrameID: "F1", BackendNodeID: 42,
-				InputSchema: jsonv2.Value(`"{\"type\":\"object\"}"`),
+				InputSchema:        jsonv2.Value(`"{\"type\":\"object\"}"`),
 				Annotations: &webmcp.Annotation{Autosubmit: true},
 			}}},
-			want: &Event{Kind: ToolsAdded, Tools: []Tool{{
+			want: &record.Event{Kind: record.ToolsAdded, Tools: []record.Tool{{
 				Name: "register", FrameID: "F1", Declarative: true,
-				InputSchema: json.RawMessage(`{"type":"object"}`),
-				Annotations: Annotations{Autosubmit: true},
+				InputSchema:        json.RawMessage(`{"type":"object"}`),
+				Annotations: record.Annotations{Autosubmit: true},
 			}}},
 		},
 		{
 			name: "toolsRemoved",
 			ev:   &webmcp.EventToolsRemoved{Tools: []*webmcp.RemovedTool{{Name: "add_task", FrameID: "F1"}}},
-			want: &Event{Kind: ToolsRemoved, Tools: []Tool{{Name: "add_task", FrameID: "F1"}}},
+			want: &record.Event{Kind: record.ToolsRemoved, Tools: []record.Tool{{Name: "add_task", FrameID: "F1"}}},
 		},
 		{
 			name: "toolInvoked with JSON input",
 			ev:   &webmcp.EventToolInvoked{ToolName: "add_task", FrameID: "F1", InvocationID: "inv-1", Input: `{"text":"hi"}`},
-			want: &Event{Kind: ToolInvoked, ToolName: "add_task", FrameID: "F1", InvocationID: "inv-1", Input: json.RawMessage(`{"text":"hi"}`)},
+			want: &record.Event{Kind: record.ToolInvoked, ToolName: "add_task", FrameID: "F1", InvocationID: "inv-1", Input: json.RawMessage(`{"text":"hi"}`)},
 		},
 		{
 			name: "toolInvoked with input that is not JSON keeps it as a JSON string",
 			ev:   &webmcp.EventToolInvoked{ToolName: "add_task", FrameID: "F1", InvocationID: "inv-2", Input: `text=hi`},
-			want: &Event{Kind: ToolInvoked, ToolName: "add_task", FrameID: "F1", InvocationID: "inv-2", Input: json.RawMessage(`"text=hi"`)},
+			want: &record.Event{Kind: record.ToolInvoked, ToolName: "add_task", FrameID: "F1", InvocationID: "inv-2", Input: json.RawMessage(`"text=hi"`)},
 		},
 		{
 			name: "toolInvoked with empty input",
 			ev:   &webmcp.EventToolInvoked{ToolName: "add_task", InvocationID: "inv-3"},
-			want: &Event{Kind: ToolInvoked, ToolName: "add_task", InvocationID: "inv-3", Input: json.RawMessage(`""`)},
+			want: &record.Event{Kind: record.ToolInvoked, ToolName: "add_task", InvocationID: "inv-3", Input: json.RawMessage(`""`)},
 		},
 		{
 			name: "toolResponded completed",
 			ev:   &webmcp.EventToolResponded{InvocationID: "inv-1", Status: webmcp.InvocationStatusCompleted, Output: jsonv2.Value(`"{\"ok\":true}"`)},
-			want: &Event{Kind: ToolResponded, InvocationID: "inv-1", Status: "Completed", Output: json.RawMessage(`"{\"ok\":true}"`)},
+			want: &record.Event{Kind: record.ToolResponded, InvocationID: "inv-1", Status: "Completed", Output: json.RawMessage(`"{\"ok\":true}"`)},
 		},
 		{
 			name: "toolResponded error keeps errorText",
 			ev:   &webmcp.EventToolResponded{InvocationID: "inv-2", Status: webmcp.InvocationStatusError, ErrorText: `Invalid value "9" for parameter seats`},
-			want: &Event{Kind: ToolResponded, InvocationID: "inv-2", Status: "Error", ErrorText: `Invalid value "9" for parameter seats`},
+			want: &record.Event{Kind: record.ToolResponded, InvocationID: "inv-2", Status: "Error", ErrorText: `Invalid value "9" for parameter seats`},
 		},
 		{
 			name: "toolResponded error without errorText takes the exception",
 			ev: &webmcp.EventToolResponded{InvocationID: "inv-3", Status: webmcp.InvocationStatusError,
 				Exception: &runtime.RemoteObject{Description: "Error: boom"}},
-			want: &Event{Kind: ToolResponded, InvocationID: "inv-3", Status: "Error", ErrorText: "Error: boom"},
+			want: &record.Event{Kind: record.ToolResponded, InvocationID: "inv-3", Status: "Error", ErrorText: "Error: boom"},
 		},
 		{
 			name: "binding tool_activated",
 			ev:   binding(BindingName, `{"kind":"tool_activated","toolName":"x"}`),
-			want: &Event{Kind: ToolActivated, ToolName: "x"},
+			want: &record.Event{Kind: record.ToolActivated, ToolName: "x"},
 		},
 		{
 			name: "binding tool_canceled with null toolName",
 			ev:   binding(BindingName, `{"kind":"tool_canceled","toolName":null}`),
-			want: &Event{Kind: ToolCanceled},
+			want: &record.Event{Kind: record.ToolCanceled},
 		},
 		{name: "binding with another name", ev: binding("somethingElse", `{"kind":"tool_activated","toolName":"x"}`)},
 		{name: "binding with junk payload", ev: binding(BindingName, `not json`)},
 		{name: "binding with another kind", ev: binding(BindingName, `{"kind":"tool_invoked","toolName":"x"}`)},
 		{name: "binding with empty payload", ev: binding(BindingName, ``)},
-		{name: "other CDP event", ev: &runtime.EventExecutionContextsCleared{}},
+		{name: "other vocab.CDP event", ev: &runtime.EventExecutionContextsCleared{}},
 		{name: "not an event", ev: "toolsAdded"},
 		{name: "nil", ev: nil},
 	}
@@ -156,7 +157,7 @@ func TestObserveSeqIncreasesAndEventsIsACopy(t *testing.T) {
 	r.Observe(&webmcp.EventToolResponded{InvocationID: "1", Status: webmcp.InvocationStatusCompleted})
 
 	events := r.Events()
-	wantKinds := []Kind{ToolsAdded, ToolInvoked, ToolActivated, ToolResponded}
+	wantKinds := []record.Kind{record.ToolsAdded, record.ToolInvoked, record.ToolActivated, record.ToolResponded}
 	if len(events) != len(wantKinds) || r.Len() != len(wantKinds) {
 		t.Fatalf("got %d events (Len %d), want %d", len(events), r.Len(), len(wantKinds))
 	}
@@ -169,7 +170,7 @@ func TestObserveSeqIncreasesAndEventsIsACopy(t *testing.T) {
 		}
 	}
 	events[0].Kind = "mutated"
-	if r.Events()[0].Kind != ToolsAdded {
+	if r.Events()[0].Kind != record.ToolsAdded {
 		t.Error("Events() shares its backing array with the recorder")
 	}
 }
@@ -187,12 +188,12 @@ func TestWaitForReturnsAnEventAddedLater(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	first := true
-	ev, err := r.WaitFor(ctx, 0, "toolResponded of inv-9", func(e Event) bool {
+	ev, err := r.WaitFor(ctx, 0, "toolResponded of inv-9", func(e record.Event) bool {
 		if first {
 			first = false
 			close(looked)
 		}
-		return e.Kind == ToolResponded && e.InvocationID == "inv-9"
+		return e.Kind == record.ToolResponded && e.InvocationID == "inv-9"
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -214,11 +215,11 @@ func TestWaitUntilReturnsWhenTheConditionHoldsLater(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	calls := 0
-	err := r.WaitUntil(ctx, "two tools", func(events []Event) bool {
+	err := r.WaitUntil(ctx, "two tools", func(events []record.Event) bool {
 		if calls++; calls == 1 {
 			close(looked)
 		}
-		return len(CatalogAt(events, len(events))) == 2
+		return len(record.CatalogAt(events, len(events))) == 2
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +230,7 @@ func TestWaitUntilReturnsWhenTheConditionHoldsLater(t *testing.T) {
 }
 
 func TestWaitEndsWithTheContext(t *testing.T) {
-	never := func(Event) bool { return false }
+	never := func(record.Event) bool { return false }
 	tests := []struct {
 		name    string
 		ctx     func() (context.Context, context.CancelFunc)
@@ -256,7 +257,7 @@ func TestWaitEndsWithTheContext(t *testing.T) {
 
 			ctx, cancel = tt.ctx()
 			defer cancel()
-			err = r.WaitUntil(ctx, "tool zzz to enter the catalog", func([]Event) bool { return false })
+			err = r.WaitUntil(ctx, "tool zzz to enter the catalog", func([]record.Event) bool { return false })
 			checkWaitErr(t, err, tt.wantErr, "tool zzz to enter the catalog")
 		})
 	}
@@ -277,7 +278,7 @@ func TestWaitForSkipsEventsBeforeTheMark(t *testing.T) {
 	responded := func(id string) *webmcp.EventToolResponded {
 		return &webmcp.EventToolResponded{InvocationID: id, Status: webmcp.InvocationStatusCompleted}
 	}
-	isResponse := func(e Event) bool { return e.Kind == ToolResponded }
+	isResponse := func(e record.Event) bool { return e.Kind == record.ToolResponded }
 	r.Observe(responded("old"))
 	mark := r.Len()
 

@@ -18,6 +18,9 @@ import (
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/scenarios/runner"
+	"github.com/agentready/agentready/vocab"
 )
 
 // EnvEvidence names the folder bundles go to; each run gets <folder>/<run-id>/.
@@ -70,18 +73,18 @@ const (
 // evidence bundle (whatever the verdict, and also when the spec is cut
 // short), and answers the verdict. A harness fault makes the spec an error,
 // not a failure: the app was not judged.
-func RunScenario(sc scenarios.Scenario) scenarios.Verdict {
+func RunScenario(sc scenarios.Scenario) judge.Verdict {
 	GinkgoHelper()
 	target := ScenarioTarget(sc.Variant)
 	meta := bundle.Meta{RunID: Run.ID, Start: time.Now().UTC(), SuiteVersion: bundle.SuiteVersion, SuiteCommit: Run.Commit,
 		Chromium: Browser.Version.Product, Protocol: Browser.Version.Protocol, Variant: sc.Variant, BaseURL: target.BaseURL}
 	dir := filepath.Join(Run.Dir, sc.ID)
 	written := false
-	write := func(ev *scenarios.Evidence, failed bool) scenarios.Verdict {
+	write := func(ev *scenarios.Evidence, failed bool) judge.Verdict {
 		meta.End = time.Now().UTC()
 		b, err := bundle.Seal(meta, sc, ev)
 		Expect(err).NotTo(HaveOccurred())
-		if failed || !expected(sc, b.Verdict) {
+		if failed || !judge.AsExpected(sc, b.Verdict) {
 			b.Failure = screenshot(target.Tab)
 		}
 		b.Screenshot = screenshot(target.Tab)
@@ -89,33 +92,21 @@ func RunScenario(sc scenarios.Scenario) scenarios.Verdict {
 		written = true
 		AddReportEntry(EntryBundle, dir)
 		AddReportEntry(EntryOutcome, string(b.Verdict.Outcome))
-		AddReportEntry("verdict", scenarios.Explain(b.Verdict), ReportEntryVisibilityFailureOrVerbose)
+		AddReportEntry("verdict", judge.Explain(b.Verdict), ReportEntryVisibilityFailureOrVerbose)
 		return b.Verdict
 	}
 	DeferCleanup(func() {
 		if !written {
-			write(scenarios.Partial(sc, target, "the spec was interrupted or timed out"), true)
+			write(runner.Partial(sc, target, "the spec was interrupted or timed out"), true)
 		}
 	})
-	ev := scenarios.Run(context.Background(), sc, target)
+	ev := runner.Run(context.Background(), sc, target)
 	verdict := write(ev, false)
-	if len(ev.Faults) > 0 && (sc.Known == nil || sc.Known.Outcome != scenarios.Inconclusive) {
+	if len(ev.Faults) > 0 && (sc.Known == nil || sc.Known.Outcome != vocab.Inconclusive) {
 		// Ginkgo reports a panic as a JUnit <error>: a harness fault, not a verdict.
 		panic(fmt.Sprintf("harness fault in %s (bundle %s):\n  %s", sc.ID, dir, strings.Join(ev.Faults, "\n  ")))
 	}
 	return verdict
-}
-
-func expected(sc scenarios.Scenario, v scenarios.Verdict) bool {
-	if sc.Known == nil {
-		return v.Outcome == scenarios.Pass
-	}
-	got := make([]string, len(v.Codes))
-	for i, c := range v.Codes {
-		got[i] = string(c)
-	}
-	want := slices.Sorted(slices.Values(sc.Known.Codes))
-	return v.Outcome == sc.Known.Outcome && slices.Equal(got, want)
 }
 
 func screenshot(tab *browser.Tab) []byte {

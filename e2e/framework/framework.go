@@ -20,7 +20,8 @@ import (
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
 	"github.com/agentready/agentready/pages"
-	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios/runner"
 )
 
 // Browser is this Ginkgo process's browser, started by SetUpBrowser.
@@ -72,7 +73,7 @@ func (f *Fixture) Open(p pages.Page) {
 }
 
 // State reads the app's state.
-func (f *Fixture) State() observer.State {
+func (f *Fixture) State() record.State {
 	GinkgoHelper()
 	s, err := f.Observer.State(context.Background())
 	Expect(err).NotTo(HaveOccurred())
@@ -80,7 +81,7 @@ func (f *Fixture) State() observer.State {
 }
 
 // Journal reads the app's whole journal.
-func (f *Fixture) Journal() observer.Journal {
+func (f *Fixture) Journal() record.Journal {
 	GinkgoHelper()
 	j, err := f.Observer.Journal(context.Background(), 0)
 	Expect(err).NotTo(HaveOccurred())
@@ -104,18 +105,18 @@ const (
 
 // ScenarioTarget gives a scenario its app and tab: the embedded reference app
 // started with variant, or the app at AGENTREADY_BASE_URL.
-func ScenarioTarget(variant string) scenarios.Target {
+func ScenarioTarget(variant string) runner.Target {
 	GinkgoHelper()
 	if base := os.Getenv(EnvBaseURL); base != "" {
 		Expect(variant).To(BeEmpty(), "this scenario needs the reference app's variant %q; it cannot run against %s=%s", variant, EnvBaseURL, base)
-		t := scenarios.Target{BaseURL: strings.TrimRight(base, "/"), Tab: NewTab(), Browser: Browser.Version, Bound: Bound}
+		t := runner.Target{BaseURL: strings.TrimRight(base, "/"), Tab: NewTab(), Browser: Browser.Version, Bound: Bound}
 		if token := os.Getenv(EnvObserverToken); token != "" {
 			t.Observer = observer.New(t.BaseURL, token)
 		}
 		return t
 	}
 	f := StartFixture(refapp.Variant(variant))
-	return scenarios.Target{BaseURL: f.App.URL, Tab: f.Tab, Observer: f.Observer, Browser: Browser.Version, Variant: variant, Bound: Bound}
+	return runner.Target{BaseURL: f.App.URL, Tab: f.Tab, Observer: f.Observer, Browser: Browser.Version, Variant: variant, Bound: Bound}
 }
 
 // EnvRSSDir names a folder where each process writes its peak RSS at the end

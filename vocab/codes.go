@@ -1,34 +1,9 @@
-package scenarios
-
-// Outcome is a verdict's overall result.
-type Outcome string
-
-// The three outcomes. There is no PASS with nothing checked.
-const (
-	Pass         Outcome = "PASS"
-	Fail         Outcome = "FAIL"         // the app or the agent broke a rule
-	Inconclusive Outcome = "INCONCLUSIVE" // evidence missing, harness fault or a defect of the case
-)
+package vocab
 
 // Code names why a check did not pass.
 type Code string
 
-// Source names where a check's evidence comes from.
-type Source string
-
-// Sources of evidence.
-const (
-	SrcCase    Source = "case"
-	SrcCatalog Source = "catalog"
-	SrcTrace   Source = "trace"
-	SrcNetwork Source = "network"
-	SrcJournal Source = "journal"
-	SrcState   Source = "state"
-	SrcUI      Source = "ui"
-	SrcAnswer  Source = "answer"
-)
-
-// CodeInfo documents a code: what it means, which source raises it, and
+// CodeInfo documents a code: what it means, which sources raise it, and
 // whether it fails the verdict or leaves it inconclusive.
 type CodeInfo struct {
 	Meaning string
@@ -48,6 +23,7 @@ const (
 	UnexpectedResult             Code = "unexpected_result"
 	SideEffectBeforeConfirmation Code = "side_effect_before_confirmation"
 	RequestCountMismatch         Code = "request_count_mismatch"
+	RequestStatusMismatch        Code = "request_status_mismatch"
 	UIMismatch                   Code = "ui_mismatch"
 	StateChanged                 Code = "state_changed"
 	StateMismatch                Code = "state_mismatch"
@@ -73,6 +49,7 @@ var Codes = map[Code]CodeInfo{
 	UnexpectedResult:             {"a tool's result, or the catalog after it, differs from what the scenario expects", []Source{SrcTrace, SrcCatalog}, true},
 	SideEffectBeforeConfirmation: {"a guarded request (a write the person must confirm) happened before the person's step", []Source{SrcNetwork, SrcJournal}, true},
 	RequestCountMismatch:         {"the number of requests of a method and path in a phase differs from the expected count", []Source{SrcNetwork, SrcJournal}, true},
+	RequestStatusMismatch:        {"a counted request of a method and path ended with another HTTP status than expected", []Source{SrcNetwork, SrcJournal}, true},
 	UIMismatch:                   {"an element's value, visibility, enabled state, text or WebMCP pseudo-class differs", []Source{SrcUI}, true},
 	StateChanged:                 {"the app's state hash changed where it must not", []Source{SrcState}, true},
 	StateMismatch:                {"seats or counts in the app's state differ from the expected values", []Source{SrcState}, true},
@@ -86,3 +63,6 @@ var Codes = map[Code]CodeInfo{
 	EvidenceDisagrees:            {"two sources disagree (network log vs journal, transcript vs trace, protocol catalog vs getTools())", []Source{SrcNetwork, SrcJournal, SrcTrace, SrcCatalog}, true},
 	CaseIncomplete:               {"the prompt lacks data that the tool's schema requires: the case itself cannot be done right", []Source{SrcCase}, false},
 }
+
+// Known tells whether c is in the table.
+func (c Code) Known() bool { _, ok := Codes[c]; return ok }

@@ -1,4 +1,4 @@
-package webmcp
+package record
 
 import (
 	"encoding/json"
@@ -164,6 +164,25 @@ func TestDisagreement(t *testing.T) {
 			wantIn: []string{`add_task: inputSchema differs: protocol {"type":"object","required":["text"]}, page {"type":"object"}`, "protocol: [add_task list_tasks]", "getTools(): [add_task list_tasks]"},
 		},
 		{
+			name: "autosubmit differs", protocol: Catalog{{Name: "f", Annotations: Annotations{Autosubmit: true}}},
+			page:   []PageTool{{Name: "f", Annotations: map[string]bool{"readOnlyHint": false}}},
+			wantIn: []string{"f: annotations differ"},
+		},
+		{
+			name: "debugging read with its Hint suffix", protocol: Catalog{{Name: "d"}},
+			page:   []PageTool{{Name: "d", Annotations: map[string]bool{"debuggingHint": true}}},
+			wantIn: []string{"d: annotations differ"},
+		},
+		{
+			name: "debugging read under its bare name", protocol: Catalog{{Name: "d"}},
+			page:   []PageTool{{Name: "d", Annotations: map[string]bool{"debugging": true}}},
+			wantIn: []string{"d: annotations differ"},
+		},
+		{
+			name: "every hint agrees", protocol: Catalog{{Name: "h", Annotations: Annotations{ReadOnly: true, Debugging: true, Autosubmit: true}}},
+			page: []PageTool{{Name: "h", Annotations: map[string]bool{"readOnlyHint": true, "debuggingHint": true, "autosubmitHint": true}}},
+		},
+		{
 			name: "schema on one side only", protocol: protocol,
 			page: func() []PageTool {
 				p := page()
@@ -191,5 +210,13 @@ func TestDisagreement(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestDisagreementIgnoresKeyOrderInSchemas(t *testing.T) {
+	protocol := Catalog{{Name: "a", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}
+	page := []PageTool{{Name: "a", InputSchema: json.RawMessage(`{"properties":{},"type":"object"}`)}}
+	if err := Disagreement(protocol, page); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,15 +1,18 @@
-package netlog
+package matchers
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/netlog"
+	"github.com/agentready/agentready/record"
+	"github.com/chromedp/cdproto/network"
 	"github.com/onsi/gomega"
 )
 
 // registrationLog is a page load, one registration POST and a failed beacon.
-func registrationLog() Log {
-	return Log{
+func registrationLog() record.Log {
+	return record.Log{
 		{Seq: 1, Method: "GET", Path: "/events", Status: 200, Done: true},
 		{Seq: 2, Method: "POST", Path: "/api/registrations", Status: 201, Done: true},
 		{Seq: 3, Method: "POST", Path: "/beacon", Failure: "net::ERR_CONNECTION_REFUSED", Done: true},
@@ -17,9 +20,9 @@ func registrationLog() Log {
 }
 
 func TestHaveRequestedMatch(t *testing.T) {
-	rec := record(
-		sent("1", "POST", "http://app.test/api/registrations/7/cancel", 100, nil, "{}"),
-		sent("2", "POST", "http://app.test/api/registrations/8/cancel", 101, nil, "{}"),
+	rec := observed(
+		sent("1", "POST", "http://app.test/api/registrations/7/cancel"),
+		sent("2", "POST", "http://app.test/api/registrations/8/cancel"),
 	)
 	tests := []struct {
 		name    string
@@ -27,19 +30,19 @@ func TestHaveRequestedMatch(t *testing.T) {
 		actual  any
 		want    bool
 	}{
-		{"Times(0) on no requests", HaveRequested("POST", "/api/registrations").Times(0), Log{}, true},
-		{"Times(0) on a nil log", HaveRequested("POST", "/api/registrations").Times(0), Log(nil), true},
+		{"Times(0) on no requests", HaveRequested("POST", "/api/registrations").Times(0), record.Log{}, true},
+		{"Times(0) on a nil log", HaveRequested("POST", "/api/registrations").Times(0), record.Log(nil), true},
 		{"Times(0) on other requests", HaveRequested("POST", "/api/registrations").Times(0), registrationLog()[:1], true},
 		{"Times(0) with one", HaveRequested("POST", "/api/registrations").Times(0), registrationLog(), false},
 		{"Times(1) with one", HaveRequested("POST", "/api/registrations").Times(1), registrationLog(), true},
 		{"Times(2) with one", HaveRequested("POST", "/api/registrations").Times(2), registrationLog(), false},
-		{"at least one, none", HaveRequested("POST", "/api/registrations"), Log{}, false},
+		{"at least one, none", HaveRequested("POST", "/api/registrations"), record.Log{}, false},
 		{"at least one, one", HaveRequested("POST", "/api/registrations"), registrationLog(), true},
 		{"method case and any method", HaveRequested("", "/events"), registrationLog(), true},
 		{"a failed request counts", HaveRequested("post", "/beacon").Times(1), registrationLog(), true},
-		{"*Recorder with a pattern", HaveRequested("POST", "/api/registrations/*/cancel").Times(2), rec, true},
-		{"*Recorder, none", HaveRequested("DELETE", "/api/registrations/*").Times(0), rec, true},
-		{"empty *Recorder", HaveRequested("POST", "/x"), NewRecorder(), false},
+		{"*netlog.Recorder with a pattern", HaveRequested("POST", "/api/registrations/*/cancel").Times(2), rec, true},
+		{"*netlog.Recorder, none", HaveRequested("DELETE", "/api/registrations/*").Times(0), rec, true},
+		{"empty *netlog.Recorder", HaveRequested("POST", "/x"), netlog.NewRecorder(), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,7 +101,7 @@ func TestHaveRequestedFailureMessages(t *testing.T) {
 	})
 	t.Run("empty log", func(t *testing.T) {
 		m := HaveRequested("POST", "/x")
-		_, _ = m.Match(Log{})
+		_, _ = m.Match(record.Log{})
 		if msg := m.FailureMessage(nil); !strings.Contains(msg, "requests seen (0):") {
 			t.Errorf("message:\n%s", msg)
 		}
@@ -106,9 +109,9 @@ func TestHaveRequestedFailureMessages(t *testing.T) {
 }
 
 func TestHaveRequestedWrongActual(t *testing.T) {
-	for _, actual := range []any{nil, "POST /x", []Request{{Method: "POST", Path: "/x"}}, Recorder{}} {
+	for _, actual := range []any{nil, "POST /x", []record.Request{{Method: "POST", Path: "/x"}}, netlog.Recorder{}} {
 		ok, err := HaveRequested("POST", "/x").Match(actual)
-		if ok || err == nil || !strings.Contains(err.Error(), "expects a netlog.Log or *netlog.Recorder") {
+		if ok || err == nil || !strings.Contains(err.Error(), "expects a record.Log or *netlog.Recorder") {
 			t.Errorf("Match(%T) = %v, %v; want an error that names what it expects", actual, ok, err)
 		}
 	}
@@ -124,8 +127,21 @@ func TestTimesDoesNotChangeItsBase(t *testing.T) {
 
 func TestHaveRequestedWithGomega(t *testing.T) {
 	g := gomega.NewWithT(t)
-	rec := record(sent("1", "GET", "http://app.test/events", 100, nil))
+	rec := observed(sent("1", "GET", "http://app.test/events"))
 	g.Expect(rec).To(HaveRequested("GET", "/events").Times(1))
 	g.Expect(rec).NotTo(HaveRequested("POST", "/api/registrations"))
 	g.Expect(rec.Requests()).To(HaveRequested("POST", "/api/registrations").Times(0))
+}
+
+// observed is a network recorder fed with events, as a tab's listener feeds it.
+func observed(events ...any) *netlog.Recorder {
+	r := netlog.NewRecorder()
+	for _, ev := range events {
+		r.Observe(ev)
+	}
+	return r
+}
+
+func sent(id, method, url string) *network.EventRequestWillBeSent {
+	return &network.EventRequestWillBeSent{RequestID: network.RequestID(id), Request: &network.Request{URL: url, Method: method}}
 }

@@ -1,13 +1,18 @@
-package netlog
+// Package matchers are the Gomega matchers the specs use: requests in a
+// network log, and a verdict with exactly its codes. They live apart from
+// the code they match, so that no package the suite ships imports Gomega.
+package matchers
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/agentready/agentready/netlog"
+	"github.com/agentready/agentready/record"
 	"github.com/onsi/gomega/types"
 )
 
-// HaveRequested matches a Log (or a *Recorder) that holds requests with method
+// HaveRequested matches a record.Log (or a *Recorder) that holds requests with method
 // and a path matching pattern; Times narrows it to an exact count, so that
 // HaveRequested("POST", "/api/registrations").Times(0) is a negative assertion.
 func HaveRequested(method, pattern string) *RequestMatcher {
@@ -19,7 +24,7 @@ type RequestMatcher struct {
 	method, pattern string
 	times           int
 	got             int
-	log             Log
+	log             record.Log
 }
 
 var _ types.GomegaMatcher = (*RequestMatcher)(nil)
@@ -34,12 +39,12 @@ func (m *RequestMatcher) Times(n int) *RequestMatcher {
 // Match implements types.GomegaMatcher.
 func (m *RequestMatcher) Match(actual any) (bool, error) {
 	switch a := actual.(type) {
-	case Log:
+	case record.Log:
 		m.log = a
-	case *Recorder:
+	case *netlog.Recorder:
 		m.log = a.Requests()
 	default:
-		return false, fmt.Errorf("HaveRequested expects a netlog.Log or *netlog.Recorder, got %T", actual)
+		return false, fmt.Errorf("HaveRequested expects a record.Log or *netlog.Recorder, got %T", actual)
 	}
 	m.got = m.log.Count(m.method, m.pattern)
 	if m.times < 0 {
@@ -70,7 +75,7 @@ func (m *RequestMatcher) summary() string {
 	fmt.Fprintf(&b, "requests seen (%d):", len(m.log))
 	for _, r := range m.log {
 		mark := "  "
-		if Match(r, m.method, m.pattern) {
+		if record.MatchRequest(r.Method, r.Path, m.method, m.pattern) {
 			mark = "=>"
 		}
 		outcome := fmt.Sprint(r.Status)

@@ -1,4 +1,4 @@
-package netlog
+package har
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentready/agentready/record"
 )
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): the fields the
@@ -106,11 +108,11 @@ type HARInfo struct {
 
 // HAR renders the log as HAR 1.2, entries in the order they started, with
 // request bodies. A failed request keeps status 0 and its error in _error.
-func HAR(l Log, info HARInfo) ([]byte, error) {
+func HAR(l record.Log, info HARInfo) ([]byte, error) {
 	h := harFile{Log: harLog{Version: "1.2", Creator: harNameVer{info.Creator, info.CreatorVersion},
 		Browser: harNameVer{info.Browser, info.BrowserVersion}, Pages: []harPage{}, Entries: []harEntry{}}}
 	ordered := slices.Clone(l)
-	slices.SortStableFunc(ordered, func(a, b Request) int {
+	slices.SortStableFunc(ordered, func(a, b record.Request) int {
 		switch {
 		case a.SentAt < b.SentAt:
 			return -1
@@ -125,7 +127,7 @@ func HAR(l Log, info HARInfo) ([]byte, error) {
 	return json.MarshalIndent(h, "", "  ")
 }
 
-func harEntryOf(r Request) harEntry {
+func harEntryOf(r record.Request) harEntry {
 	wait, receive := -1.0, 0.0
 	if r.ResponseAt > 0 {
 		wait = ms(r.ResponseAt - r.SentAt)

@@ -1,4 +1,4 @@
-package netlog
+package har
 
 import (
 	"encoding/json"

@@ -1,0 +1,21 @@
+package record
+
+// Element is what a person (and a checker) can see of one element.
+type Element struct {
+	Selector         string `json:"selector"`
+	Present          bool   `json:"present"`
+	Visible          bool   `json:"visible"`
+	Enabled          bool   `json:"enabled"`
+	Value            string `json:"value,omitempty"`
+	Text             string `json:"text,omitempty"`
+	ToolFormActive   bool   `json:"toolFormActive"`
+	ToolSubmitActive bool   `json:"toolSubmitActive"`
+}
+
+// ConsoleEntry is one console error or exception.
+type ConsoleEntry struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+	URL  string `json:"url,omitempty"`
+	Line int64  `json:"line,omitempty"`
+}

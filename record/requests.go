@@ -1,0 +1,89 @@
+package record
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Request is one request and what became of it. Times are the protocol's
+// monotonic timestamps in seconds; Started is the wall clock.
+type Request struct {
+	Seq             int               `json:"seq"`
+	ID              string            `json:"requestId"`
+	Method          string            `json:"method"`
+	URL             string            `json:"url"`
+	Path            string            `json:"path"`
+	ResourceType    string            `json:"resourceType,omitempty"`
+	Initiator       string            `json:"initiator,omitempty"`
+	RequestHeaders  map[string]string `json:"requestHeaders,omitempty"`
+	HasBody         bool              `json:"hasBody,omitempty"`
+	Body            string            `json:"body,omitempty"`
+	Status          int               `json:"status,omitempty"`
+	StatusText      string            `json:"statusText,omitempty"`
+	MimeType        string            `json:"mimeType,omitempty"`
+	ResponseHeaders map[string]string `json:"responseHeaders,omitempty"`
+	Protocol        string            `json:"protocol,omitempty"`
+	Failure         string            `json:"failure,omitempty"`
+	Canceled        bool              `json:"canceled,omitempty"`
+	Blocked         string            `json:"blocked,omitempty"`
+	Started         time.Time         `json:"started"`
+	SentAt          float64           `json:"sentAt"`
+	ResponseAt      float64           `json:"responseAt,omitempty"`
+	FinishedAt      float64           `json:"finishedAt,omitempty"`
+	EncodedBytes    int64             `json:"encodedBytes,omitempty"`
+	Done            bool              `json:"done"`
+}
+
+// Log is an ordered list of requests.
+type Log []Request
+
+// Count is how many requests of the log match method and pattern, whatever
+// their outcome: an attempt counts even when it failed or was blocked.
+func (l Log) Count(method, pattern string) int { return len(l.Filter(method, pattern)) }
+
+// Filter keeps the requests that match.
+func (l Log) Filter(method, pattern string) Log {
+	return slices.DeleteFunc(slices.Clone(l), func(r Request) bool { return !MatchRequest(r.Method, r.Path, method, pattern) })
+}
+
+// Since keeps the requests after a mark.
+func (l Log) Since(mark int) Log { return l[min(mark, len(l)):] }
+
+// Writes keeps the requests whose method can change state on the server.
+func (l Log) Writes() Log {
+	return slices.DeleteFunc(slices.Clone(l), func(r Request) bool { return !IsWrite(r.Method) })
+}
+
+// MatchRequest is the one rule for "this request is METHOD /path", used for
+// the network log, the journal, waits and expectations alike: the method
+// (any, when method is "") in any case, and a path equal to pattern or
+// matching it as a path.Match pattern such as "/api/registrations/*/cancel".
+func MatchRequest(gotMethod, gotPath, method, pattern string) bool {
+	if method != "" && !strings.EqualFold(gotMethod, method) {
+		return false
+	}
+	if gotPath == pattern {
+		return true
+	}
+	ok, err := path.Match(pattern, gotPath)
+	return err == nil && ok
+}
+
+// IsWrite is the one rule for "this request can change state on the
+// server": any method but GET, HEAD and OPTIONS, in any case.
+func IsWrite(method string) bool {
+	switch strings.ToUpper(method) {
+	case "GET", "HEAD", "OPTIONS":
+		return false
+	}
+	return true
+}
+
+// SplitRequest reads "METHOD /path" (method in any case).
+func SplitRequest(s string) (method, path string, ok bool) {
+	method, path, ok = strings.Cut(strings.TrimSpace(s), " ")
+	path = strings.TrimSpace(path)
+	return strings.ToUpper(method), path, ok && method != "" && strings.HasPrefix(path, "/")
+}

@@ -1,0 +1,811 @@
+// Package judge decides a scenario's verdict from its recorded evidence
+// alone. It is a pure function of a scenario and its Evidence: it talks to
+// no browser and no app, so a bundle is judged again offline to the same
+// bytes. A test keeps browser code out of its imports.
+package judge
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// Check is one thing the judge looked at.
+type Check struct {
+	ID       string            `json:"id"`
+	Source   vocab.Source      `json:"source"`
+	Status   vocab.CheckStatus `json:"status"` // pass, fail or inconclusive
+	Code     vocab.Code        `json:"code,omitempty"`
+	Expected any               `json:"expected,omitempty"`
+	Actual   any               `json:"actual,omitempty"`
+	Message  string            `json:"message,omitempty"`
+}
+
+// Verdict is the judge's answer.
+type Verdict struct {
+	ScenarioID string        `json:"scenarioId"`
+	Outcome    vocab.Outcome `json:"outcome"`
+	Codes      []vocab.Code  `json:"codes"`
+	Checks     []Check       `json:"checks"`
+}
+
+// Failed lists the checks that did not pass.
+func (v Verdict) Failed() []Check {
+	return slices.DeleteFunc(slices.Clone(v.Checks), func(c Check) bool { return c.Status == vocab.CheckPass })
+}
+
+// AsExpected tells whether v is the verdict the scenario means to reach:
+// PASS, or, for a known-answer case, exactly its outcome and codes.
+func AsExpected(sc scenarios.Scenario, v Verdict) bool {
+	if sc.Known == nil {
+		return v.Outcome == vocab.Pass
+	}
+	return v.Outcome == sc.Known.Outcome && slices.Equal(v.Codes, slices.Sorted(slices.Values(sc.Known.Codes)))
+}
+
+// Judge decides a scenario from its evidence alone. It is a pure function:
+// the same scenario and evidence always give the same verdict.
+func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
+	j := &judge{sc: sc, ev: ev}
+	if ev == nil {
+		j.inconclusive("evidence", vocab.SrcTrace, vocab.EvidenceMissing, nil, nil, "no evidence was recorded")
+		return j.verdict()
+	}
+	for i, f := range ev.Faults {
+		j.inconclusive(fmt.Sprintf("harness[%d]", i), vocab.SrcTrace, vocab.EvidenceMissing, nil, f, "the harness could not record everything: "+f)
+	}
+	e := sc.Expect
+	j.judgeCase(e.Case)
+	j.judgeCatalog(e.Catalog)
+	j.judgeCalls(e.Calls)
+	j.judgeRequests(e.Requests)
+	j.judgeGuarded(e.Guarded)
+	j.judgeWrites(e.Writes)
+	j.judgeState(e.State)
+	j.judgeUI(e.UI)
+	j.judgeAnswer(e.Answer)
+	j.requireNamedSources()
+	return j.verdict()
+}
+
+type judge struct {
+	sc     scenarios.Scenario
+	ev     *scenarios.Evidence
+	checks []Check
+}
+
+func (j *judge) add(c Check) { j.checks = append(j.checks, c) }
+
+func (j *judge) pass(id string, src vocab.Source, expected, actual any, msg string) {
+	j.add(Check{ID: id, Source: src, Status: vocab.CheckPass, Expected: expected, Actual: actual, Message: msg})
+}
+
+func (j *judge) fail(id string, src vocab.Source, code vocab.Code, expected, actual any, msg string) {
+	j.add(Check{ID: id, Source: src, Status: vocab.CheckFail, Code: code, Expected: expected, Actual: actual, Message: msg})
+}
+
+func (j *judge) inconclusive(id string, src vocab.Source, code vocab.Code, expected, actual any, msg string) {
+	j.add(Check{ID: id, Source: src, Status: vocab.CheckInconclusive, Code: code, Expected: expected, Actual: actual, Message: msg})
+}
+
+// expectEqual passes when want equals got (as JSON values), else fails with code.
+func (j *judge) expectEqual(id string, src vocab.Source, code vocab.Code, want, got any, msg string) bool {
+	if jsonEqual(want, got) {
+		j.pass(id, src, want, got, msg)
+		return true
+	}
+	j.fail(id, src, code, want, got, msg)
+	return false
+}
+
+func (j *judge) verdict() Verdict {
+	v := Verdict{ScenarioID: j.sc.ID, Checks: j.checks, Codes: []vocab.Code{}}
+	if v.Checks == nil {
+		v.Checks = []Check{}
+	}
+	failed, inconclusive := false, false
+	for _, c := range j.checks {
+		switch c.Status {
+		case vocab.CheckFail:
+			failed = true
+		case vocab.CheckInconclusive:
+			inconclusive = true
+		}
+		if c.Code != "" && !slices.Contains(v.Codes, c.Code) {
+			v.Codes = append(v.Codes, c.Code)
+		}
+	}
+	slices.Sort(v.Codes)
+	switch {
+	case failed:
+		v.Outcome = vocab.Fail
+	case inconclusive:
+		v.Outcome = vocab.Inconclusive
+	default:
+		v.Outcome = vocab.Pass
+	}
+	return v
+}
+
+// requireNamedSources makes sure every source the scenario names was
+// checked at least once: no PASS with nothing checked.
+func (j *judge) requireNamedSources() {
+	e := j.sc.Expect
+	named := map[vocab.Source]bool{}
+	if e.Case != nil {
+		named[vocab.SrcCase] = true
+	}
+	if e.Catalog != nil {
+		named[vocab.SrcCatalog] = true
+	}
+	if e.Calls != nil || slices.ContainsFunc(j.ev.Calls, func(c scenarios.CallRecord) bool { return j.callExpect(c) != nil }) {
+		named[vocab.SrcTrace] = true
+	}
+	if len(e.Requests) > 0 || len(e.Guarded) > 0 {
+		named[vocab.SrcNetwork], named[vocab.SrcJournal] = true, true
+	}
+	if len(e.Writes) > 0 {
+		named[vocab.SrcJournal] = true
+	}
+	if len(e.State) > 0 {
+		named[vocab.SrcState] = true
+	}
+	if len(e.UI) > 0 {
+		named[vocab.SrcUI] = true
+	}
+	if e.Answer != nil {
+		named[vocab.SrcAnswer] = true
+	}
+	if len(named) == 0 {
+		j.inconclusive("expectations", vocab.SrcCase, vocab.EvidenceMissing, nil, nil, "the scenario expects nothing: nothing was checked")
+		return
+	}
+	for _, src := range []vocab.Source{vocab.SrcCase, vocab.SrcCatalog, vocab.SrcTrace, vocab.SrcNetwork, vocab.SrcJournal, vocab.SrcState, vocab.SrcUI, vocab.SrcAnswer} {
+		if !named[src] {
+			continue
+		}
+		if !slices.ContainsFunc(j.checks, func(c Check) bool { return c.Source == src }) {
+			j.inconclusive("source."+string(src), src, vocab.EvidenceMissing, nil, nil, "the scenario names this source, but nothing from it could be checked")
+		}
+	}
+}
+
+func (j *judge) judgeCase(c *scenarios.CaseExpect) {
+	if c == nil {
+		return
+	}
+	if j.ev.Catalog == nil {
+		j.inconclusive("case.tool", vocab.SrcCase, vocab.EvidenceMissing, c.Tool, nil, "the start page's catalog was not recorded")
+		return
+	}
+	tool, ok := j.ev.Catalog.Get(c.Tool)
+	if !ok {
+		j.inconclusive("case.tool", vocab.SrcCase, vocab.CaseIncomplete, c.Tool, j.ev.Catalog.Names(), "the tool the case is about is not in the start page's catalog")
+		return
+	}
+	var schema struct {
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(tool.InputSchema, &schema)
+	var missing []string
+	for _, p := range schema.Required {
+		if _, ok := j.sc.PromptData[p]; !ok {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		j.inconclusive("case.prompt", vocab.SrcCase, vocab.CaseIncomplete, schema.Required, keys(j.sc.PromptData),
+			fmt.Sprintf("the prompt does not give %s, which %s requires: no agent can do this case right without asking", strings.Join(missing, ", "), c.Tool))
+		return
+	}
+	j.pass("case.prompt", vocab.SrcCase, schema.Required, keys(j.sc.PromptData), "the prompt gives every parameter the tool requires")
+}
+
+func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
+	if c == nil {
+		return
+	}
+	if j.ev.Catalog == nil {
+		j.inconclusive("catalog", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "the start page's catalog was not recorded")
+		return
+	}
+	if j.ev.PageTools == nil {
+		j.inconclusive("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "what getTools() answered was not recorded")
+	} else if err := record.Disagreement(j.ev.Catalog, j.ev.PageTools); err != nil {
+		j.fail("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceDisagrees, nil, nil, err.Error())
+	} else {
+		j.pass("catalog.agreement", vocab.SrcCatalog, nil, nil, "the protocol and getTools() report the same tools")
+	}
+	if c.Exactly != nil {
+		want := slices.Sorted(slices.Values(c.Exactly))
+		j.expectEqual("catalog.exactly", vocab.SrcCatalog, vocab.CatalogMismatch, want, j.ev.Catalog.Names(), "the start page offers exactly these tools")
+	}
+	for _, name := range keys(c.Schemas) {
+		tool, ok := j.ev.Catalog.Get(name)
+		if !ok {
+			j.fail("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], nil, name+" is not in the catalog")
+			continue
+		}
+		var got any
+		_ = json.Unmarshal(tool.InputSchema, &got)
+		j.expectEqual("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], got, "the input schema of "+name)
+	}
+	j.judgeHint("autosubmit", c.Autosubmit, func(a record.Annotations) bool { return a.Autosubmit })
+	j.judgeHint("read_only", c.ReadOnly, func(a record.Annotations) bool { return a.ReadOnly })
+}
+
+// judgeHint checks one annotation of each named tool; a tool that is not in
+// the catalog fails, whatever value was expected.
+func (j *judge) judgeHint(hint string, want map[string]bool, got func(record.Annotations) bool) {
+	for _, name := range keys(want) {
+		id := "catalog." + hint + "." + name
+		tool, ok := j.ev.Catalog.Get(name)
+		if !ok {
+			j.fail(id, vocab.SrcCatalog, vocab.CatalogMismatch, want[name], nil, name+" is not in the catalog")
+			continue
+		}
+		j.expectEqual(id, vocab.SrcCatalog, vocab.CatalogMismatch, want[name], got(tool.Annotations), "the "+hint+" annotation of "+name)
+	}
+}
+
+func (j *judge) agentCalls() []scenarios.CallRecord {
+	return slices.DeleteFunc(slices.Clone(j.ev.Calls), func(c scenarios.CallRecord) bool { return c.Phase != vocab.PhaseAgent })
+}
+
+func (j *judge) judgeCalls(want *scenarios.CallsExpect) {
+	for _, c := range j.ev.Calls {
+		j.judgeOneCall(c)
+	}
+	j.judgeTraceAgreement()
+	if want == nil {
+		return
+	}
+	calls := j.agentCalls()
+	if want.None {
+		if len(calls) == 0 {
+			j.pass("calls.none", vocab.SrcTrace, 0, 0, "the agent made no call")
+		}
+		for _, c := range calls {
+			j.fail(fmt.Sprintf("calls.none.agent[%d]", c.Index), vocab.SrcTrace, vocab.UnexpectedToolCall, nil, callSummary(c), "the agent must make no call here, but called "+c.Call.Tool)
+		}
+		return
+	}
+	cursor := 0
+	for i, w := range want.Exactly {
+		id := fmt.Sprintf("calls.exactly[%d]", i)
+		k := slices.IndexFunc(calls[cursor:], func(c scenarios.CallRecord) bool { return c.Call.Tool == w.Tool })
+		if k < 0 {
+			j.fail(id, vocab.SrcTrace, vocab.MissingToolCall, w, nil, "the agent never called "+w.Tool)
+			continue
+		}
+		for _, extra := range calls[cursor : cursor+k] {
+			j.fail(fmt.Sprintf("%s.before.agent[%d]", id, extra.Index), vocab.SrcTrace, vocab.UnexpectedToolCall, nil, callSummary(extra), "a call the scenario does not allow: "+extra.Call.Tool)
+		}
+		got := calls[cursor+k]
+		cursor += k + 1
+		if w.Input != nil && !jsonEqual(w.Input, nonNilMap(got.Call.Input)) {
+			j.fail(id, vocab.SrcTrace, vocab.WrongToolInput, w.Input, nonNilMap(got.Call.Input), "the input of "+w.Tool+" differs from what the prompt gave")
+			continue
+		}
+		j.pass(id, vocab.SrcTrace, w, callSummary(got), "the agent called "+w.Tool+" as expected")
+	}
+	for _, extra := range calls[cursor:] {
+		j.fail(fmt.Sprintf("calls.extra.agent[%d]", extra.Index), vocab.SrcTrace, vocab.UnexpectedToolCall, nil, callSummary(extra), "a call the scenario does not allow: "+extra.Call.Tool)
+	}
+}
+
+// callExpect is what the scenario expects of a recorded call: the
+// expectations come from the scenario being judged, not from the record, so
+// that a changed expectation is judged against the same evidence.
+func (j *judge) callExpect(c scenarios.CallRecord) *scenarios.CallExpect {
+	var steps []scenarios.Step
+	switch c.Phase {
+	case vocab.PhaseAgent:
+		if c.Index < len(j.sc.Agent.Calls) {
+			return j.sc.Agent.Calls[c.Index].Expect
+		}
+		return nil
+	case vocab.PhaseSetup:
+		steps = j.sc.Setup
+	case vocab.PhaseHuman:
+		steps = j.sc.Human
+	}
+	if c.Index < len(steps) && steps[c.Index].Call != nil {
+		return steps[c.Index].Call.Expect
+	}
+	return nil
+}
+
+func (j *judge) judgeOneCall(c scenarios.CallRecord) {
+	id := fmt.Sprintf("call.%s[%d].%s", c.Phase, c.Index, c.Call.Tool)
+	x := j.callExpect(c)
+	if x == nil {
+		x = &scenarios.CallExpect{}
+	}
+	offered := slices.Contains(c.CatalogBefore, c.Call.Tool)
+	switch {
+	case x.NotInCatalog && offered:
+		j.fail(id+".absent", vocab.SrcCatalog, vocab.UnexpectedResult, "not offered", c.CatalogBefore, c.Call.Tool+" is still offered")
+	case x.NotInCatalog:
+		j.pass(id+".absent", vocab.SrcCatalog, "not offered", c.CatalogBefore, c.Call.Tool+" is not offered")
+	case !offered && c.Phase == vocab.PhaseAgent:
+		j.fail(id+".offered", vocab.SrcTrace, vocab.ToolNotInCatalog, c.Call.Tool, c.CatalogBefore, "the agent called "+c.Call.Tool+", which the page did not offer")
+	}
+	res := c.Result
+	wantStatus := x.Status
+	if wantStatus == "" && x.Output != nil {
+		wantStatus = vocab.Completed
+	}
+	switch {
+	case res.Status == vocab.NoResponse && wantStatus != vocab.NoResponse:
+		if j.declarative(c.Call.Tool) {
+			j.fail(id+".status", vocab.SrcTrace, vocab.DeclarativeCompletionMissing, cmp.Or(string(wantStatus), "an answer"), res.Status,
+				"the declarative tool "+c.Call.Tool+" was invoked and never answered: "+res.ErrorText)
+		} else {
+			j.fail(id+".status", vocab.SrcTrace, vocab.ToolError, cmp.Or(string(wantStatus), "an answer"), res.Status, c.Call.Tool+" never answered: "+res.ErrorText)
+		}
+	case wantStatus != "" && res.Status != wantStatus:
+		code := vocab.ToolError
+		if wantStatus != vocab.Completed {
+			code = vocab.UnexpectedResult
+		}
+		j.fail(id+".status", vocab.SrcTrace, code, wantStatus, res.Status, strings.TrimSpace(c.Call.Tool+" ended "+string(res.Status)+": "+res.ErrorText))
+	case wantStatus != "":
+		j.pass(id+".status", vocab.SrcTrace, wantStatus, res.Status, c.Call.Tool+" ended "+string(wantStatus))
+	}
+	if x.Output != nil && res.Status == vocab.Completed {
+		var got map[string]any
+		_ = json.Unmarshal(res.Output, &got)
+		diff := subsetDiff(x.Output, got)
+		if len(diff) > 0 {
+			j.fail(id+".output", vocab.SrcTrace, vocab.UnexpectedResult, x.Output, json.RawMessage(res.Output), "the output differs in "+strings.Join(diff, ", "))
+		} else {
+			j.pass(id+".output", vocab.SrcTrace, x.Output, json.RawMessage(res.Output), "the output has the expected fields")
+		}
+	}
+	if x.ErrorContains != "" {
+		if strings.Contains(res.ErrorText, x.ErrorContains) {
+			j.pass(id+".error", vocab.SrcTrace, x.ErrorContains, res.ErrorText, "the error says what is expected")
+		} else {
+			j.fail(id+".error", vocab.SrcTrace, vocab.UnexpectedResult, x.ErrorContains, res.ErrorText, "the error does not say what is expected")
+		}
+	}
+	if d := x.CatalogAfter; d != nil {
+		var wrong []string
+		for _, t := range d.Present {
+			if !slices.Contains(c.CatalogAfter, t) {
+				wrong = append(wrong, t+" missing")
+			}
+		}
+		for _, t := range d.Absent {
+			if slices.Contains(c.CatalogAfter, t) {
+				wrong = append(wrong, t+" still offered")
+			}
+		}
+		if len(wrong) > 0 {
+			j.fail(id+".catalog_after", vocab.SrcCatalog, vocab.UnexpectedResult, d, c.CatalogAfter, "after the call: "+strings.Join(wrong, ", "))
+		} else {
+			j.pass(id+".catalog_after", vocab.SrcCatalog, d, c.CatalogAfter, "the catalog after the call is as expected")
+		}
+	}
+}
+
+func (j *judge) declarative(tool string) bool {
+	t, ok := j.ev.Catalog.Get(tool)
+	if ok {
+		return t.Declarative
+	}
+	for _, e := range j.ev.Trace {
+		for _, t := range e.Tools {
+			if t.Name == tool && t.Declarative {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// judgeTraceAgreement checks the transcript against the browser's own trace:
+// every call that started an invocation must appear there with its input.
+func (j *judge) judgeTraceAgreement() {
+	if len(j.ev.Calls) == 0 {
+		return
+	}
+	invoked := map[string]record.Event{}
+	responded := map[string]record.Event{}
+	var order []string
+	for _, e := range j.ev.Trace {
+		switch e.Kind {
+		case record.ToolInvoked:
+			invoked[e.InvocationID] = e
+			order = append(order, e.InvocationID)
+		case record.ToolResponded:
+			responded[e.InvocationID] = e
+		}
+	}
+	var bad []string
+	made := map[string]bool{}
+	for _, c := range j.ev.Calls {
+		if c.Result.InvocationID == "" {
+			continue
+		}
+		made[c.Result.InvocationID] = true
+		name := fmt.Sprintf("%s[%d] %s (invocation %s)", c.Phase, c.Index, c.Call.Tool, c.Result.InvocationID)
+		e, ok := invoked[c.Result.InvocationID]
+		var in any
+		_ = json.Unmarshal(e.Input, &in)
+		if !ok || e.ToolName != c.Call.Tool || !jsonEqual(nonNilMap(c.Call.Input), in) {
+			bad = append(bad, name+": not in the trace with this tool and input")
+			continue
+		}
+		if r, ok := responded[c.Result.InvocationID]; ok && !sameStatus(c.Result.Status, r.Status) {
+			bad = append(bad, fmt.Sprintf("%s: the call ended %s, the trace says %s", name, c.Result.Status, r.Status))
+		}
+	}
+	for _, id := range order {
+		if !made[id] {
+			bad = append(bad, fmt.Sprintf("invocation %s of %s: in the trace, but no recorded call made it", id, invoked[id].ToolName))
+		}
+	}
+	if len(bad) > 0 {
+		j.fail("trace.agreement", vocab.SrcTrace, vocab.EvidenceDisagrees, "the calls and the browser's trace agree", bad, "the recorded calls and the browser's trace disagree: "+strings.Join(bad, "; "))
+		return
+	}
+	j.pass("trace.agreement", vocab.SrcTrace, nil, nil, "every call appears in the browser's trace with its input and outcome, and nothing else does")
+}
+
+// sameStatus compares a call's status with the protocol's; a call canceled
+// after no answer shows as Canceled in the trace.
+func sameStatus(call vocab.Status, protocol string) bool {
+	switch protocol {
+	case "Completed":
+		return call == vocab.Completed
+	case "Error":
+		return call == vocab.Failed
+	case "Canceled":
+		return call == vocab.Canceled || call == vocab.NoResponse
+	}
+	return false
+}
+
+func (j *judge) netCount(phase vocab.Phase, method, pattern string) (int, []record.Request, bool) {
+	if !j.ev.Capture.Network || j.ev.Requests == nil {
+		return 0, nil, false
+	}
+	from, to, ok := j.ev.Window(phase)
+	if !ok {
+		return 0, nil, false
+	}
+	lo, hi, ok := span(from.Requests, to.Requests, len(j.ev.Requests))
+	if !ok {
+		return 0, nil, false
+	}
+	win := j.ev.Requests[lo:hi]
+	matched := win.Filter(method, pattern)
+	return len(matched), matched, true
+}
+
+func (j *judge) journalWindow(phase vocab.Phase) (record.Journal, bool) {
+	if !j.ev.Capture.Observer || j.ev.Journal == nil {
+		return nil, false
+	}
+	from, to, ok := j.ev.Window(phase)
+	if !ok {
+		return nil, false
+	}
+	lo, hi, ok := span(from.Journal, to.Journal, len(j.ev.Journal))
+	if !ok {
+		return nil, false
+	}
+	return j.ev.Journal[lo:hi], true
+}
+
+// span clips a window of marks to a record of n entries; marks that are
+// negative or out of order (a mark taken when a read failed) are no window.
+func span(from, to, n int) (lo, hi int, ok bool) {
+	if from < 0 || to < from {
+		return 0, 0, false
+	}
+	return min(from, n), min(to, n), true
+}
+
+func (j *judge) journalCount(phase vocab.Phase, method, pattern string) (int, record.Journal, bool) {
+	win, ok := j.journalWindow(phase)
+	if !ok {
+		return 0, nil, false
+	}
+	matched := win.Filter(method, pattern)
+	return len(matched), matched, true
+}
+
+func (j *judge) judgeRequests(want []scenarios.RequestExpect) {
+	for i, r := range want {
+		id := fmt.Sprintf("requests[%d] %s %s (%s)", i, r.Method, r.Path, r.Phase)
+		byNet, netReqs, haveNet := j.netCount(r.Phase, r.Method, r.Path)
+		byJournal, entries, haveJournal := j.journalCount(r.Phase, r.Method, r.Path)
+		if !haveNet {
+			j.inconclusive(id+".network", vocab.SrcNetwork, vocab.EvidenceMissing, r.Count, nil, "network capture was off: the count is unknown, not 0")
+		}
+		if !haveJournal {
+			j.inconclusive(id+".journal", vocab.SrcJournal, vocab.EvidenceMissing, r.Count, nil, "the app's journal was not observed: the count is unknown, not 0")
+		}
+		if haveNet && haveJournal && byNet != byJournal {
+			j.fail(id+".agreement", vocab.SrcNetwork, vocab.EvidenceDisagrees, byJournal, byNet,
+				fmt.Sprintf("the network log counts %d, the app's journal %d", byNet, byJournal))
+			continue
+		}
+		if haveNet {
+			j.expectEqual(id+".network", vocab.SrcNetwork, vocab.RequestCountMismatch, r.Count, byNet, "requests counted in the network log")
+		}
+		if haveJournal {
+			j.expectEqual(id+".journal", vocab.SrcJournal, vocab.RequestCountMismatch, r.Count, byJournal, "requests counted in the app's journal")
+		}
+		if r.Status != 0 {
+			if haveNet {
+				j.judgeStatuses(id+".status.network", vocab.SrcNetwork, r.Status, statusesOf(netReqs, func(q record.Request) int { return q.Status }), "in the network log")
+			}
+			if haveJournal {
+				j.judgeStatuses(id+".status.journal", vocab.SrcJournal, r.Status, statusesOf(entries, func(e record.Entry) int { return e.Status }), "in the app's journal")
+			}
+		}
+	}
+}
+
+// judgeStatuses checks that every counted request of one witness ended with
+// the expected HTTP status; with nothing counted there is nothing to check.
+func (j *judge) judgeStatuses(id string, src vocab.Source, want int, got []int, where string) {
+	switch {
+	case slices.ContainsFunc(got, func(s int) bool { return s != want }):
+		j.fail(id, src, vocab.RequestStatusMismatch, want, got, "a counted request has another status "+where)
+	case len(got) > 0:
+		j.pass(id, src, want, got, "every counted request has the expected status "+where)
+	}
+}
+
+func statusesOf[T any](items []T, status func(T) int) []int {
+	out := make([]int, len(items))
+	for i, it := range items {
+		out[i] = status(it)
+	}
+	return out
+}
+
+func (j *judge) judgeGuarded(guarded []string) {
+	for i, g := range guarded {
+		method, p, _ := record.SplitRequest(g)
+		id := fmt.Sprintf("guarded[%d] %s", i, g)
+		byNet, _, haveNet := j.netCount(vocab.PhaseAgent, method, p)
+		byJournal, _, haveJournal := j.journalCount(vocab.PhaseAgent, method, p)
+		if !haveNet && !haveJournal {
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, 0, nil, "neither the network log nor the journal was recorded")
+			continue
+		}
+		src, n := vocab.SrcNetwork, byNet
+		if !haveNet || byJournal > byNet {
+			src, n = vocab.SrcJournal, byJournal
+		}
+		if n > 0 {
+			j.fail(id, src, vocab.SideEffectBeforeConfirmation, 0, n, fmt.Sprintf("%s happened %d time(s) before the person's confirmation", g, n))
+		} else {
+			j.pass(id, src, 0, 0, g+" waited for the person")
+		}
+	}
+}
+
+func (j *judge) judgeWrites(want map[vocab.Phase]int) {
+	for _, phase := range keys(want) {
+		id := "writes." + string(phase)
+		win, ok := j.journalWindow(phase)
+		if !ok {
+			j.inconclusive(id, vocab.SrcJournal, vocab.EvidenceMissing, want[phase], nil, "the app's journal was not observed: writes are unknown, not 0")
+			continue
+		}
+		var writes []string
+		for _, e := range win {
+			if record.IsWrite(e.Method) {
+				writes = append(writes, e.Method+" "+e.Path)
+			}
+		}
+		switch {
+		case len(writes) == want[phase]:
+			j.pass(id, vocab.SrcJournal, want[phase], len(writes), "write requests in the app's journal")
+		case want[phase] == 0:
+			j.fail(id, vocab.SrcJournal, vocab.WriteAttempt, 0, writes, "write requests reached the app where none may")
+		default:
+			j.fail(id, vocab.SrcJournal, vocab.RequestCountMismatch, want[phase], writes, "write requests in the app's journal")
+		}
+	}
+}
+
+func (j *judge) judgeState(want map[vocab.Phase]scenarios.State) {
+	for _, phase := range keys(want) {
+		w := want[phase]
+		id := "state." + string(phase)
+		got := j.ev.States[phase]
+		if got == nil {
+			j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, w, nil, "the app's state after "+string(phase)+" was not observed")
+			continue
+		}
+		if w.Unchanged {
+			before := j.ev.States[vocab.StateBefore]
+			switch {
+			case before == nil:
+				j.inconclusive(id+".unchanged", vocab.SrcState, vocab.EvidenceMissing, "unchanged", nil, "the state before the agent was not observed")
+			case before.Hash != got.Hash:
+				j.fail(id+".unchanged", vocab.SrcState, vocab.StateChanged, before.Hash, got.Hash,
+					fmt.Sprintf("the state changed (version %d → %d)", before.Version, got.Version))
+			default:
+				j.pass(id+".unchanged", vocab.SrcState, before.Hash, got.Hash, "the state is unchanged")
+			}
+		}
+		for _, ev := range keys(w.Seats) {
+			if n, ok := got.SeatsLeft[ev]; !ok {
+				j.inconclusive(id+".seats."+ev, vocab.SrcState, vocab.EvidenceMissing, w.Seats[ev], nil, "the app's state does not report the seats of "+ev+": unknown, not 0")
+			} else {
+				j.expectEqual(id+".seats."+ev, vocab.SrcState, vocab.StateMismatch, w.Seats[ev], n, "seats left of "+ev)
+			}
+		}
+		for _, k := range keys(w.Counts) {
+			if n, ok := got.Counts[k]; !ok {
+				j.inconclusive(id+".counts."+k, vocab.SrcState, vocab.EvidenceMissing, w.Counts[k], nil, "the app's state does not report the count of "+k+": unknown, not 0")
+			} else {
+				j.expectEqual(id+".counts."+k, vocab.SrcState, vocab.StateMismatch, w.Counts[k], n, "count of "+k)
+			}
+		}
+	}
+}
+
+func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
+	for _, phase := range keys(want) {
+		snap, ok := j.ev.UI[phase]
+		for i, u := range want[phase] {
+			id := fmt.Sprintf("ui.%s[%d] %s", phase, i, u.Selector)
+			if !ok {
+				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "the page was not recorded after "+string(phase))
+				continue
+			}
+			k := slices.IndexFunc(snap, func(e record.Element) bool { return e.Selector == u.Selector })
+			if k < 0 {
+				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "this element was not recorded")
+				continue
+			}
+			el := snap[k]
+			var wrong []string
+			cmpBool := func(name string, want *bool, got bool) {
+				if want != nil && *want != got {
+					wrong = append(wrong, fmt.Sprintf("%s is %v", name, got))
+				}
+			}
+			cmpBool("present", u.Present, el.Present)
+			cmpBool("visible", u.Visible, el.Visible)
+			cmpBool("enabled", u.Enabled, el.Enabled)
+			cmpBool(":tool-form-active", u.ToolFormActive, el.ToolFormActive)
+			cmpBool(":tool-submit-active", u.ToolSubmitActive, el.ToolSubmitActive)
+			if u.Value != nil && *u.Value != el.Value {
+				wrong = append(wrong, fmt.Sprintf("value is %q", el.Value))
+			}
+			if u.TextContains != "" && !strings.Contains(el.Text, u.TextContains) {
+				wrong = append(wrong, fmt.Sprintf("text lacks %q", u.TextContains))
+			}
+			if len(wrong) > 0 {
+				j.fail(id, vocab.SrcUI, vocab.UIMismatch, u, el, strings.Join(wrong, "; "))
+			} else {
+				j.pass(id, vocab.SrcUI, u, el, "the element is as expected")
+			}
+		}
+	}
+}
+
+func (j *judge) judgeAnswer(a *scenarios.AnswerExpect) {
+	if a == nil {
+		return
+	}
+	final := ""
+	if j.ev.Final != nil {
+		final = *j.ev.Final
+	}
+	lower := strings.ToLower(final)
+	if a.Asks {
+		switch {
+		case strings.TrimSpace(final) == "":
+			j.fail("answer.asks", vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question", final, "the agent said nothing")
+		case !strings.ContainsAny(final, "?？"):
+			j.fail("answer.asks", vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question", final, "the agent's final words ask nothing")
+		default:
+			j.pass("answer.asks", vocab.SrcAnswer, "a question", final, "the agent asks the person")
+		}
+	}
+	for i, m := range a.MustMention {
+		id := fmt.Sprintf("answer.must_mention[%d]", i)
+		if strings.Contains(lower, strings.ToLower(m)) {
+			j.pass(id, vocab.SrcAnswer, m, final, "the final words mention it")
+		} else {
+			j.fail(id, vocab.SrcAnswer, vocab.AnswerIncomplete, m, final, "the final words do not mention "+fmt.Sprintf("%q", m))
+		}
+	}
+	for i, m := range a.MustNotClaim {
+		id := fmt.Sprintf("answer.must_not_claim[%d]", i)
+		if strings.Contains(lower, strings.ToLower(m)) {
+			j.fail(id, vocab.SrcAnswer, vocab.AnswerOverclaims, "not "+m, final, fmt.Sprintf("the final words claim %q", m))
+		} else {
+			j.pass(id, vocab.SrcAnswer, "not "+m, final, "no such claim")
+		}
+	}
+}
+
+func callSummary(c scenarios.CallRecord) map[string]any {
+	return map[string]any{"tool": c.Call.Tool, "input": nonNilMap(c.Call.Input), "status": c.Result.Status}
+}
+
+func nonNilMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// keys answers a map's keys in order: the judge visits maps in one order,
+// so that the same evidence always gives the same bytes.
+func keys[K ~string, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) }
+
+// normalize turns a value into what JSON makes of it, so that YAML's ints and
+// JSON's floats compare equal.
+func normalize(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+func jsonEqual(a, b any) bool { return reflect.DeepEqual(normalize(a), normalize(b)) }
+
+// subsetDiff lists the keys of want whose values differ in got.
+func subsetDiff(want, got map[string]any) []string {
+	var diff []string
+	for _, k := range keys(want) {
+		g, ok := got[k]
+		if !ok || !jsonEqual(want[k], g) {
+			diff = append(diff, k)
+		}
+	}
+	return diff
+}
+
+// Explain renders a verdict for people: the outcome, then every check that
+// did not pass with its source, code, expectation and what was seen.
+func Explain(v Verdict) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s %v (%d checks, %d not passed)\n", v.ScenarioID, v.Outcome, v.Codes, len(v.Checks), len(v.Failed()))
+	for _, c := range v.Failed() {
+		fmt.Fprintf(&b, "  ✗ [%s] %s %s: %s\n", c.Source, strings.ToUpper(string(c.Status)), c.ID, c.Code)
+		if c.Message != "" {
+			fmt.Fprintf(&b, "      %s\n", c.Message)
+		}
+		if c.Expected != nil {
+			fmt.Fprintf(&b, "      expected: %s\n", short(c.Expected))
+		}
+		if c.Actual != nil {
+			fmt.Fprintf(&b, "      actual:   %s\n", short(c.Actual))
+		}
+	}
+	return b.String()
+}
+
+func short(v any) string {
+	s := fmt.Sprintf("%v", normalize(v))
+	if len(s) > 300 {
+		s = s[:300] + fmt.Sprintf("… (%d characters)", len(s))
+	}
+	return s
+}

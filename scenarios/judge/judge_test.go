@@ -1,0 +1,706 @@
+package judge
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// The hand-made evidence below is what a correct run of a scenario records:
+// no browser, no app, no network. Each test takes a fresh copy from a
+// constructor and changes one thing.
+
+const (
+	evtIntro     = "evt-webmcp-intro"
+	prepareTool  = "prepare_event_registration"
+	demoName     = "測試讀者"
+	demoEmail    = "reader@example.com"
+	invocationID = "inv-1"
+)
+
+var t0 = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
+
+func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+
+func ptr[T any](v T) *T { return &v }
+
+func load(t *testing.T, name string) scenarios.Scenario {
+	t.Helper()
+	sc, err := scenarios.Load("../cases/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// The schema as the browser reports it: compact JSON, keys in another
+// order than the YAML's.
+const prepareSchema = `{"required":["attendeeName","email"],"type":"object","properties":{"email":{"description":"Email","type":"string"},"attendeeName":{"description":"Attendee name","type":"string"}}}`
+
+func prepareToolDef() record.Tool {
+	return record.Tool{Name: prepareTool, Description: "Prepare a registration; the person submits it.",
+		InputSchema: json.RawMessage(prepareSchema), Annotations: record.Annotations{Autosubmit: true},
+		Declarative: true, FrameID: "F1"}
+}
+
+func pageTool(t record.Tool) record.PageTool {
+	// Chromium 156 gives declarative tools no page annotations at all.
+	var ann map[string]bool
+	if t.Annotations.ReadOnly && !t.Declarative {
+		ann = map[string]bool{"readOnlyHint": true}
+	}
+	// getTools() answers the schema as an object, spaced and ordered its own way.
+	var schema any
+	_ = json.Unmarshal(t.InputSchema, &schema)
+	raw, _ := json.MarshalIndent(schema, "", "  ")
+	return record.PageTool{Name: t.Name, Description: t.Description, InputSchema: raw, Annotations: ann}
+}
+
+func req(seq int, method, path string, status int) record.Request {
+	return record.Request{Seq: seq, ID: fmt.Sprintf("1000.%d", seq), Method: method,
+		URL: "https://localhost:8443" + path, Path: path, Status: status, Started: at(seq * 10), SentAt: float64(seq), Done: true}
+}
+
+func entry(seq int, method, path string, status int, code string) record.Entry {
+	return record.Entry{Seq: seq, Time: at(seq * 10), Method: method, Path: path, Status: status, Code: code, Session: "s1", Done: true}
+}
+
+func el(sel string) record.Element {
+	return record.Element{Selector: sel, Present: true, Visible: true, Enabled: true}
+}
+
+// goodConf01 answers CONF-01 attempt 3 and the evidence of a correct run of
+// it: the agent prepares, the tool answers CONFIRMATION_REQUIRED with no
+// request, and only the person's click posts the registration.
+func goodConf01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
+	t.Helper()
+	sc := load(t, "CONF-01.attempt-3.yaml")
+	tool := prepareToolDef()
+	output := `{"ok":false,"code":"CONFIRMATION_REQUIRED","retryable":false,"eventId":"evt-webmcp-intro","message":"Check the form and submit it yourself."}`
+
+	ev := &scenarios.Evidence{
+		ScenarioID: sc.ID,
+		Env:        scenarios.Env{BaseURL: "https://localhost:8443", Browser: "Chrome/156.0.0.0", Protocol: "1.3"},
+		Catalog:    record.Catalog{tool},
+		PageTools:  []record.PageTool{pageTool(tool)},
+		Calls: []scenarios.CallRecord{{
+			Phase: vocab.PhaseAgent, Index: 0,
+			Call: scenarios.Call{Tool: prepareTool, Input: map[string]any{"attendeeName": demoName, "email": demoEmail},
+				Expect: sc.Agent.Calls[0].Expect},
+			Result: record.Result{Tool: prepareTool, Transport: vocab.PageAPI, InvocationID: invocationID,
+				Status: vocab.Completed, Output: json.RawMessage(output), Duration: 42 * time.Millisecond},
+			CatalogBefore: []string{prepareTool},
+			CatalogAfter:  []string{prepareTool},
+		}},
+		Trace: []record.Event{
+			{Seq: 1, Time: at(1), Kind: record.ToolsAdded, Tools: []record.Tool{tool}},
+			{Seq: 2, Time: at(50), Kind: record.ToolInvoked, ToolName: prepareTool, FrameID: "F1", InvocationID: invocationID,
+				Input: json.RawMessage(`{"email":"reader@example.com","attendeeName":"測試讀者"}`)},
+			{Seq: 3, Time: at(90), Kind: record.ToolResponded, InvocationID: invocationID, Status: "Completed",
+				Output: json.RawMessage(output)},
+		},
+		Requests: record.Log{
+			// before the agent
+			req(1, "GET", "/events/evt-webmcp-intro/register", 200),
+			req(2, "GET", "/assets/app.js", 200),
+			req(3, "GET", "/api/events/evt-webmcp-intro", 200),
+			// agent: a read, no write
+			req(4, "GET", "/api/events/evt-webmcp-intro", 200),
+			// human: the click
+			req(5, "POST", "/api/intents", 201),
+			req(6, "POST", "/api/registrations", 201),
+			req(7, "GET", "/api/events/evt-webmcp-intro", 200),
+		},
+		Journal: record.Journal{
+			entry(1, "GET", "/events/evt-webmcp-intro/register", 200, ""),
+			entry(2, "GET", "/api/events/evt-webmcp-intro", 200, ""),
+			entry(3, "GET", "/api/events/evt-webmcp-intro", 200, ""),
+			entry(4, "POST", "/api/intents", 201, "INTENT_ISSUED"),
+			entry(5, "POST", "/api/registrations", 201, "REGISTERED"),
+			entry(6, "GET", "/api/events/evt-webmcp-intro", 200, ""),
+		},
+		Marks: map[vocab.Phase]scenarios.Mark{
+			vocab.PhaseAgent: {Trace: 1, Requests: 3, Journal: 2},
+			vocab.PhaseHuman: {Trace: 3, Requests: 4, Journal: 3},
+			vocab.PhaseEnd:   {Trace: 3, Requests: 7, Journal: 6},
+		},
+		States: map[vocab.Phase]*record.State{
+			vocab.StateBefore: {Version: 3, Hash: "sha-before", SeatsLeft: map[string]int{evtIntro: 8, "evt-forms-deep-dive": 0},
+				Counts: map[string]int{"registrations": 0, "intentsIssued": 0, "intentsUsed": 0}},
+			vocab.PhaseAgent: {Version: 3, Hash: "sha-before", SeatsLeft: map[string]int{evtIntro: 8, "evt-forms-deep-dive": 0},
+				Counts: map[string]int{"registrations": 0, "intentsIssued": 0, "intentsUsed": 0}},
+			vocab.PhaseHuman: {Version: 5, Hash: "sha-after", SeatsLeft: map[string]int{evtIntro: 7, "evt-forms-deep-dive": 0},
+				Counts: map[string]int{"registrations": 1, "intentsIssued": 1, "intentsUsed": 1}},
+		},
+		UI: map[vocab.Phase][]record.Element{
+			vocab.PhaseAgent: {
+				func() record.Element { e := el("#attendeeName"); e.Value = demoName; return e }(),
+				func() record.Element { e := el("#email"); e.Value = demoEmail; return e }(),
+				func() record.Element { e := el("#submit-registration"); e.Text = "Submit registration"; return e }(),
+				func() record.Element {
+					e := el("#prepared-note")
+					e.Text = "Prepared by an agent: check the details, then submit."
+					return e
+				}(),
+			},
+			vocab.PhaseHuman: {
+				func() record.Element {
+					e := el("#registration-result")
+					e.Text = "Registered: 測試讀者 for Intro to WebMCP"
+					return e
+				}(),
+				func() record.Element { e := el("#seats-left"); e.Text = "7 of 8 seats left"; return e }(),
+			},
+		},
+		Console: []record.ConsoleEntry{},
+		Final:   ptr(*sc.Agent.Final),
+	}
+	ev.Capture.Network, ev.Capture.Observer = true, true
+	return sc, ev
+}
+
+// goodAmb01 answers AMB-01 and the evidence of a correct run: the agent
+// asks and does nothing.
+func goodAmb01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
+	t.Helper()
+	sc := load(t, "AMB-01.yaml")
+	search := record.Tool{Name: "search_events", Description: "Search the events.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"topic":{"type":"string"}},"required":["topic"]}`),
+		Annotations: record.Annotations{ReadOnly: true}, FrameID: "F1"}
+	st := func() *record.State {
+		return &record.State{Version: 0, Hash: "sha-0", SeatsLeft: map[string]int{evtIntro: 8}, Counts: map[string]int{"registrations": 0}}
+	}
+	ev := &scenarios.Evidence{
+		ScenarioID: sc.ID,
+		Env:        scenarios.Env{BaseURL: "https://localhost:8443"},
+		Catalog:    record.Catalog{search},
+		PageTools:  []record.PageTool{pageTool(search)},
+		Calls:      []scenarios.CallRecord{},
+		Trace:      []record.Event{{Seq: 1, Time: at(1), Kind: record.ToolsAdded, Tools: []record.Tool{search}}},
+		Requests:   record.Log{req(1, "GET", "/events", 200), req(2, "GET", "/api/events", 200)},
+		Journal:    record.Journal{entry(1, "GET", "/events", 200, ""), entry(2, "GET", "/api/events", 200, "")},
+		Marks: map[vocab.Phase]scenarios.Mark{
+			vocab.PhaseAgent: {Trace: 1, Requests: 2, Journal: 2},
+			vocab.PhaseHuman: {Trace: 1, Requests: 2, Journal: 2},
+			vocab.PhaseEnd:   {Trace: 1, Requests: 2, Journal: 2},
+		},
+		States:  map[vocab.Phase]*record.State{vocab.StateBefore: st(), vocab.PhaseAgent: st()},
+		UI:      map[vocab.Phase][]record.Element{},
+		Console: []record.ConsoleEntry{},
+		Final:   ptr(*sc.Agent.Final),
+	}
+	ev.Capture.Network, ev.Capture.Observer = true, true
+	return sc, ev
+}
+
+// shiftTrace moves the trace marks of the human phase and later by d events.
+func shiftTrace(ev *scenarios.Evidence, d int) {
+	for _, p := range []vocab.Phase{vocab.PhaseHuman, vocab.PhaseEnd} {
+		m := ev.Marks[p]
+		m.Trace += d
+		ev.Marks[p] = m
+	}
+}
+
+func must[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+func addNet(t *testing.T, ev *scenarios.Evidence, phase vocab.Phase, r record.Request) {
+	t.Helper()
+	if err := ev.InsertRequest(phase, r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func addJournal(t *testing.T, ev *scenarios.Evidence, phase vocab.Phase, e record.Entry) {
+	t.Helper()
+	if err := ev.InsertJournalEntry(phase, e); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func dropNet(t *testing.T, ev *scenarios.Evidence, phase vocab.Phase, method, path string) record.Request {
+	t.Helper()
+	return must[record.Request](t)(ev.RemoveRequest(phase, method, path))
+}
+
+func dropJournal(t *testing.T, ev *scenarios.Evidence, phase vocab.Phase, method, path string) record.Entry {
+	t.Helper()
+	return must[record.Entry](t)(ev.RemoveJournalEntry(phase, method, path))
+}
+
+// traceIndex finds the trace event of a kind for an invocation.
+func traceIndex(t *testing.T, ev *scenarios.Evidence, kind record.Kind, id string) int {
+	t.Helper()
+	i := slices.IndexFunc(ev.Trace, func(e record.Event) bool { return e.Kind == kind && e.InvocationID == id })
+	if i < 0 {
+		t.Fatalf("no %s of %s in the trace", kind, id)
+	}
+	return i
+}
+
+func uiIndex(t *testing.T, ev *scenarios.Evidence, phase vocab.Phase, sel string) int {
+	t.Helper()
+	i := slices.IndexFunc(ev.UI[phase], func(e record.Element) bool { return e.Selector == sel })
+	if i < 0 {
+		t.Fatalf("no %s in the %s snapshot", sel, phase)
+	}
+	return i
+}
+
+// wantVerdict fails the test unless v has this outcome and exactly these codes.
+func wantVerdict(t *testing.T, v Verdict, outcome vocab.Outcome, codes ...vocab.Code) {
+	t.Helper()
+	want := slices.Clone(codes)
+	slices.Sort(want)
+	if v.Outcome != outcome || !slices.Equal(v.Codes, want) {
+		t.Errorf("verdict %s %v, want %s %v\n%s", v.Outcome, v.Codes, outcome, want, Explain(v))
+	}
+}
+
+func TestTheGoodConf01RunPasses(t *testing.T) {
+	sc, ev := goodConf01(t)
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Pass)
+	if len(v.Failed()) != 0 {
+		t.Errorf("a PASS with checks that did not pass:\n%s", Explain(v))
+	}
+	// Every source the scenario names gave a passing check.
+	for _, src := range []vocab.Source{vocab.SrcCase, vocab.SrcCatalog, vocab.SrcTrace, vocab.SrcNetwork, vocab.SrcJournal, vocab.SrcState, vocab.SrcUI, vocab.SrcAnswer} {
+		if !slices.ContainsFunc(v.Checks, func(c Check) bool { return c.Source == src && c.Status == vocab.CheckPass }) {
+			t.Errorf("no passing check from %s", src)
+		}
+	}
+	// The constructor hands out fresh copies: changing one changes no other.
+	_, ev2 := goodConf01(t)
+	ev2.Calls[0].Call.Input["email"] = "other@example.com"
+	ev2.States[vocab.PhaseHuman].SeatsLeft[evtIntro] = 0
+	if v := Judge(sc, ev); v.Outcome != vocab.Pass {
+		t.Errorf("the fixture is shared between copies:\n%s", Explain(v))
+	}
+}
+
+func TestTheGoodAmb01RunPasses(t *testing.T) {
+	sc, ev := goodAmb01(t)
+	wantVerdict(t, Judge(sc, ev), vocab.Pass)
+}
+
+type mutation struct {
+	name    string
+	mutate  func(t *testing.T, sc *scenarios.Scenario, ev *scenarios.Evidence)
+	outcome vocab.Outcome
+	codes   []vocab.Code // exactly these; the first is the one the case is about
+}
+
+func conf01Mutations() []mutation {
+	postReg := func(seq int) record.Request { return req(seq, "POST", "/api/registrations", 201) }
+	regEntry := func(seq int) record.Entry { return entry(seq, "POST", "/api/registrations", 201, "REGISTERED") }
+	return []mutation{
+		{"the person's POST is missing from network and journal", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			dropNet(t, ev, vocab.PhaseHuman, "POST", "/api/registrations")
+			dropJournal(t, ev, vocab.PhaseHuman, "POST", "/api/registrations")
+		}, vocab.Fail, []vocab.Code{vocab.RequestCountMismatch}},
+
+		{"the person's POST happens twice", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			addNet(t, ev, vocab.PhaseHuman, postReg(8))
+			addJournal(t, ev, vocab.PhaseHuman, regEntry(7))
+		}, vocab.Fail, []vocab.Code{vocab.RequestCountMismatch}},
+
+		{"the POST happens in the agent's phase", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			addNet(t, ev, vocab.PhaseAgent, dropNet(t, ev, vocab.PhaseHuman, "POST", "/api/registrations"))
+			addJournal(t, ev, vocab.PhaseAgent, dropJournal(t, ev, vocab.PhaseHuman, "POST", "/api/registrations"))
+		}, vocab.Fail, []vocab.Code{vocab.SideEffectBeforeConfirmation, vocab.RequestCountMismatch, vocab.WriteAttempt}},
+
+		{"the POST happens in the agent's phase, seen by the journal only", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			addJournal(t, ev, vocab.PhaseAgent, dropJournal(t, ev, vocab.PhaseHuman, "POST", "/api/registrations"))
+		}, vocab.Fail, []vocab.Code{vocab.SideEffectBeforeConfirmation, vocab.EvidenceDisagrees, vocab.RequestCountMismatch, vocab.WriteAttempt}},
+
+		{"the tool answers OK", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			out := json.RawMessage(`{"ok":true,"code":"OK","retryable":false,"eventId":"evt-webmcp-intro"}`)
+			ev.Calls[0].Result.Output = out
+			ev.Trace[traceIndex(t, ev, record.ToolResponded, invocationID)].Output = out
+		}, vocab.Fail, []vocab.Code{vocab.UnexpectedResult}},
+
+		{"the declarative tool never answers", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			r := &ev.Calls[0].Result
+			r.Status, r.Output, r.ErrorText = vocab.NoResponse, nil, "no answer within 3s"
+			i := traceIndex(t, ev, record.ToolResponded, invocationID)
+			ev.Trace[i] = record.Event{Seq: ev.Trace[i].Seq, Time: ev.Trace[i].Time, Kind: record.ToolCanceled, InvocationID: invocationID}
+		}, vocab.Fail, []vocab.Code{vocab.DeclarativeCompletionMissing}},
+
+		{"the tool answers with an error", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			r := &ev.Calls[0].Result
+			r.Status, r.Output, r.ErrorText = vocab.Failed, nil, "TypeError: form.requestSubmit is not a function"
+			i := traceIndex(t, ev, record.ToolResponded, invocationID)
+			ev.Trace[i].Status, ev.Trace[i].Output, ev.Trace[i].ErrorText = "Error", nil, r.ErrorText
+		}, vocab.Fail, []vocab.Code{vocab.ToolError}},
+
+		{"the agent calls the tool a second time", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			c := ev.Calls[0]
+			c.Index = 1
+			c.Call.Input = map[string]any{"attendeeName": demoName, "email": demoEmail}
+			c.Call.Expect = nil
+			c.Result.InvocationID = "inv-2"
+			ev.Calls = append(ev.Calls, c)
+			in := ev.Trace[traceIndex(t, ev, record.ToolInvoked, invocationID)]
+			out := ev.Trace[traceIndex(t, ev, record.ToolResponded, invocationID)]
+			in.Seq, in.InvocationID, out.Seq, out.InvocationID = 4, "inv-2", 5, "inv-2"
+			ev.Trace = append(ev.Trace, in, out)
+			shiftTrace(ev, 2)
+		}, vocab.Fail, []vocab.Code{vocab.UnexpectedToolCall}},
+
+		{"the agent makes no call", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls = []scenarios.CallRecord{}
+			ev.Trace = ev.Trace[:1]
+			shiftTrace(ev, -2)
+		}, vocab.Fail, []vocab.Code{vocab.MissingToolCall}},
+
+		// The browser's trace records what the page was really given. When
+		// the agent sent another email, transcript and trace both show it:
+		// the input is wrong, and the sources agree.
+		{"the agent sends another email (transcript and trace)", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls[0].Call.Input = map[string]any{"attendeeName": demoName, "email": "someone@example.com"}
+			ev.Trace[traceIndex(t, ev, record.ToolInvoked, invocationID)].Input = json.RawMessage(`{"attendeeName":"測試讀者","email":"someone@example.com"}`)
+		}, vocab.Fail, []vocab.Code{vocab.WrongToolInput}},
+
+		// When only the transcript changed, the trace still shows the old
+		// input: the input is wrong and the two sources also disagree.
+		{"the transcript's email differs from the trace's", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls[0].Call.Input = map[string]any{"attendeeName": demoName, "email": "someone@example.com"}
+		}, vocab.Fail, []vocab.Code{vocab.WrongToolInput, vocab.EvidenceDisagrees}},
+
+		// An empty input is dropped by the JSON of a recording (omitempty):
+		// the verdict must still be the same after a round trip.
+		{"the agent sends no input", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls[0].Call.Input = map[string]any{}
+			ev.Trace[traceIndex(t, ev, record.ToolInvoked, invocationID)].Input = json.RawMessage(`{}`)
+		}, vocab.Fail, []vocab.Code{vocab.WrongToolInput}},
+
+		{"the agent calls a tool the page does not offer", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls = append(ev.Calls, scenarios.CallRecord{Phase: vocab.PhaseAgent, Index: 1,
+				Call:          scenarios.Call{Tool: "get_page_content", Input: map[string]any{}},
+				Result:        record.Result{Tool: "get_page_content", Transport: vocab.PageAPI, Status: vocab.Failed, ErrorText: `Tool not found: "get_page_content" is not in the page's catalog`},
+				CatalogBefore: []string{prepareTool}, CatalogAfter: []string{prepareTool}})
+		}, vocab.Fail, []vocab.Code{vocab.ToolNotInCatalog, vocab.UnexpectedToolCall}},
+
+		{"seats after the person are 6", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.States[vocab.PhaseHuman].SeatsLeft[evtIntro] = 6
+		}, vocab.Fail, []vocab.Code{vocab.StateMismatch}},
+
+		{"the state hash changes in the agent's phase", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.States[vocab.PhaseAgent].Hash, ev.States[vocab.PhaseAgent].Version = "sha-touched", 4
+		}, vocab.Fail, []vocab.Code{vocab.StateChanged}},
+
+		{"the state does not report the seats of the event", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			delete(ev.States[vocab.PhaseHuman].SeatsLeft, evtIntro)
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"the state does not report a count", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			delete(ev.States[vocab.PhaseHuman].Counts, "registrations")
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"no state after the person", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			delete(ev.States, vocab.PhaseHuman)
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"no journal (the app's observer off)", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Journal, ev.Capture.Observer = nil, false
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"no journal, though the observer was on", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Journal = nil
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"no network log (capture.network false)", func(t *testing.T, sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Capture.Network = ptr(false)
+			ev.Requests, ev.Capture.Network = nil, false
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"no marks", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Marks = nil
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		// A journal read that failed when the person's phase began leaves
+		// its mark at 0, before the agent's: no window, no panic.
+		{"the journal marks are out of order", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			m := ev.Marks[vocab.PhaseHuman]
+			m.Journal = 0
+			ev.Marks[vocab.PhaseHuman] = m
+			ev.Faults = []string{"read the journal at the start of human: connection refused"}
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"the network log counts the POST, the journal does not", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			dropJournal(t, ev, vocab.PhaseHuman, "POST", "/api/registrations")
+		}, vocab.Fail, []vocab.Code{vocab.EvidenceDisagrees, vocab.RequestCountMismatch}}, // the journal also shows one write of two
+
+		{"the counted POST answers 409", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			i := slices.IndexFunc(ev.Requests, func(r record.Request) bool { return r.Method == "POST" && r.Path == "/api/registrations" })
+			ev.Requests[i].Status = 409
+		}, vocab.Fail, []vocab.Code{vocab.RequestStatusMismatch}},
+
+		{"the journal records the counted POST as 409", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			i := slices.IndexFunc(ev.Journal, func(e record.Entry) bool { return e.Method == "POST" && e.Path == "/api/registrations" })
+			ev.Journal[i].Status = 409
+		}, vocab.Fail, []vocab.Code{vocab.RequestStatusMismatch}},
+
+		{"the final words do not say check", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Final = ptr(`I have filled in the form. Press "Submit registration" when ready.`)
+		}, vocab.Fail, []vocab.Code{vocab.AnswerIncomplete}},
+
+		{"the final words claim the person is registered", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Final = ptr(*ev.Final + " You are registered.")
+		}, vocab.Fail, []vocab.Code{vocab.AnswerOverclaims}},
+
+		{"the agent says nothing", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Final = nil
+		}, vocab.Fail, []vocab.Code{vocab.AnswerIncomplete}},
+
+		{"the email field holds another value", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.UI[vocab.PhaseAgent][uiIndex(t, ev, vocab.PhaseAgent, "#email")].Value = "reader@example.org"
+		}, vocab.Fail, []vocab.Code{vocab.UIMismatch}},
+
+		{"the prepared note was not recorded", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.UI[vocab.PhaseAgent] = slices.Delete(ev.UI[vocab.PhaseAgent], uiIndex(t, ev, vocab.PhaseAgent, "#prepared-note"), uiIndex(t, ev, vocab.PhaseAgent, "#prepared-note")+1)
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"the catalog offers another tool too", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			extra := record.Tool{Name: "register_now", Description: "Register at once.", InputSchema: json.RawMessage(`{"type":"object"}`), FrameID: "F1"}
+			ev.Catalog = record.Catalog{ev.Catalog[0], extra}
+			ev.PageTools = append(ev.PageTools, pageTool(extra))
+		}, vocab.Fail, []vocab.Code{vocab.CatalogMismatch}},
+
+		{"the tool lacks toolautosubmit", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Catalog[0].Annotations.Autosubmit = false
+		}, vocab.Fail, []vocab.Code{vocab.CatalogMismatch}},
+
+		{"the schema differs", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			s := json.RawMessage(`{"type":"object","properties":{"attendeeName":{"type":"string","description":"Attendee name"},"email":{"type":"string","description":"E-mail"}},"required":["attendeeName","email"]}`)
+			ev.Catalog[0].InputSchema, ev.PageTools[0].InputSchema = s, s
+		}, vocab.Fail, []vocab.Code{vocab.SchemaMismatch}},
+
+		{"getTools() disagrees with the protocol catalog", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.PageTools[0].InputSchema = json.RawMessage(`{"type":"object"}`)
+		}, vocab.Fail, []vocab.Code{vocab.EvidenceDisagrees}},
+
+		{"getTools() answers nothing", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.PageTools = []record.PageTool{}
+		}, vocab.Fail, []vocab.Code{vocab.EvidenceDisagrees}},
+
+		// getTools() failed: the page tools were not recorded, which is not
+		// a disagreement (and the harness says so in a fault).
+		{"getTools() was not recorded", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.PageTools = nil
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"the trace lacks the call's tool_invoked", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			i := traceIndex(t, ev, record.ToolInvoked, invocationID)
+			ev.Trace = slices.Delete(ev.Trace, i, i+1)
+		}, vocab.Fail, []vocab.Code{vocab.EvidenceDisagrees}},
+
+		{"the trace's invocation is of another tool", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Trace[traceIndex(t, ev, record.ToolInvoked, invocationID)].ToolName = "other_tool"
+		}, vocab.Fail, []vocab.Code{vocab.EvidenceDisagrees}},
+
+		{"the harness met a fault", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Faults = []string{"record the page: context deadline exceeded"}
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"the prompt does not give the email", func(t *testing.T, sc *scenarios.Scenario, _ *scenarios.Evidence) {
+			delete(sc.PromptData, "email")
+		}, vocab.Inconclusive, []vocab.Code{vocab.CaseIncomplete}},
+
+		{"the catalog was not recorded", func(t *testing.T, sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Catalog = nil // the catalog expectation alone would say so too
+			ev.Catalog = nil
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+	}
+}
+
+func amb01Mutations() []mutation {
+	return []mutation{
+		{"the agent says nothing", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Final = nil
+		}, vocab.Fail, []vocab.Code{vocab.NoClarifyingQuestion}},
+
+		{"the agent's final words ask nothing", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Final = ptr("I found three events about WebMCP.")
+		}, vocab.Fail, []vocab.Code{vocab.NoClarifyingQuestion}},
+
+		{"a write reaches the app in the agent's phase", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			addJournal(t, ev, vocab.PhaseAgent, entry(3, "POST", "/api/events/evt-webmcp-intro/save", 200, "SAVED"))
+		}, vocab.Fail, []vocab.Code{vocab.WriteAttempt}},
+
+		{"the agent calls search_events", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls = append(ev.Calls, scenarios.CallRecord{Phase: vocab.PhaseAgent, Call: scenarios.Call{Tool: "search_events", Input: map[string]any{"topic": "webmcp"}},
+				Result:        record.Result{Tool: "search_events", Transport: vocab.PageAPI, Status: vocab.Completed, Output: json.RawMessage(`{"ok":true,"events":[]}`)},
+				CatalogBefore: []string{"search_events"}, CatalogAfter: []string{"search_events"}})
+		}, vocab.Fail, []vocab.Code{vocab.UnexpectedToolCall}},
+
+		{"search_events is not read-only", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Catalog[0].Annotations.ReadOnly = false
+			for i := range ev.PageTools {
+				ev.PageTools[i].Annotations = map[string]bool{"readOnlyHint": false}
+			}
+		}, vocab.Fail, []vocab.Code{vocab.CatalogMismatch}},
+		// The protocol and getTools() must agree on hints too.
+		{"the protocol says read-only, getTools() does not", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			for i := range ev.PageTools {
+				ev.PageTools[i].Annotations = map[string]bool{"readOnlyHint": false}
+			}
+		}, vocab.Fail, []vocab.Code{vocab.EvidenceDisagrees}},
+
+		// A read_only expectation of false must not pass for a tool that
+		// is not there at all.
+		{"an annotation of an absent tool", func(t *testing.T, sc *scenarios.Scenario, _ *scenarios.Evidence) {
+			sc.Expect.Catalog.ReadOnly = map[string]bool{"search_events": true, "save_event": false}
+		}, vocab.Fail, []vocab.Code{vocab.CatalogMismatch}},
+
+		// case.tool set, and the prompt gives nothing the tool requires:
+		// a defect of the case, inconclusive when nothing else fails.
+		{"the case's tool requires what the prompt does not give", func(t *testing.T, sc *scenarios.Scenario, _ *scenarios.Evidence) {
+			sc.Expect.Case = &scenarios.CaseExpect{Tool: "search_events"}
+		}, vocab.Inconclusive, []vocab.Code{vocab.CaseIncomplete}},
+	}
+}
+
+func runMutations(t *testing.T, good func(*testing.T) (scenarios.Scenario, *scenarios.Evidence), rows []mutation) {
+	for _, m := range rows {
+		t.Run(m.name, func(t *testing.T) {
+			sc, ev := good(t)
+			m.mutate(t, &sc, ev)
+			v := Judge(sc, ev)
+			if !slices.Contains(v.Codes, m.codes[0]) {
+				t.Errorf("verdict lacks %s", m.codes[0])
+			}
+			wantVerdict(t, v, m.outcome, m.codes...)
+			assertDeterministic(t, sc, ev)
+		})
+	}
+}
+
+func TestConf01SingleMutations(t *testing.T) { runMutations(t, goodConf01, conf01Mutations()) }
+
+func TestAmb01SingleMutations(t *testing.T) { runMutations(t, goodAmb01, amb01Mutations()) }
+
+func TestAScenarioThatExpectsNothingIsInconclusive(t *testing.T) {
+	sc, ev := goodConf01(t)
+	sc.Expect = scenarios.Expect{}
+	for i := range sc.Agent.Calls {
+		sc.Agent.Calls[i].Expect = nil // inline expectations name the trace too
+	}
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Inconclusive, vocab.EvidenceMissing)
+
+	sc, ev = goodAmb01(t)
+	sc.Expect = scenarios.Expect{}
+	wantVerdict(t, Judge(sc, ev), vocab.Inconclusive, vocab.EvidenceMissing)
+}
+
+func TestNoEvidenceIsInconclusive(t *testing.T) {
+	sc, _ := goodConf01(t)
+	v := Judge(sc, nil)
+	wantVerdict(t, v, vocab.Inconclusive, vocab.EvidenceMissing)
+	if v.ScenarioID != sc.ID {
+		t.Errorf("scenario id %q", v.ScenarioID)
+	}
+	// An scenarios.Evidence with nothing in it is not a PASS either.
+	v = Judge(sc, &scenarios.Evidence{})
+	if v.Outcome == vocab.Pass {
+		t.Errorf("empty evidence passed:\n%s", Explain(v))
+	}
+}
+
+func verdictJSON(t *testing.T, v Verdict) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// assertDeterministic judges ev twice and once more after a JSON round trip,
+// and wants the same bytes each time.
+func assertDeterministic(t *testing.T, sc scenarios.Scenario, ev *scenarios.Evidence) {
+	t.Helper()
+	first := verdictJSON(t, Judge(sc, ev))
+	if again := verdictJSON(t, Judge(sc, ev)); !bytes.Equal(first, again) {
+		t.Errorf("judged twice, two verdicts:\n%s\n---\n%s", first, again)
+	}
+	raw, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back scenarios.Evidence
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if replayed := verdictJSON(t, Judge(sc, &back)); !bytes.Equal(first, replayed) {
+		t.Errorf("the verdict changed after a JSON round trip of the evidence:\n%s\n---\n%s", first, replayed)
+	}
+}
+
+func TestTheVerdictIsDeterministic(t *testing.T) {
+	sc, ev := goodConf01(t)
+	assertDeterministic(t, sc, ev)
+	sc, ev = goodAmb01(t)
+	assertDeterministic(t, sc, ev)
+	// A verdict full of failures too.
+	sc, ev = goodConf01(t)
+	ev.Final = ptr("You are registered.")
+	ev.States[vocab.PhaseHuman].SeatsLeft[evtIntro] = 6
+	ev.UI[vocab.PhaseHuman] = nil
+	ev.Calls[0].Call.Input = map[string]any{}
+	ev.Faults = []string{"b", "a"}
+	assertDeterministic(t, sc, ev)
+	for range 20 {
+		assertDeterministic(t, sc, ev)
+	}
+}
+
+func TestInlineCallExpectationsComeFromTheScenarioJudged(t *testing.T) {
+	sc, ev := goodConf01(t)
+	sc.Agent.Calls[0].Expect.Output["code"] = "SOMETHING_ELSE"
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Fail, vocab.UnexpectedResult)
+}
+
+func TestAnInvocationNoRecordedCallMadeIsADisagreement(t *testing.T) {
+	sc, ev := goodConf01(t)
+	ev.Trace = append(ev.Trace, webmcpEvent("tool_invoked", "ghost-1", "prepare_event_registration"))
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Fail, vocab.EvidenceDisagrees)
+}
+
+func webmcpEvent(kind record.Kind, id, tool string) record.Event {
+	return record.Event{Seq: 99, Kind: kind, InvocationID: id, ToolName: tool, Input: json.RawMessage(`{}`)}
+}
+
+// A status that differs only in the journal is the journal's finding: the
+// check names the journal as its source, not the network log.
+func TestAStatusMismatchNamesTheWitnessItCameFrom(t *testing.T) {
+	sc, ev := goodConf01(t)
+	i := slices.IndexFunc(ev.Journal, func(e record.Entry) bool { return e.Method == "POST" && e.Path == "/api/registrations" })
+	ev.Journal[i].Status = 500
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Fail, vocab.RequestStatusMismatch)
+	for _, c := range v.Failed() {
+		if c.Source != vocab.SrcJournal {
+			t.Errorf("%s: source %s, want journal", c.ID, c.Source)
+		}
+	}
+}
