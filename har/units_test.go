@@ -21,4 +21,5 @@ func TestUnits(t *testing.T) {
 				t.Errorf("httpVersion(%q) = %q, want %q", proto, got, want)
 			}
 		}
-	})}
+	})
+}

@@ -46,13 +46,13 @@ func TestObserveRecordsWebMCPEvents(t *testing.T) {
 			name: "toolsAdded imperative",
 			ev: &webmcp.EventToolsAdded{Tools: []*webmcp.Tool{{
 				Name: "add_task", Description: "Add a task", FrameID: "F1",
-				InputSchema:        jsonv2.Value(`{ "type": "object", "required": ["text"] }`),
+				InputSchema: jsonv2.Value(`{ "type": "object", "required": ["text"] }`),
 				Annotations: &webmcp.Annotation{ReadOnly: true, Consequential: true},
-				StackTrace:         &runtime.StackTrace{},
+				StackTrace:  &runtime.StackTrace{},
 			}}},
 			want: &record.Event{Kind: record.ToolsAdded, Tools: []record.Tool{{
 				Name: "add_task", Description: "Add a task", FrameID: "F1",
-				InputSchema:        json.RawMessage(`{"type":"object","required":["text"]}`),
+				InputSchema: json.RawMessage(`{"type":"object","required":["text"]}`),
 				Annotations: record.Annotations{ReadOnly: true, Consequential: true},
 			}}},
 		},
@@ -60,12 +60,12 @@ func TestObserveRecordsWebMCPEvents(t *testing.T) {
 			name: "toolsAdded declarative with autosubmit",
 			ev: &webmcp.EventToolsAdded{Tools: []*webmcp.Tool{{
 				Name: "register", FrameID: "F1", BackendNodeID: 42,
-				InputSchema:        jsonv2.Value(`"{\"type\":\"object\"}"`),
+				InputSchema: jsonv2.Value(`"{\"type\":\"object\"}"`),
 				Annotations: &webmcp.Annotation{Autosubmit: true},
 			}}},
 			want: &record.Event{Kind: record.ToolsAdded, Tools: []record.Tool{{
 				Name: "register", FrameID: "F1", Declarative: true,
-				InputSchema:        json.RawMessage(`{"type":"object"}`),
+				InputSchema: json.RawMessage(`{"type":"object"}`),
 				Annotations: record.Annotations{Autosubmit: true},
 			}}},
 		},
