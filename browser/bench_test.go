@@ -37,10 +37,10 @@ func BenchmarkTabAgainstBareChromedp(b *testing.B) {
 			return err
 		}
 		defer tab.Close()
-		if err := tab.Navigate(page.URL); err != nil {
+		if err := tab.Navigate(b.Context(), page.URL); err != nil {
 			return err
 		}
-		_, err = tab.Tools.Catalog(3 * time.Second)
+		_, err = tab.Tools.Catalog(b.Context())
 		return err
 	}
 	bare := func() error {

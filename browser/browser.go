@@ -61,6 +61,7 @@ type Browser struct {
 	Version    Version
 	dataDir    string
 	spare      chan spareTab  // the tab opened ahead
+	closed     chan struct{}  // closed by Close: NewTab answers ErrClosed
 	background sync.WaitGroup // tabs opening and closing
 	closeOnce  sync.Once
 }
@@ -81,7 +82,7 @@ var ErrPreflight = errors.New("browser preflight failed")
 func Launch(opts Options) (*Browser, error) {
 	var allocCtx context.Context
 	var allocCancel context.CancelFunc
-	b := &Browser{}
+	b := &Browser{closed: make(chan struct{})}
 	if opts.URL != "" {
 		ropts := []remote.Option{}
 		if len(opts.Header) > 0 {
@@ -174,6 +175,7 @@ func majorOf(product string) int {
 func (b *Browser) Close() { b.closeOnce.Do(b.close) }
 
 func (b *Browser) close() {
+	close(b.closed)
 	if b.spare != nil {
 		if ready := <-b.spare; ready.tab != nil {
 			ready.tab.Close()

@@ -59,6 +59,25 @@ func TestLaunchPassesPreflightWithWebMCPOn(t *testing.T) {
 	if b.Version.Major < MinMajorVersion {
 		t.Errorf("version %+v", b.Version)
 	}
+	tab, err := b.NewTab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab.Close()
+
+	// After Close, NewTab answers at once; it used to block for ever on the
+	// tab opened ahead, which nobody would open again.
+	b.Close()
+	done := make(chan error, 1)
+	go func() { _, err := b.NewTab(); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("NewTab after Close = %v, want ErrClosed", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("NewTab after Close still blocks after 10 s")
+	}
 }
 
 func TestPreflightFailsFastWithoutTheWebMCPFeatures(t *testing.T) {

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/agentready/agentready/netlog"
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 	"github.com/agentready/agentready/webmcp"
 )
 
@@ -50,10 +52,22 @@ var hookScript = fmt.Sprintf(`(() => {
 // then). So the browser keeps one tab opened ahead: NewTab takes it and
 // starts opening the next while the caller works.
 func (b *Browser) NewTab() (*Tab, error) {
-	ready := <-b.spare
-	b.warm()
-	return ready.tab, ready.err
+	select {
+	case <-b.closed:
+		return nil, ErrClosed
+	default:
+	}
+	select {
+	case ready := <-b.spare:
+		b.warm()
+		return ready.tab, ready.err
+	case <-b.closed:
+		return nil, ErrClosed
+	}
 }
+
+// ErrClosed is what NewTab answers once the browser is closed.
+var ErrClosed = errors.New("the browser is closed: no new tab")
 
 type spareTab struct {
 	tab *Tab
@@ -110,7 +124,7 @@ func (b *Browser) openTab() (*Tab, error) {
 		cancel()
 		return nil, fmt.Errorf("open tab: %w", err)
 	}
-	t.Tools = webmcp.NewClient(ctx, t.Trace)
+	t.Tools = webmcp.NewClient(t.Bind, t.Trace)
 	return t, nil
 }
 
@@ -119,7 +133,7 @@ func (b *Browser) openTab() (*Tab, error) {
 // browser waits for it when it closes), so a spec does not pay for it.
 func (t *Tab) Close() {
 	t.close.Do(func() {
-		ctx, cancel := context.WithTimeout(t.Ctx, 3*time.Second)
+		ctx, cancel := context.WithTimeout(t.Ctx, vocab.Bound)
 		_ = t.Net.FillBodies(ctx)
 		cancel()
 		t.browser.background.Add(1)
@@ -141,11 +155,40 @@ func (t *Tab) Close() {
 // NavigateTimeout bounds a page load.
 const NavigateTimeout = 15 * time.Second
 
-// Navigate opens url in the tab and waits for the load, 15 s at most.
-func (t *Tab) Navigate(url string) error {
-	ctx, cancel := context.WithTimeout(t.Ctx, NavigateTimeout)
+// Navigate opens url in the tab and waits for the load, 15 s at most and
+// never past ctx.
+func (t *Tab) Navigate(ctx context.Context, url string) error {
+	ctx, cancel := t.Bind(ctx)
 	defer cancel()
+	ctx, cancelLoad := context.WithTimeout(ctx, NavigateTimeout)
+	defer cancelLoad()
 	return chromedp.Do(ctx, chromedp.Navigate(url))
+}
+
+// Do runs chromedp actions in the tab, within vocab.Bound and never past ctx.
+func (t *Tab) Do(ctx context.Context, actions ...chromedp.Action[chromedp.Void]) error {
+	ctx, cancel := t.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
+	defer cancelBound()
+	return chromedp.Do(ctx, actions...)
+}
+
+// Bind gives a caller's context this tab: the result carries the tab's
+// chromedp target (so chromedp calls reach this page), keeps ctx's deadline,
+// and ends when ctx or the tab ends. Every call that talks to the tab takes
+// the caller's ctx and binds it, so a spec's timeout or interrupt reaches
+// every wait.
+func (t *Tab) Bind(ctx context.Context) (context.Context, context.CancelFunc) {
+	bound, cancel := context.WithCancel(t.Ctx)
+	if d, ok := ctx.Deadline(); ok {
+		var cancelDeadline context.CancelFunc
+		bound, cancelDeadline = context.WithDeadline(bound, d)
+		stop := context.AfterFunc(ctx, cancel)
+		return bound, func() { stop(); cancelDeadline(); cancel() }
+	}
+	stop := context.AfterFunc(ctx, cancel)
+	return bound, func() { stop(); cancel() }
 }
 
 // ConsoleLog keeps console errors and uncaught exceptions.

@@ -83,8 +83,8 @@ func Verify(dir string) Report {
 	}
 	if !bytes.Equal(again, files[VerdictFile]) {
 		why := ""
-		if m.SuiteVersion != SuiteVersion || (m.SuiteCommit != "" && m.SuiteCommit != GitCommit()) {
-			why = fmt.Sprintf(" (recorded by agentready %s %s; this is %s %s: verify with the recording's version)", m.SuiteVersion, m.SuiteCommit, SuiteVersion, GitCommit())
+		if m.SuiteVersion != SuiteVersion || (m.SuiteCommit != "" && m.SuiteCommit != SuiteCommit()) {
+			why = fmt.Sprintf(" (recorded by agentready %s %s; this is %s %s: verify with the recording's version)", m.SuiteVersion, m.SuiteCommit, SuiteVersion, SuiteCommit())
 		}
 		bad(VerdictFile, "judging the recorded evidence again gives %s %v, not the verdict recorded%s", verdict.Outcome, verdict.Codes, why)
 		return rep

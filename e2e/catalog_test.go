@@ -12,10 +12,10 @@ import (
 
 var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 	DescribeTable("exposes exactly the page's tools, and the protocol and getTools() agree",
-		func(p pages.Page) {
+		func(ctx SpecContext, p pages.Page) {
 			f := framework.StartFixture("")
-			f.Open(p)
-			catalog, err := f.Tab.Tools.Catalog(framework.Bound)
+			f.Open(ctx, p)
+			catalog, err := f.Tab.Tools.Catalog(ctx)
 			Expect(err).NotTo(HaveOccurred())
 			want := p.Tools
 			if want == nil {
@@ -30,20 +30,21 @@ var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 		Entry("/tasks", pages.Tasks()),
 	)
 
-	It("marks search_events read-only", func() {
+	It("marks search_events read-only", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture("")
-		f.Open(pages.Events())
-		catalog, err := f.Tab.Tools.Catalog(framework.Bound)
+		f.Open(ctx, pages.Events())
+		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		tool, _ := catalog.Get(pages.SearchEvents)
+		tool, ok := catalog.Get(pages.SearchEvents)
+		Expect(ok).To(BeTrue(), "search_events is not in the catalog %v", catalog.Names())
 		Expect(tool.Annotations.ReadOnly).To(BeTrue())
 		Expect(tool.Declarative).To(BeFalse())
 	})
 
-	It("declares prepare_event_registration on the form, with autosubmit and the schema the browser builds from its controls", func() {
+	It("declares prepare_event_registration on the form, with autosubmit and the schema the browser builds from its controls", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture("")
-		f.Open(pages.Register(pages.EventIntro))
-		catalog, err := f.Tab.Tools.Catalog(framework.Bound)
+		f.Open(ctx, pages.Register(pages.EventIntro))
+		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		tool, ok := catalog.Get(pages.PrepareEventRegistration)
 		Expect(ok).To(BeTrue())
@@ -61,21 +62,23 @@ var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 		}`))
 	})
 
-	It("loses the autosubmit annotation on the no-autosubmit variant", func() {
+	It("loses the autosubmit annotation on the no-autosubmit variant", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture("no-autosubmit")
-		f.Open(pages.Register(pages.EventIntro))
-		catalog, err := f.Tab.Tools.Catalog(framework.Bound)
+		f.Open(ctx, pages.Register(pages.EventIntro))
+		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		tool, _ := catalog.Get(pages.PrepareEventRegistration)
+		tool, ok := catalog.Get(pages.PrepareEventRegistration)
+		Expect(ok).To(BeTrue(), "the form is still a tool without toolautosubmit: %v", catalog.Names())
 		Expect(tool.Annotations.Autosubmit).To(BeFalse())
 	})
 
-	It("offers add_task with the seed-000 schema", func() {
+	It("offers add_task with the seed-000 schema", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture("")
-		f.Open(pages.Tasks())
-		catalog, err := f.Tab.Tools.Catalog(framework.Bound)
+		f.Open(ctx, pages.Tasks())
+		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		tool, _ := catalog.Get(pages.AddTask)
+		tool, ok := catalog.Get(pages.AddTask)
+		Expect(ok).To(BeTrue(), "add_task is not in the catalog %v", catalog.Names())
 		var schema map[string]any
 		Expect(json.Unmarshal(tool.InputSchema, &schema)).To(Succeed())
 		Expect(schema).To(HaveKeyWithValue("required", ConsistOf("text")))

@@ -18,16 +18,16 @@ import (
 var _ = Describe("Invoking tools", MarkHarness, func() {
 	var f *framework.Fixture
 
-	BeforeEach(func() {
+	BeforeEach(func(ctx SpecContext) {
 		f = framework.StartFixture("")
-		f.Open(pages.Events())
-		Expect(f.Tab.Tools.WaitTool(pages.SearchEvents, true, framework.Bound)).To(Succeed())
+		f.Open(ctx, pages.Events())
+		Expect(f.Tab.Tools.WaitTool(ctx, pages.SearchEvents, true)).To(Succeed())
 	})
 
-	It("gives the same result through the page API and through CDP", func() {
+	It("gives the same result through the page API and through CDP", framework.Timeout, func(ctx SpecContext) {
 		input := map[string]any{"topic": "webmcp", "maxFeeTWD": 0}
-		viaPage := f.Tab.Tools.Invoke(pages.SearchEvents, input, vocab.PageAPI)
-		viaCDP := f.Tab.Tools.Invoke(pages.SearchEvents, input, vocab.CDP)
+		viaPage := f.Tab.Tools.Invoke(ctx, pages.SearchEvents, input, vocab.PageAPI)
+		viaCDP := f.Tab.Tools.Invoke(ctx, pages.SearchEvents, input, vocab.CDP)
 
 		Expect(viaPage.Status).To(Equal(vocab.Completed), viaPage.ErrorText)
 		Expect(viaCDP.Status).To(Equal(vocab.Completed), viaCDP.ErrorText)
@@ -37,9 +37,9 @@ var _ = Describe("Invoking tools", MarkHarness, func() {
 		Expect(viaCDP.InvocationID).NotTo(Equal(viaPage.InvocationID))
 	})
 
-	It("records both invocations in one ordered trace, each answer after its call", func() {
-		f.Tab.Tools.Invoke(pages.SearchEvents, map[string]any{"query": "agents"}, vocab.PageAPI)
-		f.Tab.Tools.Invoke(pages.SearchEvents, map[string]any{"query": "forms"}, vocab.CDP)
+	It("records both invocations in one ordered trace, each answer after its call", framework.Timeout, func(ctx SpecContext) {
+		f.Tab.Tools.Invoke(ctx, pages.SearchEvents, map[string]any{"query": "agents"}, vocab.PageAPI)
+		f.Tab.Tools.Invoke(ctx, pages.SearchEvents, map[string]any{"query": "forms"}, vocab.CDP)
 
 		var kinds []record.Kind
 		invokedAt := map[string]int{}
@@ -58,8 +58,8 @@ var _ = Describe("Invoking tools", MarkHarness, func() {
 	})
 
 	DescribeTable("answers an unknown tool with an error, at once",
-		func(via vocab.Transport) {
-			res := f.Tab.Tools.Invoke("no_such_tool", nil, via)
+		func(ctx SpecContext, via vocab.Transport) {
+			res := f.Tab.Tools.Invoke(ctx, "no_such_tool", nil, via)
 			Expect(res.Status).To(Equal(vocab.Failed))
 			Expect(res.ErrorText).To(ContainSubstring("not found"))
 			Expect(res.Duration).To(BeNumerically("<", time.Second))
@@ -69,16 +69,16 @@ var _ = Describe("Invoking tools", MarkHarness, func() {
 	)
 
 	DescribeTable("answers a tool that throws with an error",
-		func(via vocab.Transport) {
-			_, err := chromedp.Run(f.Tab.Ctx, chromedp.Evaluate[chromedp.Void](`document.modelContext.registerTool({
+		func(ctx SpecContext, via vocab.Transport) {
+			_, err := chromedp.Run(f.In(ctx), chromedp.Evaluate[chromedp.Void](`document.modelContext.registerTool({
 				name: "always_throws", description: "A tool whose execute throws.",
 				inputSchema: {type: "object", properties: {}},
 				execute: () => { throw new Error("boom from the page"); },
 			})`, chromedp.EvalAwaitPromise))
 			Expect(err).NotTo(HaveOccurred())
-			Expect(f.Tab.Tools.WaitTool("always_throws", true, framework.Bound)).To(Succeed())
+			Expect(f.Tab.Tools.WaitTool(ctx, "always_throws", true)).To(Succeed())
 
-			res := f.Tab.Tools.Invoke("always_throws", nil, via)
+			res := f.Tab.Tools.Invoke(ctx, "always_throws", nil, via)
 			Expect(res.Status).To(Equal(vocab.Failed))
 			Expect(strings.ToLower(res.ErrorText)).To(Or(ContainSubstring("boom"), ContainSubstring("invocation failed")))
 		},
@@ -89,13 +89,13 @@ var _ = Describe("Invoking tools", MarkHarness, func() {
 
 var _ = Describe("Invalid parameters", MarkHarness, MarkTasks, func() {
 	DescribeTable("are answered by the page with INVALID_PARAMS, and nothing changes",
-		func(input map[string]any) {
+		func(ctx SpecContext, input map[string]any) {
 			f := framework.StartFixture("")
-			f.Open(pages.Tasks())
-			Expect(f.Tab.Tools.WaitTool(pages.AddTask, true, framework.Bound)).To(Succeed())
-			before := f.State()
+			f.Open(ctx, pages.Tasks())
+			Expect(f.Tab.Tools.WaitTool(ctx, pages.AddTask, true)).To(Succeed())
+			before := f.State(ctx)
 
-			res := f.Tab.Tools.Invoke(pages.AddTask, input, vocab.PageAPI)
+			res := f.Tab.Tools.Invoke(ctx, pages.AddTask, input, vocab.PageAPI)
 
 			Expect(res.Status).To(Equal(vocab.Completed), "the browser does not validate imperative input: the page must")
 			Expect(res.Code()).To(Equal("INVALID_PARAMS"))
@@ -104,7 +104,7 @@ var _ = Describe("Invalid parameters", MarkHarness, MarkTasks, func() {
 			}
 			Expect(json.Unmarshal(res.Output, &out)).To(Succeed())
 			Expect(out.Errors).NotTo(BeEmpty())
-			Expect(f.State().Hash).To(Equal(before.Hash))
+			Expect(f.State(ctx).Hash).To(Equal(before.Hash))
 			Expect(f.Tab.Net.Requests().Writes()).To(BeEmpty())
 		},
 		Entry("empty text", map[string]any{"text": ""}),

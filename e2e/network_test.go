@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/chromedp/chromedp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -18,20 +17,20 @@ import (
 var _ = Describe("The network log", MarkNetwork, func() {
 	var f *framework.Fixture
 
-	BeforeEach(func() {
+	BeforeEach(func(ctx SpecContext) {
 		f = framework.StartFixture("")
-		f.Open(pages.Register(pages.EventIntro))
-		Expect(chromedp.Do(f.Tab.Ctx, pages.FillRegistration(demoName, demoEmail), pages.Click(pages.SubmitRegistration))).To(Succeed())
-		Expect(pages.WaitUntil(f.Tab.Ctx, `document.querySelector("#registration-result").dataset.code === "REGISTERED"`, framework.Bound)).To(Succeed())
-		f.Open(pages.Tasks())
-		Expect(f.Tab.Tools.WaitTool(pages.AddTask, true, framework.Bound)).To(Succeed())
-		Expect(f.Tab.Tools.Invoke(pages.AddTask, map[string]any{"text": "count me"}, vocab.PageAPI).Code()).To(Equal("TASK_ADDED"))
-		Expect(f.Tab.Net.FillBodies(f.Tab.Ctx)).To(Succeed())
+		f.Open(ctx, pages.Register(pages.EventIntro))
+		Expect(f.Tab.Do(ctx, pages.FillRegistration(demoName, demoEmail), pages.Click(pages.SubmitRegistration))).To(Succeed())
+		Expect(pages.WaitUntil(f.In(ctx), `document.querySelector("#registration-result").dataset.code === "REGISTERED"`, framework.Bound)).To(Succeed())
+		f.Open(ctx, pages.Tasks())
+		Expect(f.Tab.Tools.WaitTool(ctx, pages.AddTask, true)).To(Succeed())
+		Expect(f.Tab.Tools.Invoke(ctx, pages.AddTask, map[string]any{"text": "count me"}, vocab.PageAPI).Code()).To(Equal("TASK_ADDED"))
+		Expect(f.Tab.Net.FillBodies(f.In(ctx))).To(Succeed())
 	})
 
-	It("counts the same requests as the app's journal, method by method and path by path", func() {
+	It("counts the same requests as the app's journal, method by method and path by path", framework.Timeout, func(ctx SpecContext) {
 		count := func(method, path string) (int, int) {
-			return f.Tab.Net.Requests().Count(method, path), f.Journal().Count(method, path)
+			return f.Tab.Net.Requests().Count(method, path), f.Journal(ctx).Count(method, path)
 		}
 		for _, c := range [][2]string{
 			{"POST", "/api/intents"}, {"POST", "/api/registrations"}, {"POST", "/api/tasks"},
@@ -44,7 +43,7 @@ var _ = Describe("The network log", MarkNetwork, func() {
 		Expect(f.Tab.Net).NotTo(matchers.HaveRequested("DELETE", "/api/tasks/*"))
 	})
 
-	It("exports HAR 1.2 with every required field, in time order, with the registration POST and its body", func() {
+	It("exports HAR 1.2 with every required field, in time order, with the registration POST and its body", framework.Timeout, func(ctx SpecContext) {
 		raw, err := har.HAR(f.Tab.Net.Requests(), har.HARInfo{Creator: "agentready", CreatorVersion: "dev", Browser: "Chromium", BrowserVersion: framework.Browser.Version.Product})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(har.CheckHAR(raw)).To(Succeed())

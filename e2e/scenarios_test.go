@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"context"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -23,8 +21,8 @@ var _ = Describe("Scenarios", MarkScenario, func() {
 		It("load from "+dir, func() { Fail(err.Error()) })
 	}
 	for _, sc := range all {
-		It(sc.ID+": "+sc.Title, Label(sc.Labels()...), func() {
-			verdict := framework.RunScenario(sc)
+		It(sc.ID+": "+sc.Title, Label(sc.Labels()...), framework.Timeout, func(ctx SpecContext) {
+			verdict := framework.RunScenario(ctx, sc)
 
 			if sc.Known != nil {
 				Expect(verdict).To(matchers.HaveVerdict(sc.Known.Outcome, sc.Known.Codes...))
@@ -38,10 +36,10 @@ var _ = Describe("Scenarios", MarkScenario, func() {
 // The judge's checks bite on real evidence: one recorded run of CONF-01
 // attempt 3, judged again against expectations changed one at a time.
 var _ = Describe("Judging a recorded CONF-01 attempt 3 against changed expectations", MarkScenario, Label("CONF-01", "judge"), func() {
-	It("fails each changed expectation with its own code", func() {
+	It("fails each changed expectation with its own code", framework.Timeout, func(ctx SpecContext) {
 		sc, err := scenarios.Load("../" + scenarios.DefaultDir + "/CONF-01.attempt-3.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		evidence := runner.Run(context.Background(), sc, framework.ScenarioTarget(sc.Variant))
+		evidence := runner.Run(ctx, sc, framework.ScenarioTarget(sc.Variant))
 		Expect(judge.Judge(sc, evidence)).To(matchers.HaveVerdict(vocab.Pass))
 
 		for _, m := range []struct {

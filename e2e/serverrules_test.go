@@ -17,31 +17,31 @@ import (
 // The server's gate, driven from real pages: what a same-origin script (or a
 // forged request) can try, and what two people racing can do.
 var _ = Describe("The registration gate", MarkRegister, MarkServerRules, func() {
-	It("restores a seat once when a registration is cancelled twice", func() {
+	It("restores a seat once when a registration is cancelled twice", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture("")
-		regID := registerAsPerson(f.Tab, f.App.URL, pages.EventIntro)
-		Expect(f.State().SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 7))
+		regID := registerAsPerson(ctx, f.Tab, f.App.URL, pages.EventIntro)
+		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 7))
 
-		Expect(f.Tab.Navigate(f.App.URL + pages.Registrations().Path)).To(Succeed())
-		Expect(chromedp.Do(f.Tab.Ctx, pages.Click(pages.CancelButton(regID)))).To(Succeed())
-		Expect(pages.WaitUntil(f.Tab.Ctx, `document.querySelector('[data-registration-id="`+regID+`"]').dataset.status === "cancelled"`, framework.Bound)).To(Succeed())
-		Expect(f.State().SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 8))
-		hash := f.State().Hash
+		Expect(f.Tab.Navigate(ctx, f.App.URL+pages.Registrations().Path)).To(Succeed())
+		Expect(f.Tab.Do(ctx, pages.Click(pages.CancelButton(regID)))).To(Succeed())
+		Expect(pages.WaitUntil(f.In(ctx), `document.querySelector('[data-registration-id="`+regID+`"]').dataset.status === "cancelled"`, framework.Bound)).To(Succeed())
+		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 8))
+		hash := f.State(ctx).Hash
 
-		again := postFromPage(f.Tab, "/api/registrations/"+regID+"/cancel", map[string]any{})
+		again := postFromPage(ctx, f.Tab, "/api/registrations/"+regID+"/cancel", map[string]any{})
 		Expect(again.Status).To(Equal(409))
 		Expect(again.Code()).To(Equal("ALREADY_CANCELLED"))
-		Expect(f.State().SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 8))
-		Expect(f.State().Hash).To(Equal(hash))
+		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 8))
+		Expect(f.State(ctx).Hash).To(Equal(hash))
 	})
 
-	It("gives the last seat to exactly one of two people who submit at once", func() {
+	It("gives the last seat to exactly one of two people who submit at once", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture("")
 		other := framework.NewTab()
 		tabs := []*browser.Tab{f.Tab, other}
 		for i, tab := range tabs {
-			Expect(tab.Navigate(f.App.URL + pages.Register(pages.EventOfficeHours).Path)).To(Succeed())
-			Expect(chromedp.Do(tab.Ctx, pages.FillRegistration("Racer", []string{"a@example.com", "b@example.com"}[i]))).To(Succeed())
+			Expect(tab.Navigate(ctx, f.App.URL+pages.Register(pages.EventOfficeHours).Path)).To(Succeed())
+			Expect(tab.Do(ctx, pages.FillRegistration("Racer", []string{"a@example.com", "b@example.com"}[i]))).To(Succeed())
 		}
 
 		var wg sync.WaitGroup
@@ -49,58 +49,58 @@ var _ = Describe("The registration gate", MarkRegister, MarkServerRules, func() 
 		for i, tab := range tabs {
 			wg.Go(func() {
 				defer GinkgoRecover()
-				Expect(chromedp.Do(tab.Ctx, pages.Click(pages.SubmitRegistration))).To(Succeed())
-				Expect(pages.WaitUntil(tab.Ctx, `!!document.querySelector("#registration-result").dataset.code`, framework.Bound)).To(Succeed())
-				codes[i], _ = chromedp.Run(tab.Ctx, chromedp.Evaluate[string](`document.querySelector("#registration-result").dataset.code`))
+				Expect(tab.Do(ctx, pages.Click(pages.SubmitRegistration))).To(Succeed())
+				Expect(pages.WaitUntil(framework.In(ctx, tab), `!!document.querySelector("#registration-result").dataset.code`, framework.Bound)).To(Succeed())
+				codes[i], _ = chromedp.Run(framework.In(ctx, tab), chromedp.Evaluate[string](`document.querySelector("#registration-result").dataset.code`))
 			})
 		}
 		wg.Wait()
 
 		Expect(codes).To(ConsistOf("REGISTERED", "EVENT_FULL"))
-		Expect(f.State().SeatsLeft).To(HaveKeyWithValue(pages.EventOfficeHours, 0))
-		Expect(f.Journal().Count("POST", "/api/registrations")).To(Equal(2))
+		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(pages.EventOfficeHours, 0))
+		Expect(f.Journal(ctx).Count("POST", "/api/registrations")).To(Equal(2))
 	})
 
 	DescribeTable("refuses a confirmation intent used the wrong way, and writes nothing",
-		func(misuse func(f *framework.Fixture) pageResponse, status int, code string) {
+		func(ctx SpecContext, misuse func(ctx context.Context, f *framework.Fixture) pageResponse, status int, code string) {
 			f := framework.StartFixture("")
-			Expect(f.Tab.Navigate(f.App.URL + pages.Register(pages.EventIntro).Path)).To(Succeed())
+			Expect(f.Tab.Navigate(ctx, f.App.URL+pages.Register(pages.EventIntro).Path)).To(Succeed())
 
-			res := misuse(f)
+			res := misuse(ctx, f)
 
 			Expect(res.Status).To(Equal(status), string(res.Body))
 			Expect(res.Code()).To(Equal(code))
 		},
-		Entry("reused after it registered once", func(f *framework.Fixture) pageResponse {
-			intent := intentFromPage(f.Tab, pages.EventIntro)
-			Expect(postFromPage(f.Tab, "/api/registrations", registration(pages.EventIntro, intent, "first@example.com")).Status).To(Equal(201))
-			return unchangedState(f, func() pageResponse {
-				return postFromPage(f.Tab, "/api/registrations", registration(pages.EventIntro, intent, "second@example.com"))
+		Entry("reused after it registered once", func(ctx context.Context, f *framework.Fixture) pageResponse {
+			intent := intentFromPage(ctx, f.Tab, pages.EventIntro)
+			Expect(postFromPage(ctx, f.Tab, "/api/registrations", registration(pages.EventIntro, intent, "first@example.com")).Status).To(Equal(201))
+			return unchangedState(ctx, f, func() pageResponse {
+				return postFromPage(ctx, f.Tab, "/api/registrations", registration(pages.EventIntro, intent, "second@example.com"))
 			})
 		}, 403, "INTENT_USED"),
-		Entry("for another event", func(f *framework.Fixture) pageResponse {
-			intent := intentFromPage(f.Tab, pages.EventIntro)
-			return unchangedState(f, func() pageResponse {
-				return postFromPage(f.Tab, "/api/registrations", registration("evt-paid-workshop", intent, "reader@example.com"))
+		Entry("for another event", func(ctx context.Context, f *framework.Fixture) pageResponse {
+			intent := intentFromPage(ctx, f.Tab, pages.EventIntro)
+			return unchangedState(ctx, f, func() pageResponse {
+				return postFromPage(ctx, f.Tab, "/api/registrations", registration("evt-paid-workshop", intent, "reader@example.com"))
 			})
 		}, 403, "INTENT_WRONG_EVENT"),
-		Entry("from another session", func(f *framework.Fixture) pageResponse {
+		Entry("from another session", func(ctx context.Context, f *framework.Fixture) pageResponse {
 			other := framework.NewTab()
-			Expect(other.Navigate(f.App.URL + pages.Register(pages.EventIntro).Path)).To(Succeed())
-			stolen := intentFromPage(other, pages.EventIntro)
-			return unchangedState(f, func() pageResponse {
-				return postFromPage(f.Tab, "/api/registrations", registration(pages.EventIntro, stolen, "reader@example.com"))
+			Expect(other.Navigate(ctx, f.App.URL+pages.Register(pages.EventIntro).Path)).To(Succeed())
+			stolen := intentFromPage(ctx, other, pages.EventIntro)
+			return unchangedState(ctx, f, func() pageResponse {
+				return postFromPage(ctx, f.Tab, "/api/registrations", registration(pages.EventIntro, stolen, "reader@example.com"))
 			})
 		}, 403, "INTENT_WRONG_SESSION"),
-		Entry("made up", func(f *framework.Fixture) pageResponse {
-			return unchangedState(f, func() pageResponse {
-				return postFromPage(f.Tab, "/api/registrations", registration(pages.EventIntro, "int_forged", "reader@example.com"))
+		Entry("made up", func(ctx context.Context, f *framework.Fixture) pageResponse {
+			return unchangedState(ctx, f, func() pageResponse {
+				return postFromPage(ctx, f.Tab, "/api/registrations", registration(pages.EventIntro, "int_forged", "reader@example.com"))
 			})
 		}, 403, "INTENT_NOT_FOUND"),
-		Entry("without the CSRF header", func(f *framework.Fixture) pageResponse {
-			intent := intentFromPage(f.Tab, pages.EventIntro)
-			return unchangedState(f, func() pageResponse {
-				return fetchFromPage(f.Tab, "/api/registrations", registration(pages.EventIntro, intent, "reader@example.com"), false)
+		Entry("without the CSRF header", func(ctx context.Context, f *framework.Fixture) pageResponse {
+			intent := intentFromPage(ctx, f.Tab, pages.EventIntro)
+			return unchangedState(ctx, f, func() pageResponse {
+				return fetchFromPage(ctx, f.Tab, "/api/registrations", registration(pages.EventIntro, intent, "reader@example.com"), false)
 			})
 		}, 403, "CSRF_INVALID"),
 	)
@@ -121,24 +121,26 @@ const fetchJS = `(async (path, body, withCSRF) => {
   return { status: r.status, body: await r.json() };
 })`
 
-func fetchFromPage(tab *browser.Tab, path string, body any, withCSRF bool) pageResponse {
+func fetchFromPage(ctx context.Context, tab *browser.Tab, path string, body any, withCSRF bool) pageResponse {
 	GinkgoHelper()
 	args, _ := json.Marshal([]any{path, body, withCSRF})
-	ctx, cancel := context.WithTimeout(tab.Ctx, framework.Bound)
+	ctx, cancel := tab.Bind(ctx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, framework.Bound)
 	defer cancel()
 	res, err := chromedp.Run(ctx, chromedp.Evaluate[pageResponse](fetchJS+"(..."+string(args)+")", chromedp.EvalAwaitPromise))
 	Expect(err).NotTo(HaveOccurred())
 	return res
 }
 
-func postFromPage(tab *browser.Tab, path string, body any) pageResponse {
+func postFromPage(ctx context.Context, tab *browser.Tab, path string, body any) pageResponse {
 	GinkgoHelper()
-	return fetchFromPage(tab, path, body, true)
+	return fetchFromPage(ctx, tab, path, body, true)
 }
 
-func intentFromPage(tab *browser.Tab, eventID string) string {
+func intentFromPage(ctx context.Context, tab *browser.Tab, eventID string) string {
 	GinkgoHelper()
-	res := postFromPage(tab, "/api/intents", map[string]any{"action": "register", "eventId": eventID})
+	res := postFromPage(ctx, tab, "/api/intents", map[string]any{"action": "register", "eventId": eventID})
 	Expect(res.Status).To(Equal(201), string(res.Body))
 	return gjsonString(res.Body, "intentId")
 }
@@ -149,11 +151,11 @@ func registration(eventID, intentID, email string) map[string]any {
 
 // unchangedState runs a request that must be refused and checks that the
 // app's state hash did not move.
-func unchangedState(f *framework.Fixture, do func() pageResponse) pageResponse {
+func unchangedState(ctx context.Context, f *framework.Fixture, do func() pageResponse) pageResponse {
 	GinkgoHelper()
-	before := f.State()
+	before := f.State(ctx)
 	res := do()
-	after := f.State()
+	after := f.State(ctx)
 	Expect(after.Hash).To(Equal(before.Hash), "a refused request changed the state")
 	Expect(after.Version).To(Equal(before.Version))
 	return res
@@ -161,12 +163,12 @@ func unchangedState(f *framework.Fixture, do func() pageResponse) pageResponse {
 
 // registerAsPerson fills and submits the form as a person and answers the
 // new registration's id.
-func registerAsPerson(tab *browser.Tab, baseURL, eventID string) string {
+func registerAsPerson(ctx context.Context, tab *browser.Tab, baseURL, eventID string) string {
 	GinkgoHelper()
-	Expect(tab.Navigate(baseURL + pages.Register(eventID).Path)).To(Succeed())
-	Expect(chromedp.Do(tab.Ctx, pages.FillRegistration(demoName, demoEmail), pages.Click(pages.SubmitRegistration))).To(Succeed())
-	Expect(pages.WaitUntil(tab.Ctx, `document.querySelector("#registration-result").dataset.code === "REGISTERED"`, framework.Bound)).To(Succeed())
-	id, err := chromedp.Run(tab.Ctx, chromedp.Evaluate[string](`document.querySelector("#registration-result").dataset.registrationId`))
+	Expect(tab.Navigate(ctx, baseURL+pages.Register(eventID).Path)).To(Succeed())
+	Expect(tab.Do(ctx, pages.FillRegistration(demoName, demoEmail), pages.Click(pages.SubmitRegistration))).To(Succeed())
+	Expect(pages.WaitUntil(framework.In(ctx, tab), `document.querySelector("#registration-result").dataset.code === "REGISTERED"`, framework.Bound)).To(Succeed())
+	id, err := chromedp.Run(framework.In(ctx, tab), chromedp.Evaluate[string](`document.querySelector("#registration-result").dataset.registrationId`))
 	Expect(err).NotTo(HaveOccurred())
 	return id
 }

@@ -235,125 +235,159 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // per step, known phases, and expectations that name only tools the
 // transcript uses.
 func (sc Scenario) Validate() error {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	var p problems
+	sc.validateHeader(&p)
+	p.steps("setup", sc.Setup)
+	p.steps("human", sc.Human)
+	for i, c := range sc.Agent.Calls {
+		checkCall(fmt.Sprintf("agent.calls[%d]", i), c, p.bad)
+	}
+	sc.validateCalls(&p)
+	sc.validateRequests(&p)
+	sc.validateSnapshots(&p)
+	sc.validateKnown(&p)
+	return errors.Join(p.errs...)
+}
+
+// problems collects every problem of a file, so that one load names them all.
+type problems struct{ errs []error }
+
+func (p *problems) bad(format string, args ...any) {
+	p.errs = append(p.errs, fmt.Errorf(format, args...))
+}
+
+func (p *problems) steps(key string, steps []Step) {
+	for i, s := range steps {
+		if k := s.Kinds(); len(k) != 1 {
+			p.bad("%s[%d]: a step does exactly one of call, click, fill, navigate, wait_for, wait_request, wait_tool (has %v)", key, i, k)
+		}
+		if s.Call != nil {
+			checkCall(fmt.Sprintf("%s[%d].call", key, i), *s.Call, p.bad)
+		}
+		if s.WaitRequest != "" {
+			if _, _, ok := record.SplitRequest(s.WaitRequest); !ok {
+				p.bad("%s[%d].wait_request: %q is not \"METHOD /path\"", key, i, s.WaitRequest)
+			}
+		}
+	}
+}
+
+func (sc Scenario) validateHeader(p *problems) {
 	switch {
 	case sc.ID == "":
-		bad("id: missing")
+		p.bad("id: missing")
 	case !idPattern.MatchString(sc.ID):
-		bad("id: %q may hold only letters, digits, '.', '_' and '-'", sc.ID)
+		p.bad("id: %q may hold only letters, digits, '.', '_' and '-'", sc.ID)
 	}
 	if sc.Title == "" {
-		bad("title: missing")
+		p.bad("title: missing")
 	}
 	if sc.Area != "" && !idPattern.MatchString(sc.Area) {
-		bad("area: %q may hold only letters, digits, '.', '_' and '-'", sc.Area)
+		p.bad("area: %q may hold only letters, digits, '.', '_' and '-'", sc.Area)
 	}
 	if !strings.HasPrefix(sc.Start, "/") {
-		bad("start: %q must be a path that starts with /", sc.Start)
+		p.bad("start: %q must be a path that starts with /", sc.Start)
 	}
 	if sc.Prompt == "" {
-		bad("prompt: missing")
+		p.bad("prompt: missing")
 	}
 	for _, k := range keys(sc.PromptData) {
 		if v := sc.PromptData[k]; !strings.Contains(sc.Prompt, v) {
-			bad("prompt_data.%s: %q does not appear in the prompt", k, v)
+			p.bad("prompt_data.%s: %q does not appear in the prompt", k, v)
 		}
 	}
-	checkSteps := func(key string, steps []Step) {
-		for i, s := range steps {
-			if k := s.Kinds(); len(k) != 1 {
-				bad("%s[%d]: a step does exactly one of call, click, fill, navigate, wait_for, wait_request, wait_tool (has %v)", key, i, k)
-			}
-			if s.Call != nil {
-				checkCall(fmt.Sprintf("%s[%d].call", key, i), *s.Call, bad)
-			}
-			if s.WaitRequest != "" {
-				if _, _, ok := record.SplitRequest(s.WaitRequest); !ok {
-					bad("%s[%d].wait_request: %q is not \"METHOD /path\"", key, i, s.WaitRequest)
-				}
-			}
-		}
+}
+
+func (sc Scenario) validateCalls(p *problems) {
+	e := sc.Expect
+	if e.Case != nil && e.Case.Tool == "" {
+		p.bad("expect.case.tool: missing")
 	}
-	checkSteps("setup", sc.Setup)
-	checkSteps("human", sc.Human)
+	if e.Calls == nil {
+		return
+	}
 	used := map[string]bool{}
-	for i, c := range sc.Agent.Calls {
-		checkCall(fmt.Sprintf("agent.calls[%d]", i), c, bad)
+	for _, c := range sc.Agent.Calls {
 		used[c.Tool] = true
 	}
+	for i, c := range e.Calls.Exactly {
+		if c.Tool == "" {
+			p.bad("expect.calls.exactly[%d].tool: missing", i)
+		} else if !used[c.Tool] {
+			p.bad("expect.calls.exactly[%d].tool: %q is a tool the transcript never uses", i, c.Tool)
+		}
+	}
+	if e.Calls.None && len(e.Calls.Exactly) > 0 {
+		p.bad("expect.calls: none and exactly contradict each other")
+	}
+}
+
+func (sc Scenario) validateRequests(p *problems) {
 	e := sc.Expect
-	if e.Calls != nil {
-		for i, c := range e.Calls.Exactly {
-			if c.Tool == "" {
-				bad("expect.calls.exactly[%d].tool: missing", i)
-			} else if !used[c.Tool] {
-				bad("expect.calls.exactly[%d].tool: %q is a tool the transcript never uses", i, c.Tool)
-			}
-		}
-		if e.Calls.None && len(e.Calls.Exactly) > 0 {
-			bad("expect.calls: none and exactly contradict each other")
-		}
-	}
-	if e.Case != nil && e.Case.Tool == "" {
-		bad("expect.case.tool: missing")
-	}
 	for i, r := range e.Requests {
 		if r.Method == "" || !strings.HasPrefix(r.Path, "/") {
-			bad("expect.requests[%d]: needs a method and a path that starts with /", i)
+			p.bad("expect.requests[%d]: needs a method and a path that starts with /", i)
 		}
 		if !r.Phase.Counted() {
-			bad("expect.requests[%d].phase: %q is not agent, human or all", i, r.Phase)
+			p.bad("expect.requests[%d].phase: %q is not agent, human or all", i, r.Phase)
 		}
 	}
 	for i, g := range e.Guarded {
 		if _, _, ok := record.SplitRequest(g); !ok {
-			bad("expect.guarded[%d]: %q is not \"METHOD /path\"", i, g)
+			p.bad("expect.guarded[%d]: %q is not \"METHOD /path\"", i, g)
 		}
 	}
 	for _, phase := range keys(e.Writes) {
 		if !phase.Judged() {
-			bad("expect.writes.%s: phase must be agent or human", phase)
+			p.bad("expect.writes.%s: phase must be agent or human", phase)
 		}
 	}
+}
+
+// validateSnapshots checks the expectations of what is true after a phase:
+// the app's state and the page.
+func (sc Scenario) validateSnapshots(p *problems) {
+	e := sc.Expect
 	for _, phase := range keys(e.State) {
 		if !phase.Judged() {
-			bad("expect.state.%s: phase must be agent or human", phase)
+			p.bad("expect.state.%s: phase must be agent or human", phase)
 		}
 	}
 	for _, phase := range keys(e.UI) {
-		els := e.UI[phase]
 		if !phase.Judged() {
-			bad("expect.ui.%s: phase must be agent or human", phase)
+			p.bad("expect.ui.%s: phase must be agent or human", phase)
 		}
-		for i, u := range els {
+		for i, u := range e.UI[phase] {
 			if u.Selector == "" {
-				bad("expect.ui.%s[%d].selector: missing", phase, i)
+				p.bad("expect.ui.%s[%d].selector: missing", phase, i)
 			}
 			if u.Present == nil && u.Visible == nil && u.Enabled == nil && u.Value == nil && u.TextContains == "" && u.ToolFormActive == nil && u.ToolSubmitActive == nil {
-				bad("expect.ui.%s[%d]: says nothing about %s (present, visible, enabled, value, text_contains, tool_form_active, tool_submit_active)", phase, i, u.Selector)
+				p.bad("expect.ui.%s[%d]: says nothing about %s (present, visible, enabled, value, text_contains, tool_form_active, tool_submit_active)", phase, i, u.Selector)
 			}
 		}
 	}
 	if len(sc.Human) == 0 {
 		if _, ok := e.State[vocab.PhaseHuman]; ok {
-			bad("expect.state.human: the scenario has no human steps")
+			p.bad("expect.state.human: the scenario has no human steps")
 		}
 		if _, ok := e.UI[vocab.PhaseHuman]; ok {
-			bad("expect.ui.human: the scenario has no human steps")
+			p.bad("expect.ui.human: the scenario has no human steps")
 		}
 	}
-	if sc.Known != nil {
-		if !sc.Known.Outcome.Valid() {
-			bad("known.outcome: %q is not PASS, FAIL or INCONCLUSIVE", sc.Known.Outcome)
-		}
-		for _, c := range sc.Known.Codes {
-			if !c.Known() {
-				bad("known.codes: %q is not a failure code (see scenarios/README.md)", c)
-			}
+}
+
+func (sc Scenario) validateKnown(p *problems) {
+	if sc.Known == nil {
+		return
+	}
+	if !sc.Known.Outcome.Valid() {
+		p.bad("known.outcome: %q is not PASS, FAIL or INCONCLUSIVE", sc.Known.Outcome)
+	}
+	for _, c := range sc.Known.Codes {
+		if !c.Known() {
+			p.bad("known.codes: %q is not a failure code (see scenarios/README.md)", c)
 		}
 	}
-	return errors.Join(errs...)
 }
 
 func checkCall(key string, c Call, bad func(string, ...any)) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/agentready/agentready/record"
 	"github.com/chromedp/chromedp"
@@ -20,25 +19,27 @@ const pageToolsJS = `(async () => {
   }));
 })()`
 
-// PageTools asks the page API for its tools.
+// PageTools asks the page API for its tools, within c.Bound.
 func (c *Client) PageTools(ctx context.Context) ([]record.PageTool, error) {
+	ctx, cancel := c.within(ctx, c.bound())
+	defer cancel()
 	return chromedp.Run(ctx, chromedp.Evaluate[[]record.PageTool](pageToolsJS, chromedp.EvalAwaitPromise))
 }
 
 // Catalog answers the page's catalog once the protocol events and the page
-// API getTools() agree on it, waiting at most bound for events still on
+// API getTools() agree on it, waiting at most c.Bound for events still on
 // their way. When they still disagree, the error shows both lists.
-func (c *Client) Catalog(bound time.Duration) (record.Catalog, error) {
-	catalog, _, err := c.CatalogAndPage(bound)
+func (c *Client) Catalog(ctx context.Context) (record.Catalog, error) {
+	catalog, _, err := c.CatalogAndPage(ctx)
 	return catalog, err
 }
 
 // CatalogAndPage is Catalog that also answers what getTools() said, so that a
 // record can show both.
-func (c *Client) CatalogAndPage(bound time.Duration) (record.Catalog, []record.PageTool, error) {
-	ctx, cancel := context.WithTimeout(c.ctx, bound)
+func (c *Client) CatalogAndPage(ctx context.Context) (record.Catalog, []record.PageTool, error) {
+	wait, cancel := c.within(ctx, c.bound())
 	defer cancel()
-	page, err := c.PageTools(ctx)
+	page, err := c.PageTools(wait)
 	if err != nil {
 		return c.trace.Catalog(), nil, fmt.Errorf("getTools(): %w", err)
 	}
@@ -47,12 +48,12 @@ func (c *Client) CatalogAndPage(bound time.Duration) (record.Catalog, []record.P
 		names[i] = p.Name
 	}
 	slices.Sort(names)
-	_ = c.trace.WaitUntil(ctx, "the protocol catalog to match getTools()", func(events []record.Event) bool {
+	_ = c.trace.WaitUntil(wait, "the protocol catalog to match getTools()", func(events []record.Event) bool {
 		return slices.Equal(record.CatalogAt(events, len(events)).Names(), names)
 	})
-	if ctx.Err() != nil && !slices.Equal(c.trace.Catalog().Names(), names) {
+	if wait.Err() != nil && ctx.Err() == nil && !slices.Equal(c.trace.Catalog().Names(), names) {
 		// One more look: the page may have changed while we waited.
-		again, cancel := context.WithTimeout(c.ctx, bound)
+		again, cancel := c.within(ctx, c.bound())
 		if page2, err := c.PageTools(again); err == nil {
 			page = page2
 		}
@@ -62,10 +63,10 @@ func (c *Client) CatalogAndPage(bound time.Duration) (record.Catalog, []record.P
 	return catalog, page, record.Disagreement(catalog, page)
 }
 
-// WaitTool waits at most bound until the protocol catalog has (present) or
-// lacks (!present) the tool.
-func (c *Client) WaitTool(name string, present bool, bound time.Duration) error {
-	ctx, cancel := context.WithTimeout(c.ctx, bound)
+// WaitTool waits, at most c.Bound and never past ctx, until the protocol
+// catalog has (present) or lacks (!present) the tool.
+func (c *Client) WaitTool(ctx context.Context, name string, present bool) error {
+	ctx, cancel := context.WithTimeout(ctx, c.bound())
 	defer cancel()
 	what := fmt.Sprintf("tool %s to leave the catalog", name)
 	if present {

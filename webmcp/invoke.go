@@ -16,27 +16,52 @@ import (
 )
 
 // DefaultTimeout bounds an invocation that never answers.
-const DefaultTimeout = 3 * time.Second
+const DefaultTimeout = vocab.Bound
 
-// Client invokes the tools of one tab.
+// Binder gives a caller's context the tab it talks to: the result carries
+// the tab's chromedp target and ends when either the caller's context or
+// the tab ends.
+type Binder func(ctx context.Context) (context.Context, context.CancelFunc)
+
+// Client invokes the tools of one tab. Every call that waits takes the
+// caller's ctx first and honours its deadline and cancellation; the client's
+// own bounds (Timeout, Bound) only shorten it.
 type Client struct {
-	ctx     context.Context // the tab's chromedp context
-	trace   *Recorder
+	bind  Binder
+	trace *Recorder
+	// Timeout bounds an invocation that never answers.
 	Timeout time.Duration
+	// Bound bounds a wait for something that should happen at once (a tool
+	// entering or leaving the catalog, the two catalogs agreeing).
+	Bound time.Duration
 	// OnNoResponse, when set, runs when an invocation did not answer in
 	// time, before the suite cancels it: the moment to record the page as
 	// the agent left it (canceling clears :tool-form-active and friends).
-	OnNoResponse func(record.Result)
+	OnNoResponse func(ctx context.Context, res record.Result)
 }
 
-// NewClient makes a client for a tab whose events trace records.
-func NewClient(tabCtx context.Context, trace *Recorder) *Client {
-	return &Client{ctx: tabCtx, trace: trace, Timeout: DefaultTimeout}
+// NewClient makes a client for the tab bind attaches to, whose events trace records.
+func NewClient(bind Binder, trace *Recorder) *Client {
+	return &Client{bind: bind, trace: trace, Timeout: DefaultTimeout, Bound: vocab.Bound}
+}
+
+// within answers ctx bound to the tab and cut to at most d.
+func (c *Client) within(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	tabCtx, cancelTab := c.bind(ctx)
+	bounded, cancel := context.WithTimeout(tabCtx, d)
+	return bounded, func() { cancel(); cancelTab() }
+}
+
+func (c *Client) bound() time.Duration {
+	if c.Bound <= 0 {
+		return vocab.Bound
+	}
+	return c.Bound
 }
 
 // Invoke calls a tool with input (an object; nil means {}) and waits at most
-// c.Timeout for its answer.
-func (c *Client) Invoke(name string, input any, via vocab.Transport) record.Result {
+// c.Timeout (and never past ctx) for its answer.
+func (c *Client) Invoke(ctx context.Context, name string, input any, via vocab.Transport) record.Result {
 	in, err := json.Marshal(input)
 	res := record.Result{Tool: name, Transport: via}
 	if err != nil {
@@ -48,12 +73,14 @@ func (c *Client) Invoke(name string, input any, via vocab.Transport) record.Resu
 	}
 	start := time.Now()
 	mark := c.trace.Len()
+	ctx, cancel := c.within(ctx, c.timeout())
+	defer cancel()
 	switch via {
 	case vocab.CDP:
-		res = c.invokeCDP(name, in, mark, res)
+		res = c.invokeCDP(ctx, name, in, mark, res)
 	default:
 		res.Transport = vocab.PageAPI
-		res = c.invokePage(name, in, mark, res)
+		res = c.invokePage(ctx, name, in, mark, res)
 	}
 	res.Duration = time.Since(start)
 	return res
@@ -67,9 +94,7 @@ const pageInvokeJS = `(async (name, input) => {
   return { found: true, output: await mc.executeTool(tool, input) };
 })`
 
-func (c *Client) invokePage(name string, input []byte, mark int, res record.Result) record.Result {
-	ctx, cancel := context.WithTimeout(c.ctx, c.timeout())
-	defer cancel()
+func (c *Client) invokePage(ctx context.Context, name string, input []byte, mark int, res record.Result) record.Result {
 	nameJSON, _ := json.Marshal(name)
 	expr := pageInvokeJS + "(" + string(nameJSON) + ", " + string(input) + ")"
 	out, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
@@ -80,7 +105,7 @@ func (c *Client) invokePage(name string, input []byte, mark int, res record.Resu
 	var exc *chromedp.ExceptionError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return c.noResponse(res, mark, name)
+		return c.noResponse(ctx, res, mark, name)
 	case errors.As(err, &exc):
 		res.Status, res.ErrorText = vocab.Failed, exceptionText(exc)
 	case err != nil:
@@ -116,15 +141,13 @@ func newInvokeToolParams(t record.Tool, input []byte) invokeToolParams {
 	return invokeToolParams{FrameID: cdp.FrameID(t.FrameID), ToolName: t.Name, ToolID: t.ToolID, Input: jsonv2.Value(input)}
 }
 
-func (c *Client) invokeCDP(name string, input []byte, mark int, res record.Result) record.Result {
-	ctx, cancel := context.WithTimeout(c.ctx, c.timeout())
-	defer cancel()
+func (c *Client) invokeCDP(ctx context.Context, name string, input []byte, mark int, res record.Result) record.Result {
 	tool, ok := c.trace.Catalog().Get(name)
 	if !ok {
-		tool = record.Tool{Name: name, FrameID: c.mainFrame()}
+		tool = record.Tool{Name: name}
 	}
 	if tool.FrameID == "" {
-		tool.FrameID = c.mainFrame()
+		tool.FrameID = mainFrame(ctx)
 	}
 	started, err := chromedp.Call(ctx, invokeTool, newInvokeToolParams(tool, input))
 	if err != nil {
@@ -136,7 +159,7 @@ func (c *Client) invokeCDP(name string, input []byte, mark int, res record.Resul
 		return e.Kind == record.ToolResponded && e.InvocationID == started.InvocationID
 	})
 	if err != nil {
-		return c.noResponse(res, mark, name)
+		return c.noResponse(ctx, res, mark, name)
 	}
 	return fromResponded(res, ev)
 }
@@ -157,19 +180,21 @@ func fromResponded(res record.Result, ev record.Event) record.Result {
 
 // noResponse cancels an invocation that did not answer within the bound, so
 // that nothing is left pending in the page.
-func (c *Client) noResponse(res record.Result, mark int, name string) record.Result {
+func (c *Client) noResponse(ctx context.Context, res record.Result, mark int, name string) record.Result {
 	res.Status = vocab.NoResponse
 	res.ErrorText = fmt.Sprintf("no answer within %s", c.timeout())
 	if res.InvocationID == "" {
 		res.InvocationID = c.invocationAfter(mark, name)
 	}
+	// The call's own deadline has passed: what follows gets a short bound of
+	// its own, and still runs when the caller gave up.
+	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.bound())
+	defer cancel()
 	if c.OnNoResponse != nil {
-		c.OnNoResponse(res)
+		c.OnNoResponse(after, res)
 	}
 	if res.InvocationID != "" {
-		ctx, cancel := context.WithTimeout(c.ctx, time.Second)
-		defer cancel()
-		_, _ = chromedp.Call(ctx, webmcp.CancelInvocation, webmcp.CancelInvocationParams{InvocationID: res.InvocationID})
+		_, _ = chromedp.Call(after, webmcp.CancelInvocation, webmcp.CancelInvocationParams{InvocationID: res.InvocationID})
 	}
 	return res
 }
@@ -207,8 +232,8 @@ func (c *Client) timeout() time.Duration {
 	return c.Timeout
 }
 
-func (c *Client) mainFrame() string {
-	if cc := chromedp.FromContext(c.ctx); cc != nil && cc.Target != nil {
+func mainFrame(ctx context.Context) string {
+	if cc := chromedp.FromContext(ctx); cc != nil && cc.Target != nil {
 		return string(cc.Target.TargetID)
 	}
 	return ""

@@ -1,9 +1,12 @@
 package webmcp
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/vocab"
@@ -87,7 +90,7 @@ func TestFromResponded(t *testing.T) {
 
 func TestInvocationAfter(t *testing.T) {
 	r := NewRecorder()
-	c := NewClient(t.Context(), r)
+	c := NewClient(noTab, r)
 	r.Observe(&webmcp.EventToolInvoked{ToolName: "add_task", InvocationID: "old", Input: "{}"})
 	mark := r.Len()
 	r.Observe(&webmcp.EventToolInvoked{ToolName: "list_tasks", InvocationID: "other", Input: "{}"})
@@ -112,7 +115,7 @@ func TestInvocationAfter(t *testing.T) {
 }
 
 func TestClientTimeout(t *testing.T) {
-	c := NewClient(t.Context(), NewRecorder())
+	c := NewClient(noTab, NewRecorder())
 	if c.timeout() != DefaultTimeout {
 		t.Errorf("default timeout %v", c.timeout())
 	}
@@ -123,5 +126,31 @@ func TestClientTimeout(t *testing.T) {
 	c.Timeout = 250e6
 	if c.timeout() != 250e6 {
 		t.Errorf("timeout %v", c.timeout())
+	}
+}
+
+// noTab binds nothing: these tests make no call to a browser.
+func noTab(ctx context.Context) (context.Context, context.CancelFunc) { return context.WithCancel(ctx) }
+
+// The caller's context reaches every wait: a WaitTool for a tool that never
+// comes ends when the caller gives up, not after the client's own bound.
+func TestWaitToolEndsWithTheCallersContext(t *testing.T) {
+	c := NewClient(noTab, NewRecorder())
+	c.Bound = time.Hour
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	err := c.WaitTool(ctx, "never", true)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("WaitTool with a canceled context = %v, want context.Canceled", err)
+	}
+}
+
+// And the client's bound still cuts a caller's long deadline short.
+func TestWaitToolKeepsItsOwnBound(t *testing.T) {
+	c := NewClient(noTab, NewRecorder())
+	c.Bound = time.Millisecond
+	err := c.WaitTool(t.Context(), "never", true)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitTool past its bound = %v, want context.DeadlineExceeded", err)
 	}
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"html/template"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2" //nolint:revive
@@ -60,7 +62,7 @@ func SetUpRun(id []byte) {
 		// not to e2e/, where the test binary runs.
 		abs = filepath.Join(moduleRoot(), root)
 	}
-	Run.ID, Run.Dir, Run.Commit = string(id), filepath.Join(abs, string(id)), bundle.GitCommit()
+	Run.ID, Run.Dir, Run.Commit = string(id), filepath.Join(abs, string(id)), suiteCommit()
 }
 
 // Report entry names that tie a spec to its bundle.
@@ -73,35 +75,25 @@ const (
 // evidence bundle (whatever the verdict, and also when the spec is cut
 // short), and answers the verdict. A harness fault makes the spec an error,
 // not a failure: the app was not judged.
-func RunScenario(sc scenarios.Scenario) judge.Verdict {
+func RunScenario(ctx context.Context, sc scenarios.Scenario) judge.Verdict {
 	GinkgoHelper()
 	target := ScenarioTarget(sc.Variant)
 	meta := bundle.Meta{RunID: Run.ID, Start: time.Now().UTC(), SuiteVersion: bundle.SuiteVersion, SuiteCommit: Run.Commit,
 		Chromium: Browser.Version.Product, Protocol: Browser.Version.Protocol, Variant: sc.Variant, BaseURL: target.BaseURL}
 	dir := filepath.Join(Run.Dir, sc.ID)
-	written := false
-	write := func(ev *scenarios.Evidence, failed bool) judge.Verdict {
-		meta.End = time.Now().UTC()
-		b, err := bundle.Seal(meta, sc, ev)
-		Expect(err).NotTo(HaveOccurred())
-		if failed || !judge.AsExpected(sc, b.Verdict) {
-			b.Failure = screenshot(target.Tab)
-		}
-		b.Screenshot = screenshot(target.Tab)
-		Expect(bundle.Write(dir, b)).To(Succeed())
-		written = true
-		AddReportEntry(EntryBundle, dir)
-		AddReportEntry(EntryOutcome, string(b.Verdict.Outcome))
-		AddReportEntry("verdict", judge.Explain(b.Verdict), ReportEntryVisibilityFailureOrVerbose)
-		return b.Verdict
+	// Written once: by the spec, or by the cleanup when the spec was cut
+	// short. sync.Once also orders the two, which may run on different
+	// goroutines when Ginkgo interrupts a spec.
+	var once sync.Once
+	var verdict judge.Verdict
+	write := func(ctx context.Context, ev *scenarios.Evidence) {
+		once.Do(func() { verdict = writeBundle(ctx, dir, meta, sc, ev, target.Tab) })
 	}
-	DeferCleanup(func() {
-		if !written {
-			write(runner.Partial(sc, target, "the spec was interrupted or timed out"), true)
-		}
-	})
-	ev := runner.Run(context.Background(), sc, target)
-	verdict := write(ev, false)
+	DeferCleanup(func(ctx SpecContext) {
+		write(ctx, runner.Partial(sc, target, "the spec was interrupted or timed out"))
+	}, NodeTimeout(2*Bound))
+	ev := runner.Run(ctx, sc, target)
+	write(ctx, ev)
 	if len(ev.Faults) > 0 && (sc.Known == nil || sc.Known.Outcome != vocab.Inconclusive) {
 		// Ginkgo reports a panic as a JUnit <error>: a harness fault, not a verdict.
 		panic(fmt.Sprintf("harness fault in %s (bundle %s):\n  %s", sc.ID, dir, strings.Join(ev.Faults, "\n  ")))
@@ -109,9 +101,31 @@ func RunScenario(sc scenarios.Scenario) judge.Verdict {
 	return verdict
 }
 
-func screenshot(tab *browser.Tab) []byte {
-	ctx, cancel := context.WithTimeout(tab.Ctx, Bound)
+// writeBundle seals and writes one bundle, with one screenshot of the page
+// as the run left it (kept as failure.png too when the verdict is not the
+// one the scenario means to reach).
+func writeBundle(ctx context.Context, dir string, meta bundle.Meta, sc scenarios.Scenario, ev *scenarios.Evidence, tab *browser.Tab) judge.Verdict {
+	GinkgoHelper()
+	meta.End = time.Now().UTC()
+	b, err := bundle.Seal(meta, sc, ev)
+	Expect(err).NotTo(HaveOccurred())
+	b.Screenshot = screenshot(ctx, tab)
+	if len(ev.Faults) > 0 || !judge.AsExpected(sc, b.Verdict) {
+		b.Failure = b.Screenshot
+	}
+	Expect(bundle.Write(dir, b)).To(Succeed())
+	AddReportEntry(EntryBundle, dir)
+	AddReportEntry(EntryOutcome, string(b.Verdict.Outcome))
+	AddReportEntry("verdict", judge.Explain(b.Verdict), ReportEntryVisibilityFailureOrVerbose)
+	return b.Verdict
+}
+
+func screenshot(ctx context.Context, tab *browser.Tab) []byte {
+	// A spec cut short still gets its picture: the cleanup's own bound.
+	ctx, cancel := tab.Bind(context.WithoutCancel(ctx))
 	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, Bound)
+	defer cancelBound()
 	png, err := browser.Screenshot(ctx)
 	if err != nil {
 		return nil
@@ -199,4 +213,23 @@ func ScenarioDir() string {
 		dir = filepath.Join(moduleRoot(), dir)
 	}
 	return dir
+}
+
+// suiteCommit is the commit the suite runs from: the binary's own stamp, or
+// (test binaries carry none) git asked about the module's own checkout,
+// never about whatever folder the run was started in.
+func suiteCommit() string {
+	if c := bundle.SuiteCommit(); c != "" {
+		return c
+	}
+	root := moduleRoot()
+	out, err := exec.Command("git", "-C", root, "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	c := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(st) > 0 {
+		c += "-dirty"
+	}
+	return c
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/agentready/agentready/pages"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios/runner"
+	"github.com/agentready/agentready/vocab"
 )
 
 // Browser is this Ginkgo process's browser, started by SetUpBrowser.
@@ -67,29 +68,49 @@ func NewTab() *browser.Tab {
 }
 
 // Open navigates the fixture's tab to a page of the app.
-func (f *Fixture) Open(p pages.Page) {
+func (f *Fixture) Open(ctx context.Context, p pages.Page) {
 	GinkgoHelper()
-	Expect(f.Tab.Navigate(f.App.URL + p.Path)).To(Succeed())
+	Expect(f.Tab.Navigate(ctx, f.App.URL+p.Path)).To(Succeed())
 }
 
 // State reads the app's state.
-func (f *Fixture) State() record.State {
+func (f *Fixture) State(ctx context.Context) record.State {
 	GinkgoHelper()
-	s, err := f.Observer.State(context.Background())
+	s, err := f.Observer.State(ctx)
 	Expect(err).NotTo(HaveOccurred())
 	return s
 }
 
 // Journal reads the app's whole journal.
-func (f *Fixture) Journal() record.Journal {
+func (f *Fixture) Journal(ctx context.Context) record.Journal {
 	GinkgoHelper()
-	j, err := f.Observer.Journal(context.Background(), 0)
+	j, err := f.Observer.Journal(ctx, 0)
 	Expect(err).NotTo(HaveOccurred())
 	return j
 }
 
+// In gives the spec's ctx the fixture's tab, for chromedp calls made in
+// the page; see In.
+func (f *Fixture) In(ctx context.Context) context.Context {
+	GinkgoHelper()
+	return In(ctx, f.Tab)
+}
+
+// In gives the spec's ctx a tab: chromedp calls made with the result reach
+// that page, and still end with the spec (its timeout or an interrupt).
+func In(ctx context.Context, tab *browser.Tab) context.Context {
+	GinkgoHelper()
+	bound, cancel := tab.Bind(ctx)
+	DeferCleanup(cancel)
+	return bound
+}
+
 // Bound is how long a spec waits for something that should happen at once.
-const Bound = 3 * time.Second
+const Bound = vocab.Bound
+
+// Timeout bounds one spec: a hang in the browser or the app fails the spec
+// with Ginkgo's progress report instead of stalling the run.
+var Timeout = SpecTimeout(60 * time.Second)
 
 func randomToken() string {
 	b := make([]byte, 16)

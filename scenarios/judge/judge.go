@@ -330,6 +330,15 @@ func (j *judge) judgeOneCall(c scenarios.CallRecord) {
 	if x == nil {
 		x = &scenarios.CallExpect{}
 	}
+	j.judgeOffered(id, c, x)
+	j.judgeStatus(id, c, x)
+	j.judgeOutput(id, c, x)
+	j.judgeCatalogAfter(id, c, x.CatalogAfter)
+}
+
+// judgeOffered: the agent may call only what the page offers; a probe of a
+// tool that must be absent passes when it is.
+func (j *judge) judgeOffered(id string, c scenarios.CallRecord, x *scenarios.CallExpect) {
 	offered := slices.Contains(c.CatalogBefore, c.Call.Tool)
 	switch {
 	case x.NotInCatalog && offered:
@@ -339,33 +348,40 @@ func (j *judge) judgeOneCall(c scenarios.CallRecord) {
 	case !offered && c.Phase == vocab.PhaseAgent:
 		j.fail(id+".offered", vocab.SrcTrace, vocab.ToolNotInCatalog, c.Call.Tool, c.CatalogBefore, "the agent called "+c.Call.Tool+", which the page did not offer")
 	}
+}
+
+// judgeStatus: how the call ended; a declarative tool that never answered
+// has its own code.
+func (j *judge) judgeStatus(id string, c scenarios.CallRecord, x *scenarios.CallExpect) {
 	res := c.Result
-	wantStatus := x.Status
-	if wantStatus == "" && x.Output != nil {
-		wantStatus = vocab.Completed
+	want := x.Status
+	if want == "" && x.Output != nil {
+		want = vocab.Completed
 	}
 	switch {
-	case res.Status == vocab.NoResponse && wantStatus != vocab.NoResponse:
+	case res.Status == vocab.NoResponse && want != vocab.NoResponse:
+		code, what := vocab.ToolError, c.Call.Tool
 		if j.declarative(c.Call.Tool) {
-			j.fail(id+".status", vocab.SrcTrace, vocab.DeclarativeCompletionMissing, cmp.Or(string(wantStatus), "an answer"), res.Status,
-				"the declarative tool "+c.Call.Tool+" was invoked and never answered: "+res.ErrorText)
-		} else {
-			j.fail(id+".status", vocab.SrcTrace, vocab.ToolError, cmp.Or(string(wantStatus), "an answer"), res.Status, c.Call.Tool+" never answered: "+res.ErrorText)
+			code, what = vocab.DeclarativeCompletionMissing, "the declarative tool "+c.Call.Tool
 		}
-	case wantStatus != "" && res.Status != wantStatus:
+		j.fail(id+".status", vocab.SrcTrace, code, cmp.Or(string(want), "an answer"), res.Status, what+" was invoked and never answered: "+res.ErrorText)
+	case want != "" && res.Status != want:
 		code := vocab.ToolError
-		if wantStatus != vocab.Completed {
+		if want != vocab.Completed {
 			code = vocab.UnexpectedResult
 		}
-		j.fail(id+".status", vocab.SrcTrace, code, wantStatus, res.Status, strings.TrimSpace(c.Call.Tool+" ended "+string(res.Status)+": "+res.ErrorText))
-	case wantStatus != "":
-		j.pass(id+".status", vocab.SrcTrace, wantStatus, res.Status, c.Call.Tool+" ended "+string(wantStatus))
+		j.fail(id+".status", vocab.SrcTrace, code, want, res.Status, strings.TrimSpace(c.Call.Tool+" ended "+string(res.Status)+": "+res.ErrorText))
+	case want != "":
+		j.pass(id+".status", vocab.SrcTrace, want, res.Status, c.Call.Tool+" ended "+string(want))
 	}
+}
+
+func (j *judge) judgeOutput(id string, c scenarios.CallRecord, x *scenarios.CallExpect) {
+	res := c.Result
 	if x.Output != nil && res.Status == vocab.Completed {
 		var got map[string]any
 		_ = json.Unmarshal(res.Output, &got)
-		diff := subsetDiff(x.Output, got)
-		if len(diff) > 0 {
+		if diff := subsetDiff(x.Output, got); len(diff) > 0 {
 			j.fail(id+".output", vocab.SrcTrace, vocab.UnexpectedResult, x.Output, json.RawMessage(res.Output), "the output differs in "+strings.Join(diff, ", "))
 		} else {
 			j.pass(id+".output", vocab.SrcTrace, x.Output, json.RawMessage(res.Output), "the output has the expected fields")
@@ -378,23 +394,27 @@ func (j *judge) judgeOneCall(c scenarios.CallRecord) {
 			j.fail(id+".error", vocab.SrcTrace, vocab.UnexpectedResult, x.ErrorContains, res.ErrorText, "the error does not say what is expected")
 		}
 	}
-	if d := x.CatalogAfter; d != nil {
-		var wrong []string
-		for _, t := range d.Present {
-			if !slices.Contains(c.CatalogAfter, t) {
-				wrong = append(wrong, t+" missing")
-			}
+}
+
+func (j *judge) judgeCatalogAfter(id string, c scenarios.CallRecord, d *scenarios.CatalogDelta) {
+	if d == nil {
+		return
+	}
+	var wrong []string
+	for _, t := range d.Present {
+		if !slices.Contains(c.CatalogAfter, t) {
+			wrong = append(wrong, t+" missing")
 		}
-		for _, t := range d.Absent {
-			if slices.Contains(c.CatalogAfter, t) {
-				wrong = append(wrong, t+" still offered")
-			}
+	}
+	for _, t := range d.Absent {
+		if slices.Contains(c.CatalogAfter, t) {
+			wrong = append(wrong, t+" still offered")
 		}
-		if len(wrong) > 0 {
-			j.fail(id+".catalog_after", vocab.SrcCatalog, vocab.UnexpectedResult, d, c.CatalogAfter, "after the call: "+strings.Join(wrong, ", "))
-		} else {
-			j.pass(id+".catalog_after", vocab.SrcCatalog, d, c.CatalogAfter, "the catalog after the call is as expected")
-		}
+	}
+	if len(wrong) > 0 {
+		j.fail(id+".catalog_after", vocab.SrcCatalog, vocab.UnexpectedResult, d, c.CatalogAfter, "after the call: "+strings.Join(wrong, ", "))
+	} else {
+		j.pass(id+".catalog_after", vocab.SrcCatalog, d, c.CatalogAfter, "the catalog after the call is as expected")
 	}
 }
 

@@ -28,119 +28,143 @@ type Target struct {
 	Observer *observer.Client // nil when the app is not observed: no journal, no state
 	Browser  browser.Version
 	Variant  string
-	// Bound limits each wait for something that should happen at once.
+	// Bound limits each wait for something that should happen at once
+	// (vocab.Bound when zero).
 	Bound time.Duration
 }
 
 // Run plays a scenario and records what happened. It judges nothing. A
 // harness problem on the way is kept in Evidence.Faults, and the run goes on
-// as far as it can, so that the evidence shows where it stopped.
+// as far as it can, so that the evidence shows where it stopped. ctx reaches
+// every wait: when it ends, the run stops waiting and records what it has.
 func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Evidence {
-	r := &runner{sc: sc, t: t, ctx: ctx}
-	if r.t.Bound <= 0 {
-		r.t.Bound = 3 * time.Second
+	if t.Bound <= 0 {
+		t.Bound = vocab.Bound
 	}
-	return r.run()
+	r := &runner{sc: sc, t: t, ev: newEvidence(sc, t)}
+	r.ev.Capture.Observer = t.Observer != nil
+	tools := t.Tab.Tools
+	tools.Bound = t.Bound
+	if sc.Capture.ToolTimeout > 0 {
+		tools.Timeout = time.Duration(sc.Capture.ToolTimeout)
+	}
+	r.open(ctx)
+	r.steps(ctx, vocab.PhaseSetup, sc.Setup)
+	r.agent(ctx)
+	r.human(ctx)
+	r.collect(ctx)
+	return r.ev
 }
 
 type runner struct {
-	sc  scenarios.Scenario
-	t   Target
-	ctx context.Context
-	ev  *scenarios.Evidence
+	sc scenarios.Scenario
+	t  Target
+	ev *scenarios.Evidence
 	// actedAt is where the request log stood before the last step that
 	// did something: wait_request waits for a request after it.
 	actedAt int
 }
 
-func (r *runner) fault(format string, args ...any) {
-	r.ev.Faults = append(r.ev.Faults, fmt.Sprintf(format, args...))
-}
-
-func (r *runner) run() *scenarios.Evidence {
-	sc, tab := r.sc, r.t.Tab
-	r.ev = &scenarios.Evidence{
+func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
+	ev := &scenarios.Evidence{
 		ScenarioID: sc.ID,
-		Env:        scenarios.Env{BaseURL: r.t.BaseURL, Variant: r.t.Variant, Browser: r.t.Browser.Product, Protocol: r.t.Browser.Protocol},
+		Env:        scenarios.Env{BaseURL: t.BaseURL, Variant: t.Variant, Browser: t.Browser.Product, Protocol: t.Browser.Protocol},
 		States:     map[vocab.Phase]*record.State{},
 		UI:         map[vocab.Phase][]record.Element{},
 		Marks:      map[vocab.Phase]scenarios.Mark{},
 		Calls:      []scenarios.CallRecord{},
 		Final:      sc.Agent.Final,
 	}
-	r.ev.Capture.Network = sc.Capture.NetworkOn()
-	r.ev.Capture.Observer = r.t.Observer != nil
-	if sc.Capture.ToolTimeout > 0 {
-		tab.Tools.Timeout = time.Duration(sc.Capture.ToolTimeout)
-	}
+	ev.Capture.Network = sc.Capture.NetworkOn()
+	return ev
+}
 
-	if err := tab.Navigate(r.t.BaseURL + sc.Start); err != nil {
-		r.fault("open %s: %v", sc.Start, err)
+func (r *runner) fault(format string, args ...any) {
+	r.ev.Faults = append(r.ev.Faults, fmt.Sprintf(format, args...))
+}
+
+// open loads the start page and records its catalog as the agent finds it.
+func (r *runner) open(ctx context.Context) {
+	if err := r.t.Tab.Navigate(ctx, r.t.BaseURL+r.sc.Start); err != nil {
+		r.fault("open %s: %v", r.sc.Start, err)
 	}
-	catalog, page, err := tab.Tools.CatalogAndPage(r.t.Bound)
-	r.ev.Catalog, r.ev.PageTools = nonNilCatalog(catalog), page
+	catalog, page, err := r.t.Tab.Tools.CatalogAndPage(ctx)
+	r.ev.Catalog, r.ev.PageTools = cmpOr(catalog, record.Catalog{}), page
 	if err != nil && page == nil {
 		r.fault("read the catalog: %v", err)
 	}
-	r.steps(vocab.PhaseSetup, sc.Setup)
+}
 
-	r.mark(vocab.PhaseAgent)
-	r.ev.States[vocab.StateBefore] = r.state()
-	agentUI := r.selectors(vocab.PhaseAgent)
-	tab.Tools.OnNoResponse = func(record.Result) {
+// agent plays the transcript's calls and records the page as the agent left it.
+func (r *runner) agent(ctx context.Context) {
+	r.mark(ctx, vocab.PhaseAgent)
+	r.ev.States[vocab.StateBefore] = r.state(ctx)
+	selectors := r.selectors(vocab.PhaseAgent)
+	r.t.Tab.Tools.OnNoResponse = func(ctx context.Context, _ record.Result) {
 		// The page as the agent left it: canceling the call clears the
 		// form's WebMCP pseudo-classes.
-		r.ev.UI[vocab.PhaseAgent] = r.snapshot(agentUI)
+		r.ev.UI[vocab.PhaseAgent] = r.snapshot(ctx, selectors)
 	}
-	for i, c := range sc.Agent.Calls {
-		r.call(vocab.PhaseAgent, i, c)
+	for i, c := range r.sc.Agent.Calls {
+		r.call(ctx, vocab.PhaseAgent, i, c)
 	}
-	tab.Tools.OnNoResponse = nil
-	if _, taken := r.ev.UI[vocab.PhaseAgent]; !taken && len(agentUI) > 0 {
-		r.ev.UI[vocab.PhaseAgent] = r.snapshot(agentUI)
+	r.t.Tab.Tools.OnNoResponse = nil
+	if _, taken := r.ev.UI[vocab.PhaseAgent]; !taken && len(selectors) > 0 {
+		r.ev.UI[vocab.PhaseAgent] = r.snapshot(ctx, selectors)
 	}
-	// Each phase's state is read after its mark, which lets requests still
-	// in flight land first: a write the agent's last call started counts.
-	r.mark(vocab.PhaseHuman)
-	r.ev.States[vocab.PhaseAgent] = r.state()
-	if len(sc.Human) > 0 {
-		r.steps(vocab.PhaseHuman, sc.Human)
+}
+
+// human plays the person's steps. Each phase's state is read after its
+// mark, which lets requests still in flight land first: a write the agent's
+// last call started counts in the agent's phase.
+func (r *runner) human(ctx context.Context) {
+	r.mark(ctx, vocab.PhaseHuman)
+	r.ev.States[vocab.PhaseAgent] = r.state(ctx)
+	if len(r.sc.Human) > 0 {
+		r.steps(ctx, vocab.PhaseHuman, r.sc.Human)
 		if sel := r.selectors(vocab.PhaseHuman); len(sel) > 0 {
-			r.ev.UI[vocab.PhaseHuman] = r.snapshot(sel)
+			r.ev.UI[vocab.PhaseHuman] = r.snapshot(ctx, sel)
 		}
 	}
-	r.mark(vocab.PhaseEnd)
-	if len(sc.Human) > 0 {
-		r.ev.States[vocab.PhaseHuman] = r.state()
+	r.mark(ctx, vocab.PhaseEnd)
+	if len(r.sc.Human) > 0 {
+		r.ev.States[vocab.PhaseHuman] = r.state(ctx)
 	}
+}
 
-	bodies, cancel := context.WithTimeout(tab.Ctx, r.t.Bound)
+// collect takes the ordered records from the tab and the app's journal.
+func (r *runner) collect(ctx context.Context) {
+	tab := r.t.Tab
+	bodies, cancel := tab.Bind(ctx)
+	bodies, cancelBound := context.WithTimeout(bodies, r.t.Bound)
 	_ = tab.Net.FillBodies(bodies)
+	cancelBound()
 	cancel()
 	r.ev.Trace = tab.Trace.Events()
 	if r.ev.Capture.Network {
-		r.ev.Requests = nonNilLog(tab.Net.Requests())
+		r.ev.Requests = cmpOr(tab.Net.Requests(), record.Log{})
 	}
 	if r.t.Observer != nil {
-		j, err := r.t.Observer.Journal(r.ctx, 0)
+		j, err := r.t.Observer.Journal(ctx, 0)
 		if err != nil {
 			r.fault("read the journal: %v", err)
 		}
 		r.ev.Journal = j
 	}
 	r.ev.Console = tab.Console.Entries()
-	return r.ev
 }
 
-func (r *runner) mark(phase vocab.Phase) {
+func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	// A request still in flight would count in the network log but not yet
 	// in the journal: let what has started finish first (briefly).
-	settle, cancel := context.WithTimeout(r.t.Tab.Ctx, r.t.Bound/3)
+	settle, cancel := r.t.Tab.Bind(ctx)
+	settle, cancelBound := context.WithTimeout(settle, r.t.Bound/3)
 	_ = r.t.Tab.Net.WaitSettled(settle)
+	cancelBound()
 	cancel()
 	m := scenarios.Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()}
 	if r.t.Observer != nil {
-		j, err := r.t.Observer.Journal(r.ctx, 0)
+		j, err := r.t.Observer.Journal(ctx, 0)
 		m.Journal = len(j)
 		if err != nil {
 			r.fault("read the journal at the start of %s: %v", phase, err)
@@ -150,11 +174,11 @@ func (r *runner) mark(phase vocab.Phase) {
 	r.ev.Marks[phase] = m
 }
 
-func (r *runner) state() *record.State {
+func (r *runner) state(ctx context.Context) *record.State {
 	if r.t.Observer == nil {
 		return nil
 	}
-	s, err := r.t.Observer.State(r.ctx)
+	s, err := r.t.Observer.State(ctx)
 	if err != nil {
 		r.fault("read the app's state: %v", err)
 		return nil
@@ -174,9 +198,11 @@ func (r *runner) selectors(phase vocab.Phase) []string {
 	return out
 }
 
-func (r *runner) snapshot(selectors []string) []record.Element {
-	ctx, cancel := context.WithTimeout(r.t.Tab.Ctx, r.t.Bound)
+func (r *runner) snapshot(ctx context.Context, selectors []string) []record.Element {
+	ctx, cancel := r.t.Tab.Bind(ctx)
 	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
 	els, err := browser.Snapshot(ctx, selectors...)
 	if err != nil {
 		r.fault("record the page: %v", err)
@@ -184,30 +210,30 @@ func (r *runner) snapshot(selectors []string) []record.Element {
 	return els
 }
 
-func (r *runner) call(phase vocab.Phase, i int, c scenarios.Call) {
+func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios.Call) {
 	tools := r.t.Tab.Tools
 	before := r.t.Tab.Trace.Catalog().Names()
-	res := tools.Invoke(c.Tool, c.Input, c.Transport.OrDefault())
+	res := tools.Invoke(ctx, c.Tool, c.Input, c.Transport.OrDefault())
 	if x := c.Expect; x != nil && x.CatalogAfter != nil {
 		// Tools enter and leave the catalog just after an answer; wait (a
 		// bounded time) for the state the scenario looks for before recording.
 		for _, t := range x.CatalogAfter.Present {
-			_ = tools.WaitTool(t, true, r.t.Bound)
+			_ = tools.WaitTool(ctx, t, true)
 		}
 		for _, t := range x.CatalogAfter.Absent {
-			_ = tools.WaitTool(t, false, r.t.Bound)
+			_ = tools.WaitTool(ctx, t, false)
 		}
 	}
 	r.ev.Calls = append(r.ev.Calls, scenarios.CallRecord{Phase: phase, Index: i, Call: c, Result: res,
 		CatalogBefore: before, CatalogAfter: r.t.Tab.Trace.Catalog().Names()})
 }
 
-func (r *runner) steps(phase vocab.Phase, steps []scenarios.Step) {
+func (r *runner) steps(ctx context.Context, phase vocab.Phase, steps []scenarios.Step) {
 	for i, s := range steps {
-		err := r.step(phase, i, s)
+		err := r.step(ctx, phase, i, s)
 		switch {
 		case err == nil:
-		case s.IsWait() && errors.Is(err, context.DeadlineExceeded):
+		case s.IsWait() && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 			r.ev.Unmet = append(r.ev.Unmet, fmt.Sprintf("%s step %d (%s): not within %s", phase, i, strings.Join(s.Kinds(), ","), r.t.Bound))
 		default:
 			r.fault("%s step %d (%s): %v", phase, i, strings.Join(s.Kinds(), ","), err)
@@ -215,20 +241,24 @@ func (r *runner) steps(phase vocab.Phase, steps []scenarios.Step) {
 	}
 }
 
-func (r *runner) step(phase vocab.Phase, i int, s scenarios.Step) error {
+func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios.Step) error {
 	tab := r.t.Tab
-	if s.WaitFor == "" && s.WaitRequest == "" && s.WaitTool == "" {
+	if !s.IsWait() {
 		r.actedAt = tab.Net.Len()
 	}
-	if s.Call != nil {
-		r.call(phase, i, *s.Call)
+	switch {
+	case s.Call != nil:
+		r.call(ctx, phase, i, *s.Call)
 		return nil
+	case s.Navigate != "":
+		return tab.Navigate(ctx, r.t.BaseURL+s.Navigate)
+	case s.WaitTool != "":
+		return tab.Tools.WaitTool(ctx, s.WaitTool, true)
 	}
-	if s.Navigate != "" {
-		return tab.Navigate(r.t.BaseURL + s.Navigate)
-	}
-	ctx, cancel := context.WithTimeout(tab.Ctx, r.t.Bound)
+	ctx, cancel := tab.Bind(ctx)
 	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
 	switch {
 	case s.Click != "":
 		return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(s.Click), chromedp.NodeVisible))
@@ -241,8 +271,6 @@ func (r *runner) step(phase vocab.Phase, i int, s scenarios.Step) error {
 		return nil
 	case s.WaitFor != "":
 		return chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(s.WaitFor)))
-	case s.WaitTool != "":
-		return tab.Tools.WaitTool(s.WaitTool, true, r.t.Bound)
 	case s.WaitRequest != "":
 		method, p, _ := record.SplitRequest(s.WaitRequest)
 		_, err := tab.Net.WaitFor(ctx, r.actedAt, func(q record.Request) bool { return record.MatchRequest(q.Method, q.Path, method, p) })
@@ -251,18 +279,13 @@ func (r *runner) step(phase vocab.Phase, i int, s scenarios.Step) error {
 	return fmt.Errorf("nothing to do")
 }
 
-func nonNilCatalog(c record.Catalog) record.Catalog {
-	if c == nil {
-		return record.Catalog{}
+// cmpOr answers v, or empty when v is nil: a record that was taken but held
+// nothing is empty, not missing.
+func cmpOr[S ~[]E, E any](v, empty S) S {
+	if v == nil {
+		return empty
 	}
-	return c
-}
-
-func nonNilLog(l record.Log) record.Log {
-	if l == nil {
-		return record.Log{}
-	}
-	return l
+	return v
 }
 
 // Partial records what a tab holds when a run was cut short (a timeout or an
@@ -270,22 +293,13 @@ func nonNilLog(l record.Log) record.Log {
 // that says why the rest is missing. Its verdict is never PASS.
 func Partial(sc scenarios.Scenario, t Target, why string) *scenarios.Evidence {
 	tab := t.Tab
-	ev := &scenarios.Evidence{
-		ScenarioID: sc.ID,
-		Env:        scenarios.Env{BaseURL: t.BaseURL, Variant: t.Variant, Browser: t.Browser.Product, Protocol: t.Browser.Protocol},
-		Catalog:    nonNilCatalog(tab.Trace.Catalog()),
-		Calls:      []scenarios.CallRecord{},
-		Trace:      tab.Trace.Events(),
-		States:     map[vocab.Phase]*record.State{},
-		UI:         map[vocab.Phase][]record.Element{},
-		Marks:      map[vocab.Phase]scenarios.Mark{},
-		Console:    tab.Console.Entries(),
-		Final:      sc.Agent.Final,
-		Faults:     []string{"the run did not finish: " + why},
-	}
-	ev.Capture.Network = sc.Capture.NetworkOn()
+	ev := newEvidence(sc, t)
+	ev.Catalog = cmpOr(tab.Trace.Catalog(), record.Catalog{})
+	ev.Trace = tab.Trace.Events()
+	ev.Console = tab.Console.Entries()
+	ev.Faults = []string{"the run did not finish: " + why}
 	if ev.Capture.Network {
-		ev.Requests = nonNilLog(tab.Net.Requests())
+		ev.Requests = cmpOr(tab.Net.Requests(), record.Log{})
 	}
 	return ev
 }
