@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -278,7 +279,7 @@ func Write(dir string, b Bundle) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	for _, name := range slices.Sorted(mapKeys(files)) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if err := writeAtomic(filepath.Join(tmp, name), files[name]); err != nil {
 			return err
 		}
@@ -316,16 +317,6 @@ func writeAtomic(path string, data []byte) error {
 func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // readFiles reads every regular file of a bundle folder.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/agentready/agentready/scenarios/judge"
@@ -49,7 +50,7 @@ func Verify(dir string) Report {
 		bad(ManifestFile, "format %q, want %q", m.Format, Format)
 		return rep
 	}
-	for _, name := range slices.Sorted(mapKeys(m.Files)) {
+	for _, name := range slices.Sorted(maps.Keys(m.Files)) {
 		data, ok := files[name]
 		switch {
 		case !ok:
@@ -58,7 +59,7 @@ func Verify(dir string) Report {
 			bad(name, "changed: SHA-256 %s, the manifest says %s", sha256Hex(data), m.Files[name])
 		}
 	}
-	for _, name := range slices.Sorted(mapKeys(files)) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if _, listed := m.Files[name]; !listed && name != ManifestFile {
 			bad(name, "extra: not in the manifest")
 		}

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -127,7 +126,7 @@ func Disagreement(protocol Catalog, page []PageTool) error {
 			diffs = append(diffs, fmt.Sprintf("%s: in the protocol catalog, not in getTools()", t.Name))
 		case p.Description != t.Description:
 			diffs = append(diffs, fmt.Sprintf("%s: description differs", t.Name))
-		case !sameJSON(NormalizeSchema(p.InputSchema), t.InputSchema):
+		case !JSONEqual(NormalizeSchema(p.InputSchema), t.InputSchema):
 			diffs = append(diffs, fmt.Sprintf("%s: inputSchema differs: protocol %s, page %s", t.Name, t.InputSchema, NormalizeSchema(p.InputSchema)))
 		case p.Annotations != nil && !sameHints(p.Annotations, t.Annotations):
 			diffs = append(diffs, fmt.Sprintf("%s: annotations differ: protocol %+v, page %v", t.Name, t.Annotations, p.Annotations))
@@ -148,19 +147,6 @@ func Disagreement(protocol Catalog, page []PageTool) error {
 	slices.Sort(pageNames)
 	return fmt.Errorf("the protocol and the page API disagree on the catalog:\n  protocol: %v\n  getTools(): %v\n  %s",
 		protocol.Names(), pageNames, strings.Join(diffs, "\n  "))
-}
-
-// sameJSON compares two JSON documents as values: key order and spacing do
-// not count.
-func sameJSON(a, b json.RawMessage) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return false
-	}
-	return reflect.DeepEqual(va, vb)
 }
 
 // sameHints compares the page API's hints (readOnlyHint, …) with the

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -98,7 +97,7 @@ func (j *judge) inconclusive(id string, src vocab.Source, code vocab.Code, expec
 
 // expectEqual passes when want equals got (as JSON values), else fails with code.
 func (j *judge) expectEqual(id string, src vocab.Source, code vocab.Code, want, got any, msg string) bool {
-	if jsonEqual(want, got) {
+	if record.JSONEqual(want, got) {
 		j.pass(id, src, want, got, msg)
 		return true
 	}
@@ -291,7 +290,7 @@ func (j *judge) judgeCalls(want *scenarios.CallsExpect) {
 		}
 		got := calls[cursor+k]
 		cursor += k + 1
-		if w.Input != nil && !jsonEqual(w.Input, nonNilMap(got.Call.Input)) {
+		if w.Input != nil && !record.JSONEqual(w.Input, nonNilMap(got.Call.Input)) {
 			j.fail(id, vocab.SrcTrace, vocab.WrongToolInput, w.Input, nonNilMap(got.Call.Input), "the input of "+w.Tool+" differs from what the prompt gave")
 			continue
 		}
@@ -462,7 +461,7 @@ func (j *judge) judgeTraceAgreement() {
 		e, ok := invoked[c.Result.InvocationID]
 		var in any
 		_ = json.Unmarshal(e.Input, &in)
-		if !ok || e.ToolName != c.Call.Tool || !jsonEqual(nonNilMap(c.Call.Input), in) {
+		if !ok || e.ToolName != c.Call.Tool || !record.JSONEqual(nonNilMap(c.Call.Input), in) {
 			bad = append(bad, name+": not in the trace with this tool and input")
 			continue
 		}
@@ -776,26 +775,12 @@ func nonNilMap(m map[string]any) map[string]any {
 // so that the same evidence always gives the same bytes.
 func keys[K ~string, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) }
 
-// normalize turns a value into what JSON makes of it, so that YAML's ints and
-// JSON's floats compare equal.
-func normalize(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	var out any
-	_ = json.Unmarshal(b, &out)
-	return out
-}
-
-func jsonEqual(a, b any) bool { return reflect.DeepEqual(normalize(a), normalize(b)) }
-
 // subsetDiff lists the keys of want whose values differ in got.
 func subsetDiff(want, got map[string]any) []string {
 	var diff []string
 	for _, k := range keys(want) {
 		g, ok := got[k]
-		if !ok || !jsonEqual(want[k], g) {
+		if !ok || !record.JSONEqual(want[k], g) {
 			diff = append(diff, k)
 		}
 	}
@@ -823,7 +808,7 @@ func Explain(v Verdict) string {
 }
 
 func short(v any) string {
-	s := fmt.Sprintf("%v", normalize(v))
+	s := fmt.Sprintf("%v", record.Normalize(v))
 	if len(s) > 300 {
 		s = s[:300] + fmt.Sprintf("… (%d characters)", len(s))
 	}

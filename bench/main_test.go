@@ -1,0 +1,108 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/scenarios"
+)
+
+// TestFloorAndSuiteWaysOnce runs the bench's two Go ways once each against
+// the reference app, so that `go test -race ./bench` goes through the floor's
+// POST counting, which a chromedp listener does on another goroutine. The
+// Playwright way is left out: node need not be installed.
+func TestFloorAndSuiteWaysOnce(t *testing.T) {
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	if err != nil {
+		t.Fatalf("this test needs Chromium (make deps installs it): %v", err)
+	}
+	defer b.Close()
+
+	t.Run("floor", func(t *testing.T) {
+		var took time.Duration
+		var posts int64
+		within(t, 10*time.Second, func() (err error) {
+			took, posts, err = floor(b) // it fails on a POST before the click
+			return err
+		})
+		if posts != 1 {
+			t.Errorf("%d registration POSTs after the click, want 1", posts)
+		}
+		if took <= 0 {
+			t.Errorf("took %v", took)
+		}
+	})
+
+	t.Run("suite", func(t *testing.T) {
+		sc, err := scenarios.Load(filepath.Join("..", scenarios.DefaultDir, "CONF-01.attempt-3.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		var total, writing time.Duration
+		within(t, 10*time.Second, func() (err error) {
+			total, writing, err = suite(b, sc, dir) // it fails unless the scenario passed
+			return err
+		})
+		if writing <= 0 || writing >= total {
+			t.Errorf("evidence writing took %v of %v", writing, total)
+		}
+		for _, name := range []string{bundle.VerdictFile, bundle.ManifestFile, bundle.IndexFile} {
+			if _, err := os.Stat(filepath.Join(dir, "CONF-01.attempt-3", name)); err != nil {
+				t.Errorf("the bundle lacks %s: %v", name, err)
+			}
+		}
+	})
+}
+
+// TestRegistrationPostsAcrossGoroutines feeds the floor's POST counter from
+// another goroutine while reading it, as chromedp and the floor do. The flow
+// above cannot show a race to -race: chromedp happens to take one mutex both
+// to call listeners and to send each command, which orders the floor's reads
+// after the listener's writes. This test has no such order, so -race fails it
+// as soon as the count is not synchronised.
+func TestRegistrationPostsAcrossGoroutines(t *testing.T) {
+	const url = "http://127.0.0.1:1/api/registrations"
+	event := func(method, url string) any {
+		return &network.EventRequestWillBeSent{Request: &network.Request{Method: method, URL: url}}
+	}
+	var posts registrationPosts
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, ev := range []any{event("GET", url), event("POST", url), event("POST", url+"/x"), "not an event", event("POST", url)} {
+			posts.listen(ev)
+		}
+	}()
+	if n := posts.count(); n < 0 || n > 2 { // while listen may run
+		t.Errorf("count %d while counting", n)
+	}
+	<-done
+	if n := posts.count(); n != 2 {
+		t.Errorf("%d POSTs counted, want 2", n)
+	}
+}
+
+// within runs f and fails the test if f fails or has not returned after d.
+// On a timeout f is left running; closing the browser ends it.
+func within(t *testing.T, d time.Duration, f func() error) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-timer.C:
+		t.Fatalf("not done after %v", d)
+	}
+}
