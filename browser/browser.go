@@ -159,6 +159,7 @@ func FindChromium(path string) (string, error) {
 			return p, nil
 		}
 	}
+	//lint:ignore ST1005 a message for a person, in sentences, printed as the run's first and only failure
 	return "", fmt.Errorf("%w: Chromium not found on PATH.\n  Install Debian's package:  sudo apt-get install -y chromium   (version %d or newer)\n  or point %s at a Chromium binary, or %s at a running browser.\n  The suite never downloads a browser.",
 		ErrPreflight, MinMajorVersion, EnvChromium, EnvBrowserURL)
 }

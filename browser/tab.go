@@ -107,7 +107,7 @@ func (b *Browser) openTab() (*Tab, error) {
 				}
 			}()
 			if err := netlog.Enable(ctx); err != nil {
-				return fmt.Errorf("Network.enable: %w", err)
+				return fmt.Errorf("enable the Network domain: %w", err)
 			}
 			if _, err := chromedp.Call(ctx, runtime.AddBinding, runtime.AddBindingParams{Name: webmcp.BindingName}); err != nil {
 				return fmt.Errorf("Runtime.addBinding: %w", err)

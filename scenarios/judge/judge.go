@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -138,41 +139,28 @@ func (j *judge) verdict() Verdict {
 // checked at least once: no PASS with nothing checked.
 func (j *judge) requireNamedSources() {
 	e := j.sc.Expect
-	named := map[vocab.Source]bool{}
-	if e.Case != nil {
-		named[vocab.SrcCase] = true
+	// Each entry is satisfied by a check from any of its sources: requests
+	// are judged from the network log, the app's journal, or both.
+	var named [][]vocab.Source
+	need := func(cond bool, srcs ...vocab.Source) {
+		if cond {
+			named = append(named, srcs)
+		}
 	}
-	if e.Catalog != nil {
-		named[vocab.SrcCatalog] = true
-	}
-	if e.Calls != nil || slices.ContainsFunc(j.ev.Calls, func(c scenarios.CallRecord) bool { return j.callExpect(c) != nil }) {
-		named[vocab.SrcTrace] = true
-	}
-	if len(e.Requests) > 0 || len(e.Guarded) > 0 {
-		named[vocab.SrcNetwork], named[vocab.SrcJournal] = true, true
-	}
-	if len(e.Writes) > 0 {
-		named[vocab.SrcJournal] = true
-	}
-	if len(e.State) > 0 {
-		named[vocab.SrcState] = true
-	}
-	if len(e.UI) > 0 {
-		named[vocab.SrcUI] = true
-	}
-	if e.Answer != nil {
-		named[vocab.SrcAnswer] = true
-	}
+	need(e.Case != nil, vocab.SrcCase)
+	need(e.Catalog != nil, vocab.SrcCatalog)
+	need(e.Calls != nil || slices.ContainsFunc(j.ev.Calls, func(c scenarios.CallRecord) bool { return j.callExpect(c) != nil }), vocab.SrcTrace)
+	need(len(e.Requests) > 0 || len(e.Guarded) > 0 || len(e.Writes) > 0, vocab.SrcNetwork, vocab.SrcJournal)
+	need(len(e.State) > 0, vocab.SrcState)
+	need(len(e.UI) > 0, vocab.SrcUI)
+	need(e.Answer != nil, vocab.SrcAnswer)
 	if len(named) == 0 {
 		j.inconclusive("expectations", vocab.SrcCase, vocab.EvidenceMissing, nil, nil, "the scenario expects nothing: nothing was checked")
 		return
 	}
-	for _, src := range []vocab.Source{vocab.SrcCase, vocab.SrcCatalog, vocab.SrcTrace, vocab.SrcNetwork, vocab.SrcJournal, vocab.SrcState, vocab.SrcUI, vocab.SrcAnswer} {
-		if !named[src] {
-			continue
-		}
-		if !slices.ContainsFunc(j.checks, func(c Check) bool { return c.Source == src }) {
-			j.inconclusive("source."+string(src), src, vocab.EvidenceMissing, nil, nil, "the scenario names this source, but nothing from it could be checked")
+	for _, srcs := range named {
+		if !slices.ContainsFunc(j.checks, func(c Check) bool { return slices.Contains(srcs, c.Source) }) {
+			j.inconclusive("source."+string(srcs[0]), srcs[0], vocab.EvidenceMissing, nil, nil, "the scenario names this source, but nothing from it could be checked")
 		}
 	}
 }
@@ -545,18 +533,19 @@ func (j *judge) journalCount(phase vocab.Phase, method, pattern string) (int, re
 	return len(matched), matched, true
 }
 
+// judgeRequests counts requests by method and path in a phase. Either
+// witness decides alone when it is the only one recorded (the network log,
+// for an app without a journal); when both are, they must agree.
 func (j *judge) judgeRequests(want []scenarios.RequestExpect) {
 	for i, r := range want {
 		id := fmt.Sprintf("requests[%d] %s %s (%s)", i, r.Method, r.Path, r.Phase)
 		byNet, netReqs, haveNet := j.netCount(r.Phase, r.Method, r.Path)
 		byJournal, entries, haveJournal := j.journalCount(r.Phase, r.Method, r.Path)
-		if !haveNet {
-			j.inconclusive(id+".network", vocab.SrcNetwork, vocab.EvidenceMissing, r.Count, nil, "network capture was off: the count is unknown, not 0")
-		}
-		if !haveJournal {
-			j.inconclusive(id+".journal", vocab.SrcJournal, vocab.EvidenceMissing, r.Count, nil, "the app's journal was not observed: the count is unknown, not 0")
-		}
-		if haveNet && haveJournal && byNet != byJournal {
+		switch {
+		case !haveNet && !haveJournal:
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, r.Count, nil, "neither the network log nor the app's journal was recorded: the count is unknown, not 0")
+			continue
+		case haveNet && haveJournal && byNet != byJournal:
 			j.fail(id+".agreement", vocab.SrcNetwork, vocab.EvidenceDisagrees, byJournal, byNet,
 				fmt.Sprintf("the network log counts %d, the app's journal %d", byNet, byJournal))
 			continue
@@ -619,29 +608,73 @@ func (j *judge) judgeGuarded(guarded []string) {
 	}
 }
 
+// judgeWrites counts the write requests that reached the app in a phase:
+// from the journal, or from the network log (requests to the app's origin)
+// when the app keeps no journal; with both, they must agree.
 func (j *judge) judgeWrites(want map[vocab.Phase]int) {
 	for _, phase := range keys(want) {
 		id := "writes." + string(phase)
-		win, ok := j.journalWindow(phase)
-		if !ok {
-			j.inconclusive(id, vocab.SrcJournal, vocab.EvidenceMissing, want[phase], nil, "the app's journal was not observed: writes are unknown, not 0")
-			continue
+		netWrites, haveNet := j.netWrites(phase)
+		var journalWrites []string
+		win, haveJournal := j.journalWindow(phase)
+		for _, e := range win.Writes() {
+			journalWrites = append(journalWrites, e.Method+" "+e.Path)
 		}
-		var writes []string
-		for _, e := range win {
-			if record.IsWrite(e.Method) {
-				writes = append(writes, e.Method+" "+e.Path)
-			}
+		src, writes, where := vocab.SrcJournal, journalWrites, "in the app's journal"
+		switch {
+		case !haveNet && !haveJournal:
+			j.inconclusive(id, vocab.SrcJournal, vocab.EvidenceMissing, want[phase], nil, "neither the network log nor the app's journal was recorded: writes are unknown, not 0")
+			continue
+		case haveNet && haveJournal && len(netWrites) != len(journalWrites):
+			j.fail(id+".agreement", vocab.SrcNetwork, vocab.EvidenceDisagrees, journalWrites, netWrites,
+				fmt.Sprintf("the network log shows %d write(s) to the app, its journal %d", len(netWrites), len(journalWrites)))
+			continue
+		case !haveJournal:
+			src, writes, where = vocab.SrcNetwork, netWrites, "to the app in the network log"
 		}
 		switch {
 		case len(writes) == want[phase]:
-			j.pass(id, vocab.SrcJournal, want[phase], len(writes), "write requests in the app's journal")
+			j.pass(id, src, want[phase], len(writes), "write requests "+where)
 		case want[phase] == 0:
-			j.fail(id, vocab.SrcJournal, vocab.WriteAttempt, 0, writes, "write requests reached the app where none may")
+			j.fail(id, src, vocab.WriteAttempt, 0, writes, "write requests reached the app where none may ("+where+")")
 		default:
-			j.fail(id, vocab.SrcJournal, vocab.RequestCountMismatch, want[phase], writes, "write requests in the app's journal")
+			j.fail(id, src, vocab.RequestCountMismatch, want[phase], writes, "write requests "+where)
 		}
 	}
+}
+
+// netWrites lists the write requests of a phase that the browser sent to
+// the app's origin (a write to another host is not the app's).
+func (j *judge) netWrites(phase vocab.Phase) ([]string, bool) {
+	if !j.ev.Capture.Network || j.ev.Requests == nil {
+		return nil, false
+	}
+	from, to, ok := j.ev.Window(phase)
+	if !ok {
+		return nil, false
+	}
+	lo, hi, ok := span(from.Requests, to.Requests, len(j.ev.Requests))
+	if !ok {
+		return nil, false
+	}
+	var out []string
+	for _, r := range j.ev.Requests[lo:hi].Writes() {
+		if sameOrigin(j.ev.Env.BaseURL, r.URL) {
+			out = append(out, r.Method+" "+r.Path)
+		}
+	}
+	return out, true
+}
+
+// sameOrigin tells whether raw is on base's origin; with no base, every
+// request is the app's.
+func sameOrigin(base, raw string) bool {
+	if base == "" {
+		return true
+	}
+	b, err1 := url.Parse(base)
+	u, err2 := url.Parse(raw)
+	return err1 == nil && err2 == nil && strings.EqualFold(b.Scheme, u.Scheme) && strings.EqualFold(b.Host, u.Host)
 }
 
 func (j *judge) judgeState(want map[vocab.Phase]scenarios.State) {
