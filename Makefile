@@ -2,7 +2,7 @@
 # sure Debian's Chromium is there (installing it with apt-get when it is not).
 
 GO        ?= go
-GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
+GINKGO    := $(GO) tool ginkgo
 # One Ginkgo process: on 2 cores two processes (each with its own Chromium)
 # measured slower (56 s against 51 s). PROCS=2 or more on bigger machines.
 PROCS     ?= 1
@@ -29,10 +29,11 @@ deps: chromium
 chromium:
 	@bash ci/ensure-chromium.sh
 
-## vet: go vet and gofmt
+## vet: go vet, gofmt and staticcheck (the version go.mod's tool line pins)
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
+	$(GO) tool staticcheck ./...
 
 ## unit: the packages' own tests, with the race detector (the browser package's start Chromium)
 unit: deps

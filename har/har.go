@@ -9,96 +9,48 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/record"
+	cdphar "github.com/chromedp/cdproto/har"
 )
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): the fields the
 // spec requires are always present, -1 where a size or time is unknown.
+//
+// The types are cdproto's (package cdphar), written here with encoding/json:
+// cdproto tags them `omitempty,omitzero`, which encoding/json honours, and
+// every field HAR requires has neither; its required objects are pointers,
+// which must be set (nil is written as null). What cdproto lacks is added by
+// embedding: Chrome DevTools' custom entry fields, and a log whose entries are
+// those entries. Embedding stays correct only while cdphar.Entry and
+// cdphar.Log have no MarshalJSON of their own (one would be promoted and drop
+// the added fields): har_test.go checks that, and netlog's tests that
+// _error, _resourceType and _initiator are written.
 
+// harFile is cdphar.HAR with our log.
 type harFile struct {
 	Log harLog `json:"log"`
 }
 
+// harLog is cdphar.Log with our entries. Pages is declared again so that the
+// log keeps an empty "pages" array, as before, where cdphar.Log leaves the
+// field out (which HAR 1.2 allows too).
 type harLog struct {
-	Version string     `json:"version"`
-	Creator harNameVer `json:"creator"`
-	Browser harNameVer `json:"browser"`
-	Pages   []harPage  `json:"pages"`
-	Entries []harEntry `json:"entries"`
+	cdphar.Log
+	Pages   []*cdphar.Page `json:"pages"`
+	Entries []harEntry     `json:"entries"`
 }
 
-type harNameVer struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
-
-type harPage struct {
-	StartedDateTime string         `json:"startedDateTime"`
-	ID              string         `json:"id"`
-	Title           string         `json:"title"`
-	PageTimings     map[string]int `json:"pageTimings"`
-}
-
+// harEntry is cdphar.Entry with the custom fields Chrome DevTools writes and
+// reads, which cdphar.Entry lacks.
 type harEntry struct {
-	PageRef         string         `json:"pageref,omitempty"`
-	StartedDateTime string         `json:"startedDateTime"`
-	Time            float64        `json:"time"`
-	Request         harRequest     `json:"request"`
-	Response        harResponse    `json:"response"`
-	Cache           struct{}       `json:"cache"`
-	Timings         harTimings     `json:"timings"`
-	Error           string         `json:"_error,omitempty"`
-	ResourceType    string         `json:"_resourceType,omitempty"`
-	Initiator       map[string]any `json:"_initiator,omitempty"`
+	cdphar.Entry
+	Error        string        `json:"_error,omitempty"`
+	ResourceType string        `json:"_resourceType,omitempty"`
+	Initiator    *harInitiator `json:"_initiator,omitempty"`
 }
 
-type harNV struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
-
-type harRequest struct {
-	Method      string       `json:"method"`
-	URL         string       `json:"url"`
-	HTTPVersion string       `json:"httpVersion"`
-	Cookies     []harNV      `json:"cookies"`
-	Headers     []harNV      `json:"headers"`
-	QueryString []harNV      `json:"queryString"`
-	PostData    *harPostData `json:"postData,omitempty"`
-	HeadersSize int          `json:"headersSize"`
-	BodySize    int          `json:"bodySize"`
-}
-
-type harPostData struct {
-	MimeType string  `json:"mimeType"`
-	Params   []harNV `json:"params"`
-	Text     string  `json:"text"`
-}
-
-type harResponse struct {
-	Status      int        `json:"status"`
-	StatusText  string     `json:"statusText"`
-	HTTPVersion string     `json:"httpVersion"`
-	Cookies     []harNV    `json:"cookies"`
-	Headers     []harNV    `json:"headers"`
-	Content     harContent `json:"content"`
-	RedirectURL string     `json:"redirectURL"`
-	HeadersSize int        `json:"headersSize"`
-	BodySize    int        `json:"bodySize"`
-}
-
-type harContent struct {
-	Size     int    `json:"size"`
-	MimeType string `json:"mimeType"`
-}
-
-type harTimings struct {
-	Blocked float64 `json:"blocked"`
-	DNS     float64 `json:"dns"`
-	Connect float64 `json:"connect"`
-	Send    float64 `json:"send"`
-	Wait    float64 `json:"wait"`
-	Receive float64 `json:"receive"`
-	SSL     float64 `json:"ssl"`
+// harInitiator is the part of Chrome DevTools' _initiator that we know.
+type harInitiator struct {
+	Type string `json:"type"`
 }
 
 // HARInfo names the tools in the HAR's creator and browser fields.
@@ -109,8 +61,11 @@ type HARInfo struct {
 // HAR renders the log as HAR 1.2, entries in the order they started, with
 // request bodies. A failed request keeps status 0 and its error in _error.
 func HAR(l record.Log, info HARInfo) ([]byte, error) {
-	h := harFile{Log: harLog{Version: "1.2", Creator: harNameVer{info.Creator, info.CreatorVersion},
-		Browser: harNameVer{info.Browser, info.BrowserVersion}, Pages: []harPage{}, Entries: []harEntry{}}}
+	h := harFile{Log: harLog{
+		Log: cdphar.Log{Version: "1.2", Creator: &cdphar.Creator{Name: info.Creator, Version: info.CreatorVersion},
+			Browser: &cdphar.Creator{Name: info.Browser, Version: info.BrowserVersion}},
+		Pages: []*cdphar.Page{}, Entries: []harEntry{},
+	}}
 	ordered := slices.Clone(l)
 	slices.SortStableFunc(ordered, func(a, b record.Request) int {
 		switch {
@@ -139,14 +94,23 @@ func harEntryOf(r record.Request) harEntry {
 	}
 	total := max(wait, 0) + receive
 	e := harEntry{
-		StartedDateTime: r.Started.Format(time.RFC3339Nano),
-		Time:            total,
-		Request: harRequest{Method: r.Method, URL: r.URL, HTTPVersion: httpVersion(r.Protocol), Cookies: []harNV{},
-			Headers: nvs(r.RequestHeaders), QueryString: query(r.URL), HeadersSize: -1, BodySize: len(r.Body)},
-		Response: harResponse{Status: r.Status, StatusText: r.StatusText, HTTPVersion: httpVersion(r.Protocol), Cookies: []harNV{},
-			Headers: nvs(r.ResponseHeaders), Content: harContent{Size: -1, MimeType: r.MimeType},
-			RedirectURL: header(r.ResponseHeaders, "Location"), HeadersSize: -1, BodySize: -1},
-		Timings:      harTimings{Blocked: -1, DNS: -1, Connect: -1, Send: 0, Wait: max(wait, 0), Receive: receive, SSL: -1},
+		Entry: cdphar.Entry{
+			StartedDateTime: r.Started.Format(time.RFC3339Nano),
+			Time:            total,
+			Request: &cdphar.Request{Method: r.Method, URL: r.URL, HTTPVersion: httpVersion(r.Protocol), Cookies: []*cdphar.Cookie{},
+				Headers: nvs(r.RequestHeaders), QueryString: query(r.URL), HeadersSize: -1, BodySize: int64(len(r.Body))},
+			Response: &cdphar.Response{Status: int64(r.Status), StatusText: r.StatusText, HTTPVersion: httpVersion(r.Protocol), Cookies: []*cdphar.Cookie{},
+				Headers: nvs(r.ResponseHeaders),
+				// Content.Text is []byte, which encoding/json writes as base64:
+				// valid HAR only with Encoding "base64". No body is kept, so
+				// Text stays empty and is left out.
+				Content:     &cdphar.Content{Size: -1, MimeType: r.MimeType},
+				RedirectURL: header(r.ResponseHeaders, "Location"), HeadersSize: -1, BodySize: -1},
+			Cache: &cdphar.Cache{},
+			// cdphar.Timings has pointers for the optional timings: nil would
+			// leave them out; -1 says "does not apply", as before.
+			Timings: &cdphar.Timings{Blocked: new(-1.0), DNS: new(-1.0), Connect: new(-1.0), Send: 0, Wait: max(wait, 0), Receive: receive, Ssl: new(-1.0)},
+		},
 		Error:        r.Failure,
 		ResourceType: strings.ToLower(r.ResourceType),
 	}
@@ -154,10 +118,10 @@ func harEntryOf(r record.Request) harEntry {
 		e.StartedDateTime = time.Unix(0, 0).UTC().Format(time.RFC3339Nano)
 	}
 	if r.Initiator != "" {
-		e.Initiator = map[string]any{"type": r.Initiator}
+		e.Initiator = &harInitiator{Type: r.Initiator}
 	}
 	if r.HasBody || r.Body != "" {
-		e.Request.PostData = &harPostData{MimeType: header(r.RequestHeaders, "Content-Type"), Params: []harNV{}, Text: r.Body}
+		e.Request.PostData = &cdphar.PostData{MimeType: header(r.RequestHeaders, "Content-Type"), Params: []*cdphar.Param{}, Text: r.Body}
 	}
 	if e.Response.Content.MimeType == "" {
 		e.Response.Content.MimeType = "x-unknown"
@@ -190,26 +154,26 @@ func header(h map[string]string, name string) string {
 	return ""
 }
 
-func nvs(h map[string]string) []harNV {
-	out := make([]harNV, 0, len(h))
+func nvs(h map[string]string) []*cdphar.NameValuePair {
+	out := make([]*cdphar.NameValuePair, 0, len(h))
 	for k, v := range h {
-		out = append(out, harNV{k, v})
+		out = append(out, &cdphar.NameValuePair{Name: k, Value: v})
 	}
-	slices.SortFunc(out, func(a, b harNV) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b *cdphar.NameValuePair) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
-func query(raw string) []harNV {
-	out := []harNV{}
+func query(raw string) []*cdphar.NameValuePair {
+	out := []*cdphar.NameValuePair{}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return out
 	}
 	for k, vs := range u.Query() {
 		for _, v := range vs {
-			out = append(out, harNV{k, v})
+			out = append(out, &cdphar.NameValuePair{Name: k, Value: v})
 		}
 	}
-	slices.SortFunc(out, func(a, b harNV) int { return strings.Compare(a.Name+"="+a.Value, b.Name+"="+b.Value) })
+	slices.SortFunc(out, func(a, b *cdphar.NameValuePair) int { return strings.Compare(a.Name+"="+a.Value, b.Name+"="+b.Value) })
 	return out
 }
