@@ -26,7 +26,7 @@ func TestShowMakesHiddenCharactersVisibleAndCutsLongValues(t *testing.T) {
 
 func TestRedactionReplacesEveryFormOfASecretTheSameWay(t *testing.T) {
 	sc := scenarios.Scenario{ID: "x", Prompt: "Name 李 & <Ann>, email ann+1@example.org",
-		PromptData: map[string]string{"attendeeName": "李 & <Ann>", "email": "ann+1@example.org"}}
+		PromptData: map[string]scenarios.PromptValue{"attendeeName": {Value: "李 & <Ann>"}, "email": {Value: "ann+1@example.org"}}}
 	r, err := NewRedaction(sc, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,11 @@ func TestCredentialHeadersLoseTheirValuesNotTheirAttributes(t *testing.T) {
 }
 
 func tinyRecord(final string, promptData map[string]string, must []string) (scenarios.Scenario, *scenarios.Evidence) {
-	sc := scenarios.Scenario{ID: "tiny", Title: "t", Start: "/", Prompt: "p", PromptData: promptData,
+	data := map[string]scenarios.PromptValue{}
+	for k, v := range promptData {
+		data[k] = scenarios.PromptValue{Value: v}
+	}
+	sc := scenarios.Scenario{ID: "tiny", Title: "t", Start: "/", Prompt: "p", PromptData: data,
 		Expect: scenarios.Expect{Answer: &scenarios.AnswerExpect{MustMention: must}}}
 	ev := &scenarios.Evidence{ScenarioID: "tiny", Final: &final, Calls: []scenarios.CallRecord{}}
 	return sc, ev

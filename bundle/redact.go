@@ -38,8 +38,8 @@ var (
 // appear in the scenario and the evidence.
 func NewRedaction(sc scenarios.Scenario, ev *scenarios.Evidence) (*Redaction, error) {
 	found := map[string]string{} // secret → kind
-	for k, v := range sc.PromptData {
-		if personalKey.MatchString(k) || emailRE.MatchString(v) {
+	for k, pv := range sc.PromptData {
+		if v := pv.Value; personalKey.MatchString(k) || emailRE.MatchString(v) {
 			found[v] = kindOf(k, v)
 		}
 	}

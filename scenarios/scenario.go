@@ -33,7 +33,7 @@ type Scenario struct {
 	Area       string            `yaml:"area,omitempty" json:"area,omitempty"`
 	Start      string            `yaml:"start" json:"start"` // path of the page the agent starts on
 	Prompt     string            `yaml:"prompt" json:"prompt"`
-	PromptData map[string]string `yaml:"prompt_data,omitempty" json:"promptData,omitempty"` // values the prompt gives, by tool parameter
+	PromptData map[string]PromptValue `yaml:"prompt_data,omitempty" json:"promptData,omitempty"` // values the prompt gives, by tool parameter
 	Variant    string            `yaml:"variant,omitempty" json:"variant,omitempty"`        // fixture variant the scenario needs
 	Capture    Capture           `yaml:"capture,omitempty" json:"capture"`
 	Setup      []Step            `yaml:"setup,omitempty" json:"setup,omitempty"` // done by the harness before the agent; not judged as the agent's
@@ -43,6 +43,27 @@ type Scenario struct {
 	Known      *Known            `yaml:"known,omitempty" json:"known,omitempty"` // for known-answer cases: what the judge must reach
 	File       string            `yaml:"-" json:"file,omitempty"`
 }
+
+// PromptValue is a value the prompt gives a tool parameter. Written as a
+// plain string, it must appear in the prompt (in any case); written as
+// {value, from}, the prompt says it in other words, which must appear there:
+// `{value: last_30_days, from: "the last 30 days"}`.
+type PromptValue struct {
+	Value string `yaml:"value" json:"value"`
+	From  string `yaml:"from,omitempty" json:"from,omitempty"`
+}
+
+// UnmarshalYAML reads a plain string or {value, from}.
+func (v *PromptValue) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		v.Value = n.Value
+		return nil
+	}
+	type plain PromptValue
+	return n.Decode((*plain)(v))
+}
+
+func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
 
 // Capture says which evidence to record.
 type Capture struct {
@@ -292,8 +313,14 @@ func (sc Scenario) validateHeader(p *problems) {
 		p.bad("prompt: missing")
 	}
 	for _, k := range keys(sc.PromptData) {
-		if v := sc.PromptData[k]; !strings.Contains(sc.Prompt, v) {
-			p.bad("prompt_data.%s: %q does not appear in the prompt", k, v)
+		v := sc.PromptData[k]
+		switch {
+		case v.Value == "":
+			p.bad("prompt_data.%s: missing value", k)
+		case v.From != "" && !containsFold(sc.Prompt, v.From):
+			p.bad("prompt_data.%s.from: %q does not appear in the prompt", k, v.From)
+		case v.From == "" && !containsFold(sc.Prompt, v.Value):
+			p.bad("prompt_data.%s: %q does not appear in the prompt (give the prompt's own words with from:)", k, v.Value)
 		}
 	}
 }

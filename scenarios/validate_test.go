@@ -268,3 +268,27 @@ func TestEveryCaseFileLoads(t *testing.T) {
 		})
 	}
 }
+
+// A value the prompt gives is found in any case; a value it gives in other
+// words is declared with those words, which must be there.
+func TestPromptDataInAnyCaseOrInTheWordsItComesFrom(t *testing.T) {
+	base := baseYAML
+	for _, tt := range []struct {
+		name, data, wantErr string
+	}{
+		{"another case", "prompt_data: {email: READER@example.com}", ""},
+		{"in other words", `prompt_data: {email: {value: reader@example.com, from: "READER@EXAMPLE.COM"}}`, ""},
+		{"other words the prompt lacks", `prompt_data: {range: {value: last_30_days, from: "the last 30 days"}}`, "prompt_data.range.from"},
+		{"a value with no words, absent", "prompt_data: {range: last_30_days}", "prompt_data.range"},
+		{"no value", `prompt_data: {range: {from: "reader"}}`, "prompt_data.range: missing value"},
+	} {
+		src := strings.Replace(base, "prompt_data: {email: reader@example.com}", tt.data, 1)
+		_, err := Parse("case.yaml", []byte(src))
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%s: error %v, want one naming %s", tt.name, err, tt.wantErr)
+		}
+	}
+}
