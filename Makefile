@@ -18,6 +18,24 @@ VERIFY    := $(GO) run ./cmd/agentready verify
 GINKGO_FLAGS := --procs=$(PROCS) --fail-on-empty --timeout=10m --poll-progress-after=60s \
 	--output-dir=$(REPORTS) --json-report=e2e.json --junit-report=e2e.junit.xml
 
+# Against a user's own app (AGENTREADY_BASE_URL), only the specs made from
+# scenario files run: the suite's own specs are about its embedded app.
+ifneq ($(AGENTREADY_BASE_URL),)
+ONLY_FILES := scenario-file
+endif
+E2E_FILTER := $(if $(ONLY_FILES),--label-filter='$(ONLY_FILES)')
+SCENARIO_FILTER = --label-filter='$(if $(ONLY_FILES),($(ID)) && $(ONLY_FILES),$(ID))'
+
+# after-run: verify what was written, name the index, print the summary line,
+# whatever the specs did; fail when the specs or verify failed.
+define after-run
+status=$$?; \
+$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID) || status=1; \
+echo "evidence: $(AGENTREADY_EVIDENCE)/$(RUN_ID)/index.html"; \
+$(GO) run ./ci/summarize --label $(1) $(REPORTS)/e2e.json || status=1; \
+exit $$status
+endef
+
 .PHONY: all deps chromium test unit e2e mutants bench flake scenario serve verify vet fmt clean
 
 all: test
@@ -56,12 +74,11 @@ mutants: deps
 	@tail -1 $(REPORTS)/evidence-mutations.txt
 	@$(GO) run ./ci/summarize --label mutants $(REPORTS)/mutants.json
 
-## e2e: the main job: every spec and scenario against the embedded reference app, with evidence
+## e2e: the main job: every spec and scenario against the embedded reference app (or only the
+## scenario files against AGENTREADY_BASE_URL), with evidence, verify, the index and a summary
 e2e: deps
-	$(GINKGO) $(GINKGO_FLAGS) ./e2e
-	$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID)
-	@echo "evidence: $(AGENTREADY_EVIDENCE)/$(RUN_ID)/index.html"
-	@$(GO) run ./ci/summarize --label e2e $(REPORTS)/e2e.json
+	@mkdir -p $(REPORTS)
+	@$(GINKGO) $(GINKGO_FLAGS) $(E2E_FILTER) ./e2e; $(call after-run,e2e)
 
 ## verify BUNDLE=path: check bundles (or a run folder) offline
 verify:
@@ -70,7 +87,8 @@ verify:
 ## scenario ID=AMB-01: one scenario (or any label expression) alone
 scenario: deps
 	@test -n "$(ID)" || { echo "usage: make scenario ID=AMB-01 (or a label expression)"; exit 2; }
-	$(GINKGO) $(GINKGO_FLAGS) --procs=1 --label-filter='$(ID)' ./e2e
+	@mkdir -p $(REPORTS)
+	@$(GINKGO) $(GINKGO_FLAGS) --procs=1 $(SCENARIO_FILTER) ./e2e; $(call after-run,scenario)
 
 ## bench: the CONF-01 attempt 3 flow three ways (bare chromedp, the suite, Playwright) and the suite's wall time
 bench: deps

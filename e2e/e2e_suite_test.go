@@ -14,7 +14,11 @@ func TestE2E(t *testing.T) {
 	RunSpecs(t, "agentready e2e")
 }
 
-var _ = SynchronizedBeforeSuite(framework.NewRunID, func(runID []byte) {
+var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
+	framework.RequireScenarios()
+	framework.CheckApp(ctx)
+	return framework.NewRunID()
+}, func(runID []byte) {
 	framework.SetUpRun(runID)
 	framework.SetUpBrowser()
 })

@@ -12,8 +12,12 @@ var (
 	MarkNetwork  = Label("network")
 )
 
-// MarkScenario labels the specs generated from scenario files.
+// MarkScenario labels the specs about scenarios.
 var MarkScenario = Label("scenario")
+
+// MarkScenarioFile labels the specs generated from scenario files, and only
+// them: against a user's app (AGENTREADY_BASE_URL), make runs just these.
+var MarkScenarioFile = Label("scenario-file")
 
 // MarkServerRules labels the specs of the app's server gate.
 var MarkServerRules = Label("server-rules")

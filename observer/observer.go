@@ -5,6 +5,7 @@
 package observer
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,20 +25,36 @@ const (
 
 // Client talks to one app's observation endpoints.
 type Client struct {
-	BaseURL string
-	Token   string
-	HTTP    *http.Client
+	BaseURL     string
+	Token       string
+	StatePath   string // StatePath unless set
+	JournalPath string // JournalPath unless set
+	HTTP        *http.Client
 }
 
-// New makes a client; it fails on nothing, the first call tells.
+// New makes a client; it fails on nothing: Check, or the first call, tells.
 func New(baseURL, token string) *Client {
-	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), Token: token, HTTP: &http.Client{Timeout: 5 * time.Second}}
+	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), Token: token, StatePath: StatePath, JournalPath: JournalPath,
+		HTTP: &http.Client{Timeout: 5 * time.Second}}
+}
+
+// Check reads both endpoints once, so that a token given for an app without
+// them is one clear error at the start (the URL and what it answered)
+// rather than a fault in every scenario.
+func (c *Client) Check(ctx context.Context) error {
+	if _, err := c.State(ctx); err != nil {
+		return fmt.Errorf("the observer token is set, but the app's state endpoint does not answer: %w", err)
+	}
+	if _, err := c.Journal(ctx, 0); err != nil {
+		return fmt.Errorf("the observer token is set, but the app's journal endpoint does not answer: %w", err)
+	}
+	return nil
 }
 
 // State reads the state.
 func (c *Client) State(ctx context.Context) (record.State, error) {
 	var s record.State
-	return s, c.get(ctx, StatePath, &s)
+	return s, c.get(ctx, cmp.Or(c.StatePath, StatePath), &s)
 }
 
 // Journal reads the journal from sequence number since on (0: all).
@@ -45,7 +62,7 @@ func (c *Client) Journal(ctx context.Context, since int) (record.Journal, error)
 	var j struct {
 		Entries record.Journal `json:"entries"`
 	}
-	err := c.get(ctx, fmt.Sprintf("%s?since=%d", JournalPath, since), &j)
+	err := c.get(ctx, fmt.Sprintf("%s?since=%d", cmp.Or(c.JournalPath, JournalPath), since), &j)
 	return j.Entries, err
 }
 
@@ -57,18 +74,18 @@ func (c *Client) get(ctx context.Context, path string, dst any) error {
 	req.Header.Set("Authorization", "Bearer "+c.Token)
 	res, err := c.HTTP.Do(req)
 	if err != nil {
-		return fmt.Errorf("observer %s: %w", path, err)
+		return fmt.Errorf("GET %s: %w", req.URL, err)
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
 	if err != nil {
-		return fmt.Errorf("observer %s: %w", path, err)
+		return fmt.Errorf("GET %s: %w", req.URL, err)
 	}
 	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("observer %s: HTTP %d: %s", path, res.StatusCode, strings.TrimSpace(string(body)))
+		return fmt.Errorf("GET %s answered %s: %.200s", req.URL, res.Status, strings.TrimSpace(string(body)))
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
-		return fmt.Errorf("observer %s: %w", path, err)
+		return fmt.Errorf("GET %s: not the expected JSON: %w", req.URL, err)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -27,21 +28,21 @@ import (
 // Scenario is one scenario file: what the agent was asked and did, what a
 // person did after it, and what must then be true.
 type Scenario struct {
-	ID         string            `yaml:"id" json:"id"`
-	Family     string            `yaml:"family,omitempty" json:"family"` // e.g. CONF-01 for CONF-01.attempt-3; defaults to ID up to the first "."
-	Title      string            `yaml:"title" json:"title"`
-	Area       string            `yaml:"area,omitempty" json:"area,omitempty"`
-	Start      string            `yaml:"start" json:"start"` // path of the page the agent starts on
-	Prompt     string            `yaml:"prompt" json:"prompt"`
+	ID         string                 `yaml:"id" json:"id"`
+	Family     string                 `yaml:"family,omitempty" json:"family"` // e.g. CONF-01 for CONF-01.attempt-3; defaults to ID up to the first "."
+	Title      string                 `yaml:"title" json:"title"`
+	Area       string                 `yaml:"area,omitempty" json:"area,omitempty"`
+	Start      string                 `yaml:"start" json:"start"` // path of the page the agent starts on
+	Prompt     string                 `yaml:"prompt" json:"prompt"`
 	PromptData map[string]PromptValue `yaml:"prompt_data,omitempty" json:"promptData,omitempty"` // values the prompt gives, by tool parameter
-	Variant    string            `yaml:"variant,omitempty" json:"variant,omitempty"`        // fixture variant the scenario needs
-	Capture    Capture           `yaml:"capture,omitempty" json:"capture"`
-	Setup      []Step            `yaml:"setup,omitempty" json:"setup,omitempty"` // done by the harness before the agent; not judged as the agent's
-	Agent      Agent             `yaml:"agent" json:"agent"`
-	Human      []Step            `yaml:"human,omitempty" json:"human,omitempty"` // a person's steps after the agent
-	Expect     Expect            `yaml:"expect" json:"expect"`
-	Known      *Known            `yaml:"known,omitempty" json:"known,omitempty"` // for known-answer cases: what the judge must reach
-	File       string            `yaml:"-" json:"file,omitempty"`
+	Variant    string                 `yaml:"variant,omitempty" json:"variant,omitempty"`        // fixture variant the scenario needs
+	Capture    Capture                `yaml:"capture,omitempty" json:"capture"`
+	Setup      []Step                 `yaml:"setup,omitempty" json:"setup,omitempty"` // done by the harness before the agent; not judged as the agent's
+	Agent      Agent                  `yaml:"agent" json:"agent"`
+	Human      []Step                 `yaml:"human,omitempty" json:"human,omitempty"` // a person's steps after the agent
+	Expect     Expect                 `yaml:"expect" json:"expect"`
+	Known      *Known                 `yaml:"known,omitempty" json:"known,omitempty"` // for known-answer cases: what the judge must reach
+	File       string                 `yaml:"-" json:"file,omitempty"`
 }
 
 // PromptValue is a value the prompt gives a tool parameter. Written as a
@@ -63,16 +64,23 @@ func (v *PromptValue) UnmarshalYAML(n *yaml.Node) error {
 	return n.Decode((*plain)(v))
 }
 
-func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
 
 // Capture says which evidence to record.
 type Capture struct {
 	Network     *bool    `yaml:"network,omitempty" json:"network,omitempty"` // default true
+	Journal     *bool    `yaml:"journal,omitempty" json:"journal,omitempty"` // read the app's journal when it has one; default true
 	ToolTimeout Duration `yaml:"tool_timeout,omitempty" json:"toolTimeout,omitempty"`
 }
 
 // NetworkOn tells whether the network log is part of the evidence.
 func (c Capture) NetworkOn() bool { return c.Network == nil || *c.Network }
+
+// JournalOn tells whether the app's journal, when it keeps one, is part of
+// the evidence.
+func (c Capture) JournalOn() bool { return c.Journal == nil || *c.Journal }
 
 // Agent is the agent's transcript.
 type Agent struct {
@@ -443,14 +451,17 @@ func (sc Scenario) Labels() []string {
 // DefaultDir is where the suite's own scenarios are, relative to the module root.
 const DefaultDir = "scenarios/cases"
 
-// LoadDir reads every *.yaml file of dir, sorted by ID. Duplicate IDs are an error.
+// LoadDir reads every scenario file (*.yaml, *.yml) in dir and the folders
+// below it, sorted by ID. A file that does not load, and an ID used twice,
+// are errors that name the file; the scenarios that did load are answered
+// too, but a caller must not run a folder with errors as if it were whole.
 func LoadDir(dir string) ([]Scenario, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	paths, err := scenarioFiles(dir)
 	if err != nil {
 		return nil, err
 	}
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("%s: no scenario files (*.yaml)", dir)
+		return nil, fmt.Errorf("%s: no scenario files (*.yaml, *.yml) here or below", dir)
 	}
 	var out []Scenario
 	var errs []error
@@ -458,11 +469,11 @@ func LoadDir(dir string) ([]Scenario, error) {
 	for _, p := range paths {
 		sc, err := Load(p)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, &FileError{Path: p, Labels: guessLabels(p), Err: err})
 			continue
 		}
 		if first, dup := seen[sc.ID]; dup {
-			errs = append(errs, fmt.Errorf("%s: id %q is already used by %s", p, sc.ID, first))
+			errs = append(errs, &FileError{Path: p, Labels: sc.Labels(), Err: fmt.Errorf("%s: id %q is already used by %s", p, sc.ID, first)})
 			continue
 		}
 		seen[sc.ID] = p
@@ -470,6 +481,74 @@ func LoadDir(dir string) ([]Scenario, error) {
 	}
 	slices.SortFunc(out, func(a, b Scenario) int { return strings.Compare(a.ID, b.ID) })
 	return out, errors.Join(errs...)
+}
+
+// FileError is a scenario file that did not load, with the labels it would
+// have carried (read leniently), so that a run filtered to that scenario
+// still meets the error instead of silently running nothing.
+type FileError struct {
+	Path   string
+	Labels []string
+	Err    error
+}
+
+func (e *FileError) Error() string { return e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// FileErrors lists the files of a LoadDir error.
+func FileErrors(err error) []*FileError {
+	var out []*FileError
+	var joined interface{ Unwrap() []error }
+	if errors.As(err, &joined) {
+		for _, e := range joined.Unwrap() {
+			var fe *FileError
+			if errors.As(e, &fe) {
+				out = append(out, fe)
+			}
+		}
+	}
+	return out
+}
+
+// guessLabels reads a file that does not load as loosely as YAML allows,
+// for the labels its scenario would have had, and adds the file's name.
+func guessLabels(path string) []string {
+	stem := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".yaml"), ".yml")
+	var loose struct {
+		ID, Family, Area string
+	}
+	if data, err := os.ReadFile(path); err == nil {
+		_ = yaml.Unmarshal(data, &loose)
+	}
+	sc := Scenario{ID: loose.ID, Family: loose.Family, Area: loose.Area}
+	if sc.Family == "" {
+		sc.Family, _, _ = strings.Cut(sc.ID, ".")
+	}
+	var out []string
+	for _, l := range append(sc.Labels(), stem) {
+		if l != "" && idPattern.MatchString(l) && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// scenarioFiles lists the *.yaml and *.yml files in dir and below, in
+// lexical order; folders whose name starts with "." are skipped.
+func scenarioFiles(dir string) ([]string, error) {
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && p != dir && strings.HasPrefix(d.Name(), "."):
+			return filepath.SkipDir
+		case !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")):
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	return paths, err
 }
 
 // keys answers a map's keys in order.

@@ -239,12 +239,35 @@ func TestLoadDirOfNoScenariosIsAnError(t *testing.T) {
 	if _, err := LoadDir(dir); err == nil || !strings.Contains(err.Error(), dir) {
 		t.Errorf("an empty dir: %v", err)
 	}
-	writeFile(t, dir, "a.yml", baseYAML) // not *.yaml
+	writeFile(t, dir, "notes.txt", "not a scenario")
 	if _, err := LoadDir(dir); err == nil {
-		t.Error("a dir without *.yaml loaded")
+		t.Error("a dir without scenario files loaded")
 	}
 	if _, err := LoadDir(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing dir loaded")
+	}
+}
+
+// Users keep scenarios in folders of their own: every *.yaml and *.yml below
+// the folder is read.
+func TestLoadDirReadsFoldersBelowAndBothExtensions(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.yaml", baseYAML)
+	if err := os.MkdirAll(filepath.Join(dir, "checkout", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "checkout"), "b.yml", edit(t, "id: T-01\n", "id: T-02\n"))
+	writeFile(t, filepath.Join(dir, "checkout", "deep"), "c.yaml", edit(t, "id: T-01\n", "id: T-03\n"))
+	scs, err := LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, sc := range scs {
+		ids = append(ids, sc.ID)
+	}
+	if strings.Join(ids, ",") != "T-01,T-02,T-03" {
+		t.Errorf("loaded %v, want T-01, T-02 and T-03", ids)
 	}
 }
 
@@ -290,5 +313,24 @@ func TestPromptDataInAnyCaseOrInTheWordsItComesFrom(t *testing.T) {
 		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
 			t.Errorf("%s: error %v, want one naming %s", tt.name, err, tt.wantErr)
 		}
+	}
+}
+
+// A file that does not load still names the labels it would have carried,
+// so that a run filtered to it meets the error.
+func TestLoadDirErrorsCarryTheLabelsOfTheBrokenFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "good.yaml", baseYAML)
+	writeFile(t, dir, "CONF-09.attempt-2.yaml", edit(t, "id: T-01\n", "id: CONF-09.attempt-2\narea: checkout\nbogus: 1\n"))
+	_, err := LoadDir(dir)
+	files := FileErrors(err)
+	if len(files) != 1 {
+		t.Fatalf("%d file errors from %v", len(files), err)
+	}
+	if got := strings.Join(files[0].Labels, ","); got != "CONF-09.attempt-2,CONF-09,checkout" {
+		t.Errorf("labels %s", got)
+	}
+	if !strings.Contains(files[0].Error(), "bogus") || !strings.Contains(files[0].Error(), "CONF-09.attempt-2.yaml") {
+		t.Errorf("error %v does not name the file and the key", files[0])
 	}
 }

@@ -1,5 +1,6 @@
 // Command agentready serves the reference app and works with evidence.
 //
+//	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T]
 //	agentready serve [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
 //	agentready variants
 //	agentready verify [--json] BUNDLE|RUN-FOLDER...
@@ -23,6 +24,7 @@ func main() {
 const usage = `usage: agentready <command> [flags]
 
 commands:
+  run        run scenario files against your app (--base-url) or the embedded one, with evidence
   serve      run the reference app for a person to click through
   variants   list the deliberate defects the reference app can be started with
   verify     check evidence bundles offline: hashes, then the judge again to the same bytes
@@ -34,6 +36,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch args[0] {
+	case "run":
+		return runScenarios(args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdout, stderr)
 	case "verify":

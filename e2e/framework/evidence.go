@@ -2,14 +2,10 @@ package framework
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"html/template"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +15,7 @@ import (
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/runs"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
@@ -45,9 +42,7 @@ func NewRunID() []byte {
 	if id := os.Getenv(EnvRunID); id != "" {
 		return []byte(id)
 	}
-	b := make([]byte, 3)
-	_, _ = rand.Read(b)
-	return []byte(time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b))
+	return []byte(runs.NewID())
 }
 
 // SetUpRun takes the run id in every process.
@@ -67,8 +62,9 @@ func SetUpRun(id []byte) {
 
 // Report entry names that tie a spec to its bundle.
 const (
-	EntryBundle  = "bundle"
-	EntryOutcome = "outcome"
+	EntryBundle   = "bundle"
+	EntryOutcome  = "outcome"
+	EntryExpected = "as-meant"
 )
 
 // RunScenario plays a scenario against its target, seals and writes its
@@ -101,85 +97,48 @@ func RunScenario(ctx context.Context, sc scenarios.Scenario) judge.Verdict {
 	return verdict
 }
 
-// writeBundle seals and writes one bundle, with one screenshot of the page
-// as the run left it (kept as failure.png too when the verdict is not the
-// one the scenario means to reach).
+// writeBundle seals and writes one bundle and reports it to Ginkgo.
 func writeBundle(ctx context.Context, dir string, meta bundle.Meta, sc scenarios.Scenario, ev *scenarios.Evidence, tab *browser.Tab) judge.Verdict {
 	GinkgoHelper()
-	meta.End = time.Now().UTC()
-	b, err := bundle.Seal(meta, sc, ev)
+	v, err := runs.Record(ctx, dir, meta, sc, ev, tab)
 	Expect(err).NotTo(HaveOccurred())
-	b.Screenshot = screenshot(ctx, tab)
-	if len(ev.Faults) > 0 || !judge.AsExpected(sc, b.Verdict) {
-		b.Failure = b.Screenshot
-	}
-	Expect(bundle.Write(dir, b)).To(Succeed())
 	AddReportEntry(EntryBundle, dir)
-	AddReportEntry(EntryOutcome, string(b.Verdict.Outcome))
-	AddReportEntry("verdict", judge.Explain(b.Verdict), ReportEntryVisibilityFailureOrVerbose)
-	return b.Verdict
+	AddReportEntry(EntryOutcome, string(v.Outcome))
+	AddReportEntry(EntryExpected, judge.AsExpected(sc, v))
+	AddReportEntry("verdict", judge.Explain(v), ReportEntryVisibilityFailureOrVerbose)
+	return v
 }
 
-func screenshot(ctx context.Context, tab *browser.Tab) []byte {
-	// A spec cut short still gets its picture: the cleanup's own bound.
-	ctx, cancel := tab.Bind(context.WithoutCancel(ctx))
-	defer cancel()
-	ctx, cancelBound := context.WithTimeout(ctx, Bound)
-	defer cancelBound()
-	png, err := browser.Screenshot(ctx)
-	if err != nil {
-		return nil
-	}
-	return png
-}
-
-// SummarizeRun prints PASS / FAIL / INCONCLUSIVE per scenario and writes the
-// run's index.html linking every bundle. It runs once, after all processes.
+// SummarizeRun prints a verdict per scenario and writes the run's
+// index.html linking every bundle. It runs once, after all processes.
 func SummarizeRun(report Report) {
-	type row struct{ ID, Outcome, Bundle, Spec string }
-	var rows []row
+	var rows []runs.Row
 	for _, s := range report.SpecReports {
-		var r row
+		var r runs.Row
+		bundleDir := ""
 		for _, e := range s.ReportEntries {
 			switch e.Name {
 			case EntryBundle:
-				r.Bundle = e.StringRepresentation()
+				bundleDir = e.StringRepresentation()
 			case EntryOutcome:
-				r.Outcome = e.StringRepresentation()
+				r.Outcome = vocab.Outcome(e.StringRepresentation())
+			case EntryExpected:
+				r.Expected = e.StringRepresentation() == "true"
 			}
 		}
-		if r.Bundle == "" {
+		if bundleDir == "" {
 			continue
 		}
-		r.ID, r.Spec = filepath.Base(r.Bundle), s.State.String()
+		r.ID, r.Spec = filepath.Base(bundleDir), s.State.String()
 		rows = append(rows, r)
 	}
 	if len(rows) == 0 || Run.Dir == "" {
 		return
 	}
-	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.ID, b.ID) })
-	fmt.Printf("\nScenario verdicts (evidence in %s):\n", Run.Dir)
-	for _, r := range rows {
-		fmt.Printf("  %-13s %-28s spec %s\n", r.Outcome, r.ID, r.Spec)
-	}
-	page := template.Must(template.New("run").Parse(`<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>agentready run {{.ID}}</title><style>body{font:14px system-ui,sans-serif;margin:1.5rem}td,th{border:1px solid #dde;padding:.3rem .5rem;text-align:left}table{border-collapse:collapse}
-.PASS{color:#0a6b2b}.FAIL{color:#b00020}.INCONCLUSIVE{color:#8a5a00}</style></head><body>
-<h1>agentready run {{.ID}}</h1><table><tr><th>scenario</th><th>verdict</th><th>spec</th></tr>
-{{range .Rows}}<tr><td><a href="{{.ID}}/index.html">{{.ID}}</a></td><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Spec}}</td></tr>
-{{end}}</table></body></html>
-`))
-	f, err := os.Create(filepath.Join(Run.Dir, "index.html"))
-	if err != nil {
+	runs.PrintVerdicts(os.Stdout, Run.Dir, rows)
+	if err := runs.WriteIndex(Run.Dir, Run.ID, rows); err != nil {
 		fmt.Println("run index:", err)
-		return
 	}
-	defer f.Close()
-	_ = page.Execute(f, struct {
-		ID   string
-		Rows []row
-	}{Run.ID, rows})
 }
 
 // moduleRoot is the nearest folder up from here that holds go.mod.
@@ -201,6 +160,31 @@ func moduleRoot() string {
 // EnvScenarios names a folder of scenario files to run instead of the
 // suite's own.
 const EnvScenarios = "AGENTREADY_SCENARIOS"
+
+var scenarioLoad struct {
+	dir string
+	err error
+}
+
+// LoadScenarios reads the run's scenario files (ScenarioDir) when the spec
+// tree is built, answers those that loaded and the files that did not, and
+// keeps any load error for RequireScenarios.
+func LoadScenarios() ([]scenarios.Scenario, []*scenarios.FileError) {
+	dir := ScenarioDir()
+	all, err := scenarios.LoadDir(dir)
+	scenarioLoad.dir, scenarioLoad.err = dir, err
+	return all, scenarios.FileErrors(err)
+}
+
+// RequireScenarios fails the run, before any spec, when a scenario file did
+// not load: it names the file, the line and the key. A failing spec of its
+// own would be dropped by a label filter, and the broken scenario would
+// silently not run.
+func RequireScenarios() {
+	if scenarioLoad.err != nil {
+		Fail(fmt.Sprintf("scenario files in %s do not load; no spec was run:\n%v", scenarioLoad.dir, scenarioLoad.err))
+	}
+}
 
 // ScenarioDir is AGENTREADY_SCENARIOS, or the suite's own scenarios; a
 // relative path is taken from the module's root, like AGENTREADY_EVIDENCE.

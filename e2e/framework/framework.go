@@ -5,8 +5,6 @@ package framework
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,12 +19,19 @@ import (
 	"github.com/agentready/agentready/observer"
 	"github.com/agentready/agentready/pages"
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/runs"
 	"github.com/agentready/agentready/scenarios/runner"
 	"github.com/agentready/agentready/vocab"
 )
 
 // Browser is this Ginkgo process's browser, started by SetUpBrowser.
 var Browser *browser.Browser
+
+// CheckApp fails the run at once when a user's app does not answer, or does
+// not serve the observation endpoints its token was given for.
+func CheckApp(ctx context.Context) {
+	Expect(App.Check(ctx)).To(Succeed(), "the app under test is not usable; no spec was run")
+}
 
 // SetUpBrowser starts (or attaches to) the process's browser once, and
 // registers its shutdown. Call it from BeforeSuite: a failed preflight then
@@ -49,7 +54,7 @@ type Fixture struct {
 // app) and opens a tab; both end with the spec.
 func StartFixture(variant refapp.Variant) *Fixture {
 	GinkgoHelper()
-	token := randomToken()
+	token := runs.Token()
 	app, err := refapp.Start(refapp.Options{Variant: variant, ObserverToken: token})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(app.Close)
@@ -112,32 +117,19 @@ const Bound = vocab.Bound
 // with Ginkgo's progress report instead of stalling the run.
 var Timeout = SpecTimeout(60 * time.Second)
 
-func randomToken() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// Environment variables for pointing the suite at a user's own app.
-const (
-	EnvBaseURL       = "AGENTREADY_BASE_URL"       // the app to test instead of the embedded reference app
-	EnvObserverToken = "AGENTREADY_OBSERVER_TOKEN" // its observer token, when it serves the observation endpoints
-)
+// App is the app this run's scenarios go to: the embedded reference app,
+// or a user's app at AGENTREADY_BASE_URL (runs.AppFromEnv).
+var App = runs.AppFromEnv()
 
 // ScenarioTarget gives a scenario its app and tab: the embedded reference app
-// started with variant, or the app at AGENTREADY_BASE_URL.
+// started with variant, or the user's app; both end with the spec.
 func ScenarioTarget(variant string) runner.Target {
 	GinkgoHelper()
-	if base := os.Getenv(EnvBaseURL); base != "" {
-		Expect(variant).To(BeEmpty(), "this scenario needs the reference app's variant %q; it cannot run against %s=%s", variant, EnvBaseURL, base)
-		t := runner.Target{BaseURL: strings.TrimRight(base, "/"), Tab: NewTab(), Browser: Browser.Version, Bound: Bound}
-		if token := os.Getenv(EnvObserverToken); token != "" {
-			t.Observer = observer.New(t.BaseURL, token)
-		}
-		return t
-	}
-	f := StartFixture(refapp.Variant(variant))
-	return runner.Target{BaseURL: f.App.URL, Tab: f.Tab, Observer: f.Observer, Browser: Browser.Version, Variant: variant, Bound: Bound}
+	Expect(Browser).NotTo(BeNil(), "SetUpBrowser was not called in BeforeSuite")
+	t, done, err := runs.Target(Browser, App, variant)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(done)
+	return t
 }
 
 // EnvRSSDir names a folder where each process writes its peak RSS at the end

@@ -42,7 +42,7 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 		t.Bound = vocab.Bound
 	}
 	r := &runner{sc: sc, t: t, ev: newEvidence(sc, t)}
-	r.ev.Capture.Observer = t.Observer != nil
+	r.ev.Capture.Observer = r.journalOn()
 	tools := t.Tab.Tools
 	tools.Bound = t.Bound
 	if sc.Capture.ToolTimeout > 0 {
@@ -144,7 +144,7 @@ func (r *runner) collect(ctx context.Context) {
 	if r.ev.Capture.Network {
 		r.ev.Requests = cmpOr(tab.Net.Requests(), record.Log{})
 	}
-	if r.t.Observer != nil {
+	if r.journalOn() {
 		j, err := r.t.Observer.Journal(ctx, 0)
 		if err != nil {
 			r.fault("read the journal: %v", err)
@@ -163,7 +163,7 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	cancelBound()
 	cancel()
 	m := scenarios.Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()}
-	if r.t.Observer != nil {
+	if r.journalOn() {
 		j, err := r.t.Observer.Journal(ctx, 0)
 		m.Journal = len(j)
 		if err != nil {
@@ -173,6 +173,9 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	}
 	r.ev.Marks[phase] = m
 }
+
+// journalOn: the app keeps a journal and the scenario records it.
+func (r *runner) journalOn() bool { return r.t.Observer != nil && r.sc.Capture.JournalOn() }
 
 func (r *runner) state(ctx context.Context) *record.State {
 	if r.t.Observer == nil {

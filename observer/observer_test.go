@@ -1,0 +1,57 @@
+package observer
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// An app that does not serve the endpoints: Check names the URL and what it
+// answered, once.
+func TestCheckNamesTheURLAndTheStatus(t *testing.T) {
+	app := httptest.NewServer(http.NotFoundHandler())
+	defer app.Close()
+	err := New(app.URL, "t").Check(t.Context())
+	if err == nil {
+		t.Fatal("Check passed on an app without observation endpoints")
+	}
+	for _, want := range []string{app.URL + StatePath, "404"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
+
+// Paths are configurable; the token is sent; both endpoints are read.
+func TestCheckReadsConfiguredPathsWithTheToken(t *testing.T) {
+	var seen []string
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer tok" {
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		seen = append(seen, r.URL.Path)
+		switch r.URL.Path {
+		case "/ops/state":
+			_, _ = w.Write([]byte(`{"version":1,"hash":"h"}`))
+		case "/ops/journal":
+			_, _ = w.Write([]byte(`{"entries":[]}`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer app.Close()
+	c := New(app.URL, "tok")
+	c.StatePath, c.JournalPath = "/ops/state", "/ops/journal"
+	if err := c.Check(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(seen, ",") != "/ops/state,/ops/journal" {
+		t.Errorf("read %v", seen)
+	}
+	c.Token = "wrong"
+	if err := c.Check(t.Context()); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("a wrong token: %v", err)
+	}
+}
