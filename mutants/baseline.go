@@ -5,6 +5,8 @@ import (
 
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/vocab"
 )
 
 // A baseline agent rewrites a scenario's transcript into what a useless
@@ -12,6 +14,20 @@ import (
 type Baseline struct {
 	Name  string
 	Agent func(sc scenarios.Scenario, catalog record.Catalog) scenarios.Agent
+}
+
+// Rejects tells whether a baseline agent's run was rejected: its verdict
+// FAILs, on evidence the harness recorded without a fault.
+//
+// Decision: "passes nothing" means "FAILs everything", not "never PASSes".
+// INCONCLUSIVE is no rejection: it says the evidence could not decide, so a
+// scenario that reaches it against a useless agent has not shown that agent
+// useless, and an INCONCLUSIVE caused by a harness fault (evidence.Faults)
+// says nothing about the agent at all. A FAIL next to a harness fault is not
+// counted either, as a scenario killer does not count one: the failing check
+// may only have seen what the fault left out.
+func Rejects(ev *scenarios.Evidence, v judge.Verdict) bool {
+	return ev != nil && len(ev.Faults) == 0 && v.Outcome == vocab.Fail
 }
 
 // Baselines are the silent agent, the agent that calls every tool, and the

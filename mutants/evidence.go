@@ -17,11 +17,28 @@ import (
 // A Mutation changes one thing in a recorded PASS and says what the judge
 // must then answer. Apply reports false when the change does not apply to
 // this scenario (there is nothing of that kind to change).
+//
+// Every mutation is deterministic: applied to two copies of one record it
+// makes byte-identical records (it never picks "the first" key of a Go map;
+// where it must choose among keys, it takes the least).
 type Mutation struct {
 	Name    string
 	Outcome vocab.Outcome // FAIL, or INCONCLUSIVE for a dropped source
-	Code    vocab.Code    // the code the verdict must hold
-	Apply   func(sc scenarios.Scenario, ev *scenarios.Evidence) bool
+	// Code is the code the verdict must hold. It is mandatory: a mutation
+	// without one flips nothing (see Flipped).
+	Code  vocab.Code
+	Apply func(sc scenarios.Scenario, ev *scenarios.Evidence) bool
+}
+
+// Flipped tells whether v, the verdict on ev after m was applied, is the one
+// m names: exactly its outcome, holding its own code, from evidence recorded
+// without a harness fault. An empty code would accept any verdict of the
+// outcome, so it flips nothing; and a verdict reached over a harness fault
+// (an INCONCLUSIVE from evidence.Faults, or a FAIL next to one) says nothing
+// about the check the mutation is there to prove.
+func (m Mutation) Flipped(ev *scenarios.Evidence, v judge.Verdict) bool {
+	return m.Code != "" && ev != nil && len(ev.Faults) == 0 &&
+		v.Outcome == m.Outcome && slices.Contains(v.Codes, m.Code)
 }
 
 // Mutations are the single changes of issue 6: each must flip a PASS.
@@ -33,9 +50,9 @@ func Mutations() []Mutation {
 		{"change the result code", vocab.Fail, vocab.UnexpectedResult, changeResultCode},
 		{"add an extra tool call", vocab.Fail, vocab.UnexpectedToolCall, addExtraCall},
 		{"change an input value", vocab.Fail, vocab.WrongToolInput, changeInput},
-		{"change the state after", vocab.Fail, "", changeStateAfter},
-		{"drop the journal", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("journal")},
-		{"drop the network log", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("network")},
+		{"change seats or counts after a phase", vocab.Fail, vocab.StateMismatch, changeStateValue},
+		{"change the state hash after a phase", vocab.Fail, vocab.StateChanged, changeStateHash},
+		{"drop the network log and the journal", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("requests")},
 		{"drop the state", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("state")},
 		{"drop the page record", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("ui")},
 		{"make the network log and the journal disagree", vocab.Fail, vocab.EvidenceDisagrees, disagree},
@@ -174,27 +191,58 @@ func changeInput(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	return false
 }
 
-// changeStateAfter changes the first value the scenario expects of the
-// state (in key order: every mutation is deterministic).
-func changeStateAfter(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
-	for _, phase := range []vocab.Phase{vocab.PhaseHuman, vocab.PhaseAgent} {
+// stateOrder is the order in which the state mutations look for a phase
+// whose state the scenario expects: the last phase first.
+var stateOrder = []vocab.Phase{vocab.PhaseHuman, vocab.PhaseAgent}
+
+// editState replaces the recorded state after phase with a copy (maps
+// included) for the mutation to change, so that no other phase's record that
+// shares it changes too.
+func editState(ev *scenarios.Evidence, phase vocab.Phase) *record.State {
+	c := *ev.States[phase]
+	c.SeatsLeft, c.Counts = maps.Clone(c.SeatsLeft), maps.Clone(c.Counts)
+	ev.States[phase] = &c
+	return &c
+}
+
+// changeStateValue changes the seats left (else the count) of the least key
+// the scenario expects after the last phase that expects any: the judge must
+// answer state_mismatch. The hash is left alone, so that this mutation
+// proves the seats and counts check and nothing else.
+func changeStateValue(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
+	for _, phase := range stateOrder {
 		want, ok := sc.Expect.State[phase]
-		got := ev.States[phase]
-		if !ok || got == nil {
+		if !ok || ev.States[phase] == nil {
 			continue
 		}
-		switch {
-		case len(want.Seats) > 0:
-			got.SeatsLeft[slices.Min(slices.Collect(maps.Keys(want.Seats)))]++
-			return true
-		case len(want.Counts) > 0:
-			got.Counts[slices.Min(slices.Collect(maps.Keys(want.Counts)))]++
-			return true
-		case want.Unchanged:
-			got.Hash = strings.Repeat("0", len(got.Hash))
-			got.Version++
-			return true
+		for _, k := range slices.Sorted(maps.Keys(want.Seats)) {
+			if _, ok := ev.States[phase].SeatsLeft[k]; ok {
+				editState(ev, phase).SeatsLeft[k]++
+				return true
+			}
 		}
+		for _, k := range slices.Sorted(maps.Keys(want.Counts)) {
+			if _, ok := ev.States[phase].Counts[k]; ok {
+				editState(ev, phase).Counts[k]++
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changeStateHash changes the hash of the state after the last phase the
+// scenario expects unchanged: the judge must answer state_changed. Seats and
+// counts are left alone.
+func changeStateHash(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
+	for _, phase := range stateOrder {
+		if !sc.Expect.State[phase].Unchanged || ev.States[phase] == nil {
+			continue
+		}
+		st := editState(ev, phase)
+		st.Hash = "mutated:" + st.Hash // differs from any hash, the one before included
+		st.Version++
+		return true
 	}
 	return false
 }
@@ -203,16 +251,12 @@ func dropSource(which string) func(scenarios.Scenario, *scenarios.Evidence) bool
 	return func(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 		e := sc.Expect
 		switch which {
-		case "journal":
-			if ev.Journal == nil || (len(e.Writes) == 0 && len(e.Requests) == 0 && len(e.Guarded) == 0) {
-				return false
-			}
-			ev.Journal = nil
-			if len(e.Requests) > 0 || len(e.Guarded) > 0 {
-				ev.Requests = nil // a count with one of two sources left is still a count
-			}
-		case "network":
-			if ev.Requests == nil || (len(e.Requests) == 0 && len(e.Guarded) == 0) {
+		case "requests":
+			// The network log and the app's journal are two witnesses of
+			// the same requests, and the judge counts requests and writes
+			// from either one when the other is missing: only with both
+			// gone is a count unknown.
+			if (ev.Requests == nil && ev.Journal == nil) || (len(e.Writes) == 0 && len(e.Requests) == 0 && len(e.Guarded) == 0) {
 				return false
 			}
 			ev.Requests, ev.Journal = nil, nil
@@ -231,18 +275,18 @@ func dropSource(which string) func(scenarios.Scenario, *scenarios.Evidence) bool
 	}
 }
 
+// disagree makes the two witnesses differ on the first counted request: it
+// leaves the network log (when there) or appears in it alone.
 func disagree(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
-	for _, r := range sc.Expect.Requests {
-		if ev.Requests == nil || ev.Journal == nil {
-			return false
-		}
-		if _, err := ev.RemoveRequest(r.Phase, r.Method, r.Path); err == nil {
-			return true // gone from the network log only
-		}
-		fake := record.Request{Method: r.Method, Path: r.Path, URL: ev.Env.BaseURL + r.Path, Status: 200, Done: true}
-		return ev.InsertRequest(r.Phase, fake) == nil // seen by the browser only
+	if len(sc.Expect.Requests) == 0 || ev.Requests == nil || ev.Journal == nil {
+		return false
 	}
-	return false
+	r := sc.Expect.Requests[0]
+	if _, err := ev.RemoveRequest(r.Phase, r.Method, r.Path); err == nil {
+		return true // gone from the network log only
+	}
+	fake := record.Request{Method: r.Method, Path: r.Path, URL: ev.Env.BaseURL + r.Path, Status: 200, Done: true}
+	return ev.InsertRequest(r.Phase, fake) == nil // seen by the browser only
 }
 
 func removeQuestion(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
@@ -260,18 +304,25 @@ type FlipResult struct {
 	Applies, Flipped   bool
 	Got                judge.Verdict
 	Want               string
+	Faults             []string // harness faults in the mutated record: no flip
 }
 
 // Flip applies every mutation to a copy of each PASS record and judges it.
 func Flip(records map[string]*scenarios.Evidence, scs map[string]scenarios.Scenario) []FlipResult {
+	return FlipWith(Mutations(), records, scs)
+}
+
+// FlipWith is Flip with the mutations given.
+func FlipWith(ms []Mutation, records map[string]*scenarios.Evidence, scs map[string]scenarios.Scenario) []FlipResult {
 	var out []FlipResult
 	for _, id := range slices.Sorted(maps.Keys(records)) {
-		for _, m := range Mutations() {
+		for _, m := range ms {
 			ev := Copy(records[id])
 			r := FlipResult{Scenario: id, Mutation: m.Name, Want: fmt.Sprintf("%s %s", m.Outcome, m.Code)}
 			if r.Applies = m.Apply(scs[id], ev); r.Applies {
 				r.Got = judge.Judge(scs[id], ev)
-				r.Flipped = r.Got.Outcome == m.Outcome && (m.Code == "" || slices.Contains(r.Got.Codes, m.Code))
+				r.Flipped = m.Flipped(ev, r.Got)
+				r.Faults = ev.Faults
 			}
 			out = append(out, r)
 		}
@@ -292,6 +343,9 @@ func PrintFlips(w io.Writer, results []FlipResult) (rate float64) {
 			flipped++
 		} else {
 			mark = fmt.Sprintf("NOT FLIPPED: got %s %v, want %s", r.Got.Outcome, r.Got.Codes, r.Want)
+			if len(r.Faults) > 0 {
+				mark += fmt.Sprintf(" (harness faults: %v)", r.Faults)
+			}
 		}
 		fmt.Fprintf(w, "%-22s %-50s %s\n", r.Scenario, r.Mutation, mark)
 	}

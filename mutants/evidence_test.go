@@ -3,6 +3,8 @@ package mutants
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/agentready/agentready/record"
@@ -52,16 +54,26 @@ func TestEvidenceMutationsFlipEveryPass(t *testing.T) {
 		if !applied {
 			t.Errorf("mutation %q applied to no scenario: it proves nothing", m.Name)
 		}
+		// The recorded runs too: each mutation makes one record, every time
+		// (fewer tries than TestMutationsAreDeterministic: these records are
+		// larger, and that test is the one with the power to catch a pick).
+		for _, id := range slices.Sorted(maps.Keys(records)) {
+			if _, diff := differs(t, 10, m, scs[id], records[id]); diff != "" {
+				t.Errorf("%q on the recorded %s is not deterministic:\n%s", m.Name, id, diff)
+			}
+		}
 	}
 }
 
 // TestBaselineAgentsPassNothing: a silent agent, one that calls every tool
 // and one that stops half way pass none of AMB-01, CONF-01 attempt 3 and
-// list-full.
+// list-full: each run must FAIL, with no harness fault (see Rejects; an
+// INCONCLUSIVE is not a rejection).
 func TestBaselineAgentsPassNothing(t *testing.T) {
 	type job struct {
 		id string
 		b  Baseline
+		ev *scenarios.Evidence
 		v  judge.Verdict
 	}
 	var jobs []*job
@@ -82,7 +94,7 @@ func TestBaselineAgentsPassNothing(t *testing.T) {
 		bad.Agent = j.b.Agent(bad, catalogs[j.id])
 		ev, err := RunScenario(env.Browser, bad, "")
 		if err == nil {
-			j.v = judge.Judge(bad, ev)
+			j.ev, j.v = ev, judge.Judge(bad, ev)
 		}
 		return err
 	})
@@ -91,12 +103,17 @@ func TestBaselineAgentsPassNothing(t *testing.T) {
 	}
 	report(t, "baselines.txt", func(w io.Writer) {
 		for _, j := range jobs {
-			fmt.Fprintf(w, "%-18s %-17s %-13s %v\n", j.id, j.b.Name, j.v.Outcome, j.v.Codes)
+			fmt.Fprintf(w, "%-18s %-17s %-13s %v", j.id, j.b.Name, j.v.Outcome, j.v.Codes)
+			if len(j.ev.Faults) > 0 {
+				fmt.Fprintf(w, " harness faults: %v", j.ev.Faults)
+			}
+			fmt.Fprintln(w)
 		}
 	})
 	for _, j := range jobs {
-		if j.v.Outcome == vocab.Pass {
-			t.Errorf("the %q agent passes %s", j.b.Name, j.id)
+		if !Rejects(j.ev, j.v) {
+			t.Errorf("the %q agent is not rejected by %s: %s %v, harness faults %v, want FAIL with none\n%s",
+				j.b.Name, j.id, j.v.Outcome, j.v.Codes, j.ev.Faults, judge.Explain(j.v))
 		}
 	}
 }

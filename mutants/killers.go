@@ -8,7 +8,6 @@ package mutants
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/fixtures/refapp"
@@ -16,10 +15,11 @@ import (
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
+	"github.com/agentready/agentready/vocab"
 )
 
 // Bound limits each wait for something that should happen at once.
-const Bound = 3 * time.Second
+const Bound = vocab.Bound
 
 // Killer is a check that can kill a variant: it runs against an app started
 // with the variant and answers its verdict.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"regexp"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,22 +29,63 @@ import (
 // RuleKiller wraps a rule check.
 func RuleKiller(name string, check func(r *ruleRun) error) Killer {
 	return Killer{Name: name, Area: "server", Run: func(_ *Env, v refapp.Variant) (judge.Verdict, error) {
-		r, err := newRuleRun(name, v)
-		if err != nil {
-			return judge.Verdict{}, err
-		}
-		defer r.app.Close()
-		if err := check(r); err != nil {
-			return judge.Verdict{}, fmt.Errorf("%s: %w", name, err)
-		}
-		return judge.Judge(r.sc, r.ev), nil
+		return runRule(&appSet{}, name, v, check)
 	}}
+}
+
+// runRule runs one rule check against apps it starts in set, and closes
+// every one of them before it returns, however many rounds the check ran
+// and whether or not it failed.
+func runRule(set *appSet, name string, v refapp.Variant, check func(r *ruleRun) error) (judge.Verdict, error) {
+	defer set.closeAll()
+	r, err := newRuleRun(name, v, set)
+	if err != nil {
+		return judge.Verdict{}, err
+	}
+	if err := check(r); err != nil {
+		return judge.Verdict{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return judge.Judge(r.sc, r.ev), nil
+}
+
+// appSet is every reference app one rule check started. A check that
+// replaces its run (and so its app) closes the old app through the set, and
+// the set closes what is still open when the check ends: a deferred close
+// bound to the first app would leak every later one.
+type appSet struct {
+	urls []string         // every app started, in order
+	open []*refapp.Server // those not closed yet
+}
+
+func (s *appSet) start(opts refapp.Options) (*refapp.Server, error) {
+	app, err := refapp.Start(opts)
+	if err != nil {
+		return nil, err
+	}
+	s.urls = append(s.urls, app.URL)
+	s.open = append(s.open, app)
+	return app, nil
+}
+
+// close closes app now, once.
+func (s *appSet) close(app *refapp.Server) {
+	if i := slices.Index(s.open, app); i >= 0 {
+		s.open = slices.Delete(s.open, i, i+1)
+		_ = app.Close()
+	}
+}
+
+func (s *appSet) closeAll() {
+	for len(s.open) > 0 {
+		s.close(s.open[len(s.open)-1])
+	}
 }
 
 type ruleRun struct {
 	sc    scenarios.Scenario
 	ev    *scenarios.Evidence
 	app   *refapp.Server
+	apps  *appSet // where app was started; shared by every round of a check
 	obs   *observer.Client
 	clock *clock
 }
@@ -60,13 +102,13 @@ func (c *clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-func newRuleRun(name string, v refapp.Variant) (*ruleRun, error) {
+func newRuleRun(name string, v refapp.Variant, apps *appSet) (*ruleRun, error) {
 	clk := &clock{now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
-	app, err := refapp.Start(refapp.Options{Variant: v, ObserverToken: "mutants", Clock: clk.Now})
+	app, err := apps.start(refapp.Options{Variant: v, ObserverToken: "mutants", Clock: clk.Now})
 	if err != nil {
 		return nil, err
 	}
-	r := &ruleRun{app: app, obs: observer.New(app.URL, "mutants"), clock: clk,
+	r := &ruleRun{app: app, apps: apps, obs: observer.New(app.URL, "mutants"), clock: clk,
 		sc: scenarios.Scenario{ID: name, Title: name, Start: "/", Prompt: "(no agent: requests a same-origin script can send)"},
 		ev: &scenarios.Evidence{ScenarioID: name, Env: scenarios.Env{BaseURL: app.URL, Variant: string(v)},
 			States: map[vocab.Phase]*record.State{}, Marks: map[vocab.Phase]scenarios.Mark{}}}
@@ -278,11 +320,11 @@ func lastSeatRace(r *ruleRun) error {
 		Seats: map[string]int{officeHours: 0}, Counts: map[string]int{"registrations": 1}}}
 	for round := 0; ; round++ {
 		if round > 0 {
-			fresh, err := newRuleRun(r.sc.ID, refapp.Variant(r.ev.Env.Variant))
+			fresh, err := newRuleRun(r.sc.ID, refapp.Variant(r.ev.Env.Variant), r.apps)
 			if err != nil {
 				return err
 			}
-			r.app.Close()
+			r.apps.close(r.app) // the last round's app is closed by runRule
 			fresh.sc.Expect = r.sc.Expect
 			*r = *fresh
 		}
