@@ -88,6 +88,7 @@ type run struct {
 	Final      *string                        `json:"final"`
 	Faults     []string                       `json:"faults,omitempty"`
 	Unmet      []string                       `json:"unmet,omitempty"`
+	ProbeReads []scenarios.ProbeRead          `json:"probeReads,omitempty"`
 }
 
 type catalogFile struct {
@@ -153,7 +154,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	parts := map[string]any{
 		ScenarioFile: b.Scenario,
-		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet},
+		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads},
 		CatalogFile:  catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools},
 		TraceFile:    ev.Trace,
 		StateFile:    ev.States,
@@ -198,7 +199,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	}
 	var requests record.Log
 	var journal record.Journal
-	var states map[vocab.Phase]*record.State
+	var states map[vocab.Phase]*record.Snapshot
 	var ui map[vocab.Phase][]record.Element
 	err := errors.Join(
 		decode(ScenarioFile, &b.Scenario, true),
@@ -215,6 +216,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		return Bundle{}, err
 	}
 	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, r.Calls, r.Marks, r.Final, r.Faults, r.Unmet
+	ev.ProbeReads = r.ProbeReads
 	_ = json.Unmarshal(r.Capture, &ev.Capture)
 	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
 	ev.States, ev.UI = states, ui

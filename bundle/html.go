@@ -128,8 +128,8 @@ img { max-width: 100%; border: 1px solid #ccd; }
 
 <h2>State</h2>
 <table>
-<tr><th>when</th><th>version</th><th>hash</th><th>seats left</th><th>counts</th></tr>
-{{range .States}}<tr><td>{{.Phase}}</td>{{if .S}}<td>{{.S.Version}}</td><td class="v">{{.S.Hash}}</td><td class="v">{{show .S.SeatsLeft}}</td><td class="v">{{show .S.Counts}}</td>{{else}}<td colspan="4">not observed</td>{{end}}</tr>
+<tr><th>when</th><th>hash</th><th>documents (by source)</th><th>not read</th></tr>
+{{range .States}}<tr><td>{{.Phase}}</td>{{if .S}}<td class="v">{{.S.Hash}}</td><td class="v">{{show .S.Docs}}</td><td class="v">{{show .S.Errors}}</td>{{else}}<td colspan="3">not read (no probes, no observer)</td>{{end}}</tr>
 {{end}}</table>
 
 <h2>Page</h2>
@@ -159,7 +159,7 @@ type countedRequest struct {
 func HTML(b Bundle) []byte {
 	type phaseState struct {
 		Phase vocab.Phase
-		S     any
+		S     *record.Snapshot
 	}
 	type phaseUI struct {
 		Phase    vocab.Phase

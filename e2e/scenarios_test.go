@@ -50,7 +50,8 @@ var _ = Describe("Judging a recorded CONF-01 attempt 3 against changed expectati
 		}{
 			{"the human POST count to 2", func(e *scenarios.Expect) { e.Requests[1].Count = 2 }, vocab.RequestCountMismatch},
 			{"the agent POST count to 1", func(e *scenarios.Expect) { e.Requests[0].Count = 1 }, vocab.RequestCountMismatch},
-			{"seats after the person to 8", func(e *scenarios.Expect) { e.State["human"].Seats["evt-webmcp-intro"] = 8 }, vocab.StateMismatch},
+			{"seats after the person to 8", func(e *scenarios.Expect) { e.State["human"].Equals["$.event.seatsLeft"] = 8 }, vocab.StateMismatch},
+			{"the change of registrations to 2", func(e *scenarios.Expect) { e.State["human"].Changes["$.observer.counts.registrations"] = 2 }, vocab.StateMismatch},
 			{"the name in the form", func(e *scenarios.Expect) { v := "Someone else"; e.UI["agent"][0].Value = &v }, vocab.UIMismatch},
 			{"the expected input", func(e *scenarios.Expect) {
 				e.Calls.Exactly[0].Input = map[string]any{"attendeeName": "x", "email": "y"}

@@ -12,6 +12,8 @@ import (
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
+	"github.com/theory/jsonpath"
+	"github.com/theory/jsonpath/spec"
 )
 
 // A Mutation changes one thing in a recorded PASS and says what the judge
@@ -50,8 +52,8 @@ func Mutations() []Mutation {
 		{"change the result code", vocab.Fail, vocab.UnexpectedResult, changeResultCode},
 		{"add an extra tool call", vocab.Fail, vocab.UnexpectedToolCall, addExtraCall},
 		{"change an input value", vocab.Fail, vocab.WrongToolInput, changeInput},
-		{"change seats or counts after a phase", vocab.Fail, vocab.StateMismatch, changeStateValue},
-		{"change the state hash after a phase", vocab.Fail, vocab.StateChanged, changeStateHash},
+		{"change a value the scenario expects of the state", vocab.Fail, vocab.StateMismatch, changeStateValue},
+		{"change a document the scenario expects unchanged", vocab.Fail, vocab.StateChanged, changeStateDoc},
 		{"drop the network log and the journal", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("requests")},
 		{"drop the state", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("state")},
 		{"drop the page record", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("ui")},
@@ -195,35 +197,27 @@ func changeInput(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 // whose state the scenario expects: the last phase first.
 var stateOrder = []vocab.Phase{vocab.PhaseHuman, vocab.PhaseAgent}
 
-// editState replaces the recorded state after phase with a copy (maps
-// included) for the mutation to change, so that no other phase's record that
-// shares it changes too.
-func editState(ev *scenarios.Evidence, phase vocab.Phase) *record.State {
-	c := *ev.States[phase]
-	c.SeatsLeft, c.Counts = maps.Clone(c.SeatsLeft), maps.Clone(c.Counts)
-	ev.States[phase] = &c
-	return &c
+// editState replaces the recorded state after phase with a copy for the
+// mutation to change, so that no other phase's record that shares it
+// changes too.
+func editState(ev *scenarios.Evidence, phase vocab.Phase) *record.Snapshot {
+	c := &record.Snapshot{Docs: maps.Clone(ev.States[phase].Docs), Errors: maps.Clone(ev.States[phase].Errors)}
+	ev.States[phase] = c
+	return c
 }
 
-// changeStateValue changes the seats left (else the count) of the least key
-// the scenario expects after the last phase that expects any: the judge must
-// answer state_mismatch. The hash is left alone, so that this mutation
-// proves the seats and counts check and nothing else.
+// changeStateValue changes the value at the least path the scenario expects
+// (a value, else a change) after the last phase that expects any: the judge
+// must answer state_mismatch. Every other value is left alone, so that this
+// mutation proves the path checks and nothing else.
 func changeStateValue(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	for _, phase := range stateOrder {
 		want, ok := sc.Expect.State[phase]
 		if !ok || ev.States[phase] == nil {
 			continue
 		}
-		for _, k := range slices.Sorted(maps.Keys(want.Seats)) {
-			if _, ok := ev.States[phase].SeatsLeft[k]; ok {
-				editState(ev, phase).SeatsLeft[k]++
-				return true
-			}
-		}
-		for _, k := range slices.Sorted(maps.Keys(want.Counts)) {
-			if _, ok := ev.States[phase].Counts[k]; ok {
-				editState(ev, phase).Counts[k]++
+		for _, q := range append(slices.Sorted(maps.Keys(want.Equals)), slices.Sorted(maps.Keys(want.Changes))...) {
+			if changeAt(editState(ev, phase), q) {
 				return true
 			}
 		}
@@ -231,17 +225,87 @@ func changeStateValue(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	return false
 }
 
-// changeStateHash changes the hash of the state after the last phase the
-// scenario expects unchanged: the judge must answer state_changed. Seats and
-// counts are left alone.
-func changeStateHash(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
+// changeAt changes the one value q selects in the snapshot: a number by one,
+// anything else to another string.
+func changeAt(s *record.Snapshot, q string) bool {
+	p, err := jsonpath.Parse(q)
+	if err != nil {
+		return false
+	}
+	nodes := p.SelectLocated(s.Document())
+	if len(nodes) != 1 || len(nodes[0].Path) < 2 {
+		return false
+	}
+	source, ok := nodes[0].Path[0].(spec.Name)
+	if !ok {
+		return false
+	}
+	doc := record.Normalize(s.Docs[string(source)])
+	changed := "changed by a mutation"
+	if n, isNum := nodes[0].Node.(float64); isNum {
+		n++
+		if !setAt(&doc, nodes[0].Path[1:], n) {
+			return false
+		}
+	} else if !setAt(&doc, nodes[0].Path[1:], changed) {
+		return false
+	}
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return false
+	}
+	s.Docs[string(source)] = raw
+	return true
+}
+
+// setAt replaces the value at a normalized path inside a decoded document.
+func setAt(doc *any, path spec.NormalizedPath, v any) bool {
+	if len(path) == 0 {
+		*doc = v
+		return true
+	}
+	switch sel := path[0].(type) {
+	case spec.Name:
+		m, ok := (*doc).(map[string]any)
+		if !ok {
+			return false
+		}
+		child := m[string(sel)]
+		if !setAt(&child, path[1:], v) {
+			return false
+		}
+		m[string(sel)] = child
+		return true
+	case spec.Index:
+		l, ok := (*doc).([]any)
+		if !ok || int(sel) < 0 || int(sel) >= len(l) {
+			return false
+		}
+		return setAt(&l[int(sel)], path[1:], v)
+	}
+	return false
+}
+
+// changeStateDoc changes a document of the state after the last phase the
+// scenario expects unchanged (the first source in order gains a member):
+// the judge must answer state_changed. No value a path names changes.
+func changeStateDoc(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	for _, phase := range stateOrder {
-		if !sc.Expect.State[phase].Unchanged || ev.States[phase] == nil {
+		if !sc.Expect.State[phase].Unchanged || ev.States[phase] == nil || len(ev.States[phase].Docs) == 0 {
 			continue
 		}
 		st := editState(ev, phase)
-		st.Hash = "mutated:" + st.Hash // differs from any hash, the one before included
-		st.Version++
+		source := slices.Min(slices.Collect(maps.Keys(st.Docs)))
+		doc, ok := record.Normalize(st.Docs[source]).(map[string]any)
+		if !ok {
+			doc = map[string]any{"was": record.Normalize(st.Docs[source])}
+		}
+		doc["__mutated"] = true
+		raw, err := json.Marshal(doc)
+		if err != nil {
+			return false
+		}
+		st.Docs[source] = raw
 		return true
 	}
 	return false
@@ -264,7 +328,7 @@ func dropSource(which string) func(scenarios.Scenario, *scenarios.Evidence) bool
 			if len(e.State) == 0 {
 				return false
 			}
-			ev.States = map[vocab.Phase]*record.State{}
+			ev.States = map[vocab.Phase]*record.Snapshot{}
 		case "ui":
 			if len(e.UI) == 0 {
 				return false

@@ -73,7 +73,6 @@ func hmConf01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 		InputSchema: json.RawMessage(`{"required":["attendeeName","email"],"type":"object","properties":{"email":{"description":"Email","type":"string"},"attendeeName":{"description":"Attendee name","type":"string"}}}`),
 		Annotations: record.Annotations{Autosubmit: true}, Declarative: true, FrameID: "F1"}
 	output := `{"ok":false,"code":"CONFIRMATION_REQUIRED","retryable":false,"eventId":"evt-webmcp-intro","message":"Check the form and submit it yourself."}`
-	seats := func(n int) map[string]int { return map[string]int{intro: n, "evt-forms-deep-dive": 0} }
 	ev := &scenarios.Evidence{
 		ScenarioID: sc.ID,
 		Env:        scenarios.Env{BaseURL: hmBase, Browser: "Chrome/156.0.0.0", Protocol: "1.3"},
@@ -117,13 +116,10 @@ func hmConf01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 			vocab.PhaseHuman: {Trace: 3, Requests: 4, Journal: 3},
 			vocab.PhaseEnd:   {Trace: 3, Requests: 7, Journal: 6},
 		},
-		States: map[vocab.Phase]*record.State{
-			vocab.StateBefore: {Version: 3, Hash: "sha-before", SeatsLeft: seats(8),
-				Counts: map[string]int{"registrations": 0, "intentsIssued": 0, "intentsUsed": 0}},
-			vocab.PhaseAgent: {Version: 3, Hash: "sha-before", SeatsLeft: seats(8),
-				Counts: map[string]int{"registrations": 0, "intentsIssued": 0, "intentsUsed": 0}},
-			vocab.PhaseHuman: {Version: 5, Hash: "sha-after", SeatsLeft: seats(7),
-				Counts: map[string]int{"registrations": 1, "intentsIssued": 1, "intentsUsed": 1}},
+		States: map[vocab.Phase]*record.Snapshot{
+			vocab.StateBefore: hmState(3, 8, 0),
+			vocab.PhaseAgent:  hmState(3, 8, 0),
+			vocab.PhaseHuman:  hmState(5, 7, 1),
 		},
 		UI: map[vocab.Phase][]record.Element{
 			vocab.PhaseAgent: {
@@ -152,8 +148,9 @@ func hmAmb01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 	search := record.Tool{Name: "search_events", Description: "Search the events.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"topic":{"type":"string"},"level":{"type":"string","enum":["beginner","advanced"]},"maxFeeTWD":{"type":"number","minimum":0}},"required":["topic","level","maxFeeTWD"]}`),
 		Annotations: record.Annotations{ReadOnly: true}, FrameID: "F1"}
-	st := func() *record.State {
-		return &record.State{Version: 0, Hash: "sha-0", SeatsLeft: map[string]int{intro: 8}, Counts: map[string]int{"registrations": 0}}
+	st := func() *record.Snapshot {
+		return &record.Snapshot{Docs: map[string]json.RawMessage{record.ObserverSource: json.RawMessage(
+			`{"version":0,"hash":"sha-0","seatsLeft":{"evt-webmcp-intro":8},"counts":{"registrations":0}}`)}}
 	}
 	ev := &scenarios.Evidence{
 		ScenarioID: sc.ID,
@@ -169,7 +166,7 @@ func hmAmb01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 			vocab.PhaseHuman: {Trace: 1, Requests: 2, Journal: 2},
 			vocab.PhaseEnd:   {Trace: 1, Requests: 2, Journal: 2},
 		},
-		States:  map[vocab.Phase]*record.State{vocab.StateBefore: st(), vocab.PhaseAgent: st()},
+		States:  map[vocab.Phase]*record.Snapshot{vocab.StateBefore: st(), vocab.PhaseAgent: st()},
 		UI:      map[vocab.Phase][]record.Element{},
 		Console: []record.ConsoleEntry{},
 		Final:   hmText(*sc.Agent.Final),
@@ -192,4 +189,19 @@ func handMade(t *testing.T) (map[string]*scenarios.Evidence, map[string]scenario
 		records[sc.ID], scs[sc.ID] = ev, sc
 	}
 	return records, scs
+}
+
+// hmState is the reference app's state as CONF-01 attempt 3 reads it: the
+// observer's document and the scenario's two probes.
+func hmState(version, seatsLeft, registrations int) *record.Snapshot {
+	mine := `{"registrations":[]}`
+	if registrations > 0 {
+		mine = `{"registrations":[{"id":"reg-1","eventId":"evt-webmcp-intro"}]}`
+	}
+	return &record.Snapshot{Docs: map[string]json.RawMessage{
+		record.ObserverSource: json.RawMessage(fmt.Sprintf(`{"version":%d,"hash":"sha-%d","seatsLeft":{"evt-webmcp-intro":%d,"evt-forms-deep-dive":0},"counts":{"registrations":%d,"intentsIssued":%d,"intentsUsed":%d}}`,
+			version, version, seatsLeft, registrations, registrations, registrations)),
+		"event": json.RawMessage(fmt.Sprintf(`{"id":"evt-webmcp-intro","seatsLeft":%d}`, seatsLeft)),
+		"mine":  json.RawMessage(mine),
+	}}
 }

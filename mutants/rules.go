@@ -111,7 +111,7 @@ func newRuleRun(name string, v refapp.Variant, apps *appSet) (*ruleRun, error) {
 	r := &ruleRun{app: app, apps: apps, obs: observer.New(app.URL, "mutants"), clock: clk,
 		sc: scenarios.Scenario{ID: name, Title: name, Start: "/", Prompt: "(no agent: requests a same-origin script can send)"},
 		ev: &scenarios.Evidence{ScenarioID: name, Env: scenarios.Env{BaseURL: app.URL, Variant: string(v)},
-			States: map[vocab.Phase]*record.State{}, Marks: map[vocab.Phase]scenarios.Mark{}}}
+			States: map[vocab.Phase]*record.Snapshot{}, Marks: map[vocab.Phase]scenarios.Mark{}}}
 	r.ev.Capture.Observer = true
 	return r, nil
 }
@@ -129,15 +129,16 @@ func (r *ruleRun) phase(name vocab.Phase) error {
 		return err
 	}
 	r.ev.Marks[name] = scenarios.Mark{Journal: len(j)}
-	s, err := r.obs.State(ctx)
+	doc, err := r.obs.State(ctx)
 	if err != nil {
 		return err
 	}
+	s := &record.Snapshot{Docs: map[string]json.RawMessage{record.ObserverSource: doc}}
 	switch name {
 	case vocab.PhaseAgent:
-		r.ev.States[vocab.StateBefore] = &s
+		r.ev.States[vocab.StateBefore] = s
 	case vocab.PhaseHuman:
-		r.ev.States[vocab.PhaseAgent] = &s
+		r.ev.States[vocab.PhaseAgent] = s
 	}
 	if name == vocab.PhaseHuman {
 		r.ev.Marks[vocab.PhaseEnd] = r.ev.Marks[name]
@@ -316,8 +317,8 @@ func cancelTwice(r *ruleRun) error {
 // the first bad round is the evidence; the correct app must hold in all.
 func lastSeatRace(r *ruleRun) error {
 	const racers = 50
-	r.sc.Expect.State = map[vocab.Phase]scenarios.State{vocab.PhaseAgent: {
-		Seats: map[string]int{officeHours: 0}, Counts: map[string]int{"registrations": 1}}}
+	r.sc.Expect.State = map[vocab.Phase]scenarios.State{vocab.PhaseAgent: {Equals: map[string]any{
+		"$.observer.seatsLeft['" + officeHours + "']": 0, "$.observer.counts.registrations": 1}}}
 	for round := 0; ; round++ {
 		if round > 0 {
 			fresh, err := newRuleRun(r.sc.ID, refapp.Variant(r.ev.Env.Variant), r.apps)

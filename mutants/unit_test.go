@@ -97,9 +97,9 @@ func TestFlipCountsNoFaultAndNoWrongCode(t *testing.T) {
 	}
 	ms := []Mutation{
 		{"a harness fault", vocab.Inconclusive, vocab.EvidenceMissing, fault},
-		{"the hash, as a mismatch", vocab.Fail, vocab.StateMismatch, changeStateHash},
-		{"the hash, no code", vocab.Fail, "", changeStateHash},
-		{"the hash, its own code", vocab.Fail, vocab.StateChanged, changeStateHash},
+		{"the hash, as a mismatch", vocab.Fail, vocab.StateMismatch, changeStateDoc},
+		{"the hash, no code", vocab.Fail, "", changeStateDoc},
+		{"the hash, its own code", vocab.Fail, vocab.StateChanged, changeStateDoc},
 	}
 	for _, r := range FlipWith(ms, records, scs) {
 		if !r.Applies {
@@ -191,11 +191,12 @@ func richConf01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 	sc.ID += ".rich"
 	sc.Expect.State = maps.Clone(sc.Expect.State)
 	sc.Expect.State[vocab.PhaseHuman] = scenarios.State{
-		Seats:  map[string]int{intro: 7, "evt-forms-deep-dive": 0},
-		Counts: map[string]int{"registrations": 1, "intentsIssued": 1, "intentsUsed": 1}}
+		Equals: map[string]any{"$.observer.seatsLeft['evt-webmcp-intro']": 7, "$.observer.seatsLeft['evt-forms-deep-dive']": 0,
+			"$.observer.counts.registrations": 1, "$.observer.counts.intentsIssued": 1, "$.observer.counts.intentsUsed": 1},
+		Changes: map[string]float64{"$.event.seatsLeft": -1, "$.observer.counts.registrations": 1}}
 	sc.Expect.State[vocab.PhaseAgent] = scenarios.State{Unchanged: true,
-		Seats:  map[string]int{intro: 8, "evt-forms-deep-dive": 0},
-		Counts: map[string]int{"registrations": 0, "intentsIssued": 0, "intentsUsed": 0}}
+		Equals: map[string]any{"$.observer.seatsLeft['evt-webmcp-intro']": 8, "$.observer.seatsLeft['evt-forms-deep-dive']": 0,
+			"$.observer.counts.registrations": 0, "$.observer.counts.intentsIssued": 0, "$.observer.counts.intentsUsed": 0}}
 	if v := judge.Judge(sc, ev); v.Outcome != vocab.Pass {
 		t.Fatalf("the rich record does not pass:\n%s", judge.Explain(v))
 	}

@@ -51,9 +51,9 @@ func (c *Client) Check(ctx context.Context) error {
 	return nil
 }
 
-// State reads the state.
-func (c *Client) State(ctx context.Context) (record.State, error) {
-	var s record.State
+// State reads the state: whatever JSON document the app's endpoint serves.
+func (c *Client) State(ctx context.Context) (json.RawMessage, error) {
+	var s json.RawMessage
 	return s, c.get(ctx, cmp.Or(c.StatePath, StatePath), &s)
 }
 

@@ -2,14 +2,6 @@ package record
 
 import "time"
 
-// State is the app's state as its observation endpoint reports it.
-type State struct {
-	Version   int64          `json:"version"`
-	Hash      string         `json:"hash"`
-	SeatsLeft map[string]int `json:"seatsLeft"`
-	Counts    map[string]int `json:"counts"`
-}
-
 // Entry is one request as the app recorded it on arrival.
 type Entry struct {
 	Seq     int       `json:"seq"`

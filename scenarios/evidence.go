@@ -31,7 +31,11 @@ type Evidence struct {
 	// Journal is the app's request journal; nil without an observer.
 	Journal record.Journal `json:"journal"`
 	// States are the app's state before the agent and after each phase.
-	States map[vocab.Phase]*record.State `json:"states"`
+	States map[vocab.Phase]*record.Snapshot `json:"states"`
+	// ProbeReads are the requests the harness itself made to read the
+	// state, by the phase window they fell in: the judge does not count
+	// them as the app's or the agent's.
+	ProbeReads []ProbeRead `json:"probeReads,omitempty"`
 	// UI holds the elements the expectations name, after each phase.
 	UI map[vocab.Phase][]record.Element `json:"ui"`
 	// Marks are where each phase starts in the trace, request log and journal.
@@ -61,6 +65,13 @@ type CallRecord struct {
 	Result        record.Result `json:"result"`
 	CatalogBefore []string      `json:"catalogBefore"`
 	CatalogAfter  []string      `json:"catalogAfter"`
+}
+
+// ProbeRead is one request the harness made to read the app's state.
+type ProbeRead struct {
+	Window vocab.Phase `json:"window"` // the phase whose window the request fell in
+	Method string      `json:"method"`
+	Path   string      `json:"path"`
 }
 
 // Mark is a position in each ordered record where a phase starts.

@@ -23,6 +23,7 @@ import (
 
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/vocab"
+	"github.com/theory/jsonpath"
 )
 
 // Scenario is one scenario file: what the agent was asked and did, what a
@@ -38,11 +39,15 @@ type Scenario struct {
 	Variant    string                 `yaml:"variant,omitempty" json:"variant,omitempty"`        // fixture variant the scenario needs
 	Capture    Capture                `yaml:"capture,omitempty" json:"capture"`
 	Setup      []Step                 `yaml:"setup,omitempty" json:"setup,omitempty"` // done by the harness before the agent; not judged as the agent's
-	Agent      Agent                  `yaml:"agent" json:"agent"`
-	Human      []Step                 `yaml:"human,omitempty" json:"human,omitempty"` // a person's steps after the agent
-	Expect     Expect                 `yaml:"expect" json:"expect"`
-	Known      *Known                 `yaml:"known,omitempty" json:"known,omitempty"` // for known-answer cases: what the judge must reach
-	File       string                 `yaml:"-" json:"file,omitempty"`
+	// Probes read the app's state through its own API, as the person's
+	// session sees it: name → "GET /path" answering JSON. The state is
+	// read before the agent and after each phase.
+	Probes map[string]string `yaml:"probes,omitempty" json:"probes,omitempty"`
+	Agent  Agent             `yaml:"agent" json:"agent"`
+	Human  []Step            `yaml:"human,omitempty" json:"human,omitempty"` // a person's steps after the agent
+	Expect Expect            `yaml:"expect" json:"expect"`
+	Known  *Known            `yaml:"known,omitempty" json:"known,omitempty"` // for known-answer cases: what the judge must reach
+	File   string            `yaml:"-" json:"file,omitempty"`
 }
 
 // PromptValue is a value the prompt gives a tool parameter. Written as a
@@ -187,10 +192,15 @@ type RequestExpect struct {
 }
 
 // State is what the app's state must be after a phase.
+//
+// The state is one JSON document whose top-level keys are its sources: each
+// probe by its name, and "observer" for the app's observation endpoint when
+// it has one. Paths into it are RFC 9535 JSONPath queries that select
+// exactly one value, e.g. $.event.seatsLeft or $.observer.counts['tasks'].
 type State struct {
-	Unchanged bool           `yaml:"unchanged,omitempty" json:"unchanged,omitempty"` // hash as before the agent
-	Seats     map[string]int `yaml:"seats,omitempty" json:"seats,omitempty"`
-	Counts    map[string]int `yaml:"counts,omitempty" json:"counts,omitempty"`
+	Unchanged bool               `yaml:"unchanged,omitempty" json:"unchanged,omitempty"` // every document as before the agent
+	Equals    map[string]any     `yaml:"equals,omitempty" json:"equals,omitempty"`       // path → the value it must hold
+	Changes   map[string]float64 `yaml:"changes,omitempty" json:"changes,omitempty"`     // path → after minus before the agent (numbers)
 }
 
 // UI is what one element must look like.
@@ -257,6 +267,8 @@ func Parse(name string, data []byte) (Scenario, error) {
 	}
 	return sc, nil
 }
+
+var probeName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
@@ -383,9 +395,28 @@ func (sc Scenario) validateRequests(p *problems) {
 // the app's state and the page.
 func (sc Scenario) validateSnapshots(p *problems) {
 	e := sc.Expect
+	for _, name := range keys(sc.Probes) {
+		if !probeName.MatchString(name) || name == record.ObserverSource {
+			p.bad("probes.%s: a probe's name is a word of letters, digits and _, and not %q", name, record.ObserverSource)
+		}
+		if m, path, ok := record.SplitRequest(sc.Probes[name]); !ok || m != "GET" {
+			p.bad("probes.%s: %q is not \"GET /path\" (a probe only reads)", name, sc.Probes[name])
+		} else if strings.Contains(path, "#") {
+			p.bad("probes.%s: %q has a fragment", name, path)
+		}
+	}
 	for _, phase := range keys(e.State) {
 		if !phase.Judged() {
 			p.bad("expect.state.%s: phase must be agent or human", phase)
+		}
+		w := e.State[phase]
+		for _, q := range append(keys(w.Equals), keys(w.Changes)...) {
+			if _, err := jsonpath.Parse(q); err != nil {
+				p.bad("expect.state.%s: %q is not a JSONPath query (RFC 9535): %v", phase, q, err)
+			}
+		}
+		if !w.Unchanged && len(w.Equals) == 0 && len(w.Changes) == 0 {
+			p.bad("expect.state.%s: says nothing (unchanged, equals, changes)", phase)
 		}
 	}
 	for _, phase := range keys(e.UI) {

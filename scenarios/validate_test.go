@@ -35,7 +35,7 @@ expect:
   guarded: [POST /api/x]
   writes: {agent: 0}
   state:
-    human: {counts: {x: 1}}
+    human: {changes: {$.x.count: 1}}
   ui:
     human:
       - {selector: "#result", text_contains: ok}
@@ -127,7 +127,12 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a bad guarded entry", edit(t, "guarded: [POST /api/x]", "guarded: [POST/api/x]"), "expect.guarded[0]", `"POST/api/x"`)
 	add("a guarded entry without a method", edit(t, "guarded: [POST /api/x]", "guarded: [/api/x]"), "expect.guarded[0]")
 	add("a bad writes phase", edit(t, "writes: {agent: 0}", "writes: {all: 0}"), "expect.writes.all")
-	add("a bad state phase", edit(t, "    human: {counts: {x: 1}}", "    person: {counts: {x: 1}}"), "expect.state.person")
+	add("a bad state phase", edit(t, "    human: {changes: {$.x.count: 1}}", "    person: {changes: {$.x.count: 1}}"), "expect.state.person")
+	add("a path that is not JSONPath", edit(t, "    human: {changes: {$.x.count: 1}}", "    human: {changes: {x.count: 1}}"), "expect.state.human")
+	add("a state that says nothing", edit(t, "    human: {changes: {$.x.count: 1}}", "    human: {}"), "expect.state.human")
+	add("the old fixture words", edit(t, "    human: {changes: {$.x.count: 1}}", "    human: {seats: {evt-1: 7}}"), "seats")
+	add("a probe that writes", edit(t, "prompt_data:", "probes: {x: POST /api/x}\nprompt_data:"), "probes.x")
+	add("a probe named observer", edit(t, "prompt_data:", "probes: {observer: GET /api/x}\nprompt_data:"), "probes.observer")
 	add("a bad ui phase", edit(t, "  ui:\n    human:", "  ui:\n    end:"), "expect.ui.end")
 	add("a ui element without a selector", edit(t, `{selector: "#result", text_contains: ok}`, `{text_contains: ok}`), "expect.ui.human[0].selector: missing")
 	add("a case without a tool", edit(t, "\nexpect:\n", "\nexpect:\n  case: {tool: \"\"}\n"), "expect.case.tool: missing")

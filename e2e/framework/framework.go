@@ -5,6 +5,7 @@ package framework
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,11 +79,21 @@ func (f *Fixture) Open(ctx context.Context, p pages.Page) {
 	Expect(f.Tab.Navigate(ctx, f.App.URL+p.Path)).To(Succeed())
 }
 
-// State reads the app's state.
-func (f *Fixture) State(ctx context.Context) record.State {
+// AppState is the reference app's state document, in its own words.
+type AppState struct {
+	Version   int64          `json:"version"`
+	Hash      string         `json:"hash"`
+	SeatsLeft map[string]int `json:"seatsLeft"`
+	Counts    map[string]int `json:"counts"`
+}
+
+// State reads the reference app's state.
+func (f *Fixture) State(ctx context.Context) AppState {
 	GinkgoHelper()
-	s, err := f.Observer.State(ctx)
+	raw, err := f.Observer.State(ctx)
 	Expect(err).NotTo(HaveOccurred())
+	var s AppState
+	Expect(json.Unmarshal(raw, &s)).To(Succeed())
 	return s
 }
 

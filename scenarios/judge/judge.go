@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"net/url"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
+	"github.com/theory/jsonpath"
 )
 
 // Check is one thing the judge looked at.
@@ -495,8 +497,8 @@ func (j *judge) netCount(phase vocab.Phase, method, pattern string) (int, []reco
 	if !ok {
 		return 0, nil, false
 	}
-	win := j.ev.Requests[lo:hi]
-	matched := win.Filter(method, pattern)
+	// The harness's own state reads are not the app's or the agent's.
+	matched := slices.DeleteFunc(j.ev.Requests[lo:hi].Filter(method, pattern), record.Request.IsProbe)
 	return len(matched), matched, true
 }
 
@@ -530,7 +532,23 @@ func (j *judge) journalCount(phase vocab.Phase, method, pattern string) (int, re
 		return 0, nil, false
 	}
 	matched := win.Filter(method, pattern)
+	// The journal cannot tell the harness's state reads from others: leave
+	// out as many matching entries as the harness made in this window,
+	// from its start, where the reads were made.
+	probes := 0
+	for _, p := range j.ev.ProbeReads {
+		if inWindow(p.Window, phase) && record.MatchRequest(p.Method, p.Path, method, pattern) {
+			probes++
+		}
+	}
+	matched = matched[min(probes, len(matched)):]
 	return len(matched), matched, true
+}
+
+// inWindow tells whether requests of window fall in phase's window (all
+// covers agent and human).
+func inWindow(window, phase vocab.Phase) bool {
+	return window == phase || (phase == vocab.PhaseAll && (window == vocab.PhaseAgent || window == vocab.PhaseHuman))
 }
 
 // judgeRequests counts requests by method and path in a phase. Either
@@ -677,42 +695,111 @@ func sameOrigin(base, raw string) bool {
 	return err1 == nil && err2 == nil && strings.EqualFold(b.Scheme, u.Scheme) && strings.EqualFold(b.Host, u.Host)
 }
 
+// judgeState checks the app's state after each phase: the whole document
+// unchanged since before the agent, values at paths, and changes of numbers
+// at paths relative to before the agent.
 func (j *judge) judgeState(want map[vocab.Phase]scenarios.State) {
+	before := j.ev.States[vocab.StateBefore]
 	for _, phase := range keys(want) {
 		w := want[phase]
 		id := "state." + string(phase)
 		got := j.ev.States[phase]
 		if got == nil {
-			j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, w, nil, "the app's state after "+string(phase)+" was not observed")
+			j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, w, nil, "the app's state after "+string(phase)+" was not read (no probes, no observer)")
 			continue
 		}
 		if w.Unchanged {
-			before := j.ev.States[vocab.StateBefore]
-			switch {
-			case before == nil:
-				j.inconclusive(id+".unchanged", vocab.SrcState, vocab.EvidenceMissing, "unchanged", nil, "the state before the agent was not observed")
-			case before.Hash != got.Hash:
-				j.fail(id+".unchanged", vocab.SrcState, vocab.StateChanged, before.Hash, got.Hash,
-					fmt.Sprintf("the state changed (version %d → %d)", before.Version, got.Version))
-			default:
-				j.pass(id+".unchanged", vocab.SrcState, before.Hash, got.Hash, "the state is unchanged")
-			}
+			j.judgeUnchanged(id+".unchanged", before, got)
 		}
-		for _, ev := range keys(w.Seats) {
-			if n, ok := got.SeatsLeft[ev]; !ok {
-				j.inconclusive(id+".seats."+ev, vocab.SrcState, vocab.EvidenceMissing, w.Seats[ev], nil, "the app's state does not report the seats of "+ev+": unknown, not 0")
-			} else {
-				j.expectEqual(id+".seats."+ev, vocab.SrcState, vocab.StateMismatch, w.Seats[ev], n, "seats left of "+ev)
+		doc := got.Document()
+		for _, q := range keys(w.Equals) {
+			cid := id + ".equals " + q
+			v, err := selectOne(q, doc, got)
+			if err != nil {
+				j.inconclusive(cid, vocab.SrcState, vocab.EvidenceMissing, w.Equals[q], nil, err.Error())
+				continue
 			}
+			j.expectEqual(cid, vocab.SrcState, vocab.StateMismatch, w.Equals[q], v, "the value at "+q)
 		}
-		for _, k := range keys(w.Counts) {
-			if n, ok := got.Counts[k]; !ok {
-				j.inconclusive(id+".counts."+k, vocab.SrcState, vocab.EvidenceMissing, w.Counts[k], nil, "the app's state does not report the count of "+k+": unknown, not 0")
-			} else {
-				j.expectEqual(id+".counts."+k, vocab.SrcState, vocab.StateMismatch, w.Counts[k], n, "count of "+k)
-			}
+		for _, q := range keys(w.Changes) {
+			j.judgeChange(id+".changes "+q, q, w.Changes[q], before, got)
 		}
 	}
+}
+
+func (j *judge) judgeUnchanged(id string, before, after *record.Snapshot) {
+	switch {
+	case before == nil:
+		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, "unchanged", nil, "the state before the agent was not read")
+	case len(before.Errors) > 0 || len(after.Errors) > 0:
+		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, "unchanged", mergeErrors(before, after), "a source of the state could not be read")
+	default:
+		if changed := after.Changed(before); len(changed) > 0 {
+			j.fail(id, vocab.SrcState, vocab.StateChanged, before.Hash(), after.Hash(), "the state changed: "+strings.Join(changed, ", "))
+		} else {
+			j.pass(id, vocab.SrcState, before.Hash(), after.Hash(), "the state is unchanged")
+		}
+	}
+}
+
+func (j *judge) judgeChange(id, q string, want float64, before, after *record.Snapshot) {
+	if before == nil {
+		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, want, nil, "the state before the agent was not read")
+		return
+	}
+	from, err1 := selectNumber(q, before)
+	to, err2 := selectNumber(q, after)
+	if err := cmp.Or(err1, err2); err != nil {
+		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, want, nil, err.Error())
+		return
+	}
+	got := to - from
+	if math.Abs(got-want) > 1e-9 {
+		j.fail(id, vocab.SrcState, vocab.StateMismatch, want, got, fmt.Sprintf("%s went from %v to %v", q, from, to))
+		return
+	}
+	j.pass(id, vocab.SrcState, want, got, fmt.Sprintf("%s went from %v to %v", q, from, to))
+}
+
+// selectOne answers the one value a JSONPath query selects in a state
+// document; none, several, or a source that could not be read is an error
+// (the value is unknown, not absent).
+func selectOne(q string, doc map[string]any, s *record.Snapshot) (any, error) {
+	p, err := jsonpath.Parse(q)
+	if err != nil {
+		return nil, err
+	}
+	nodes := p.Select(doc)
+	switch {
+	case len(nodes) == 1:
+		return nodes[0], nil
+	case len(nodes) == 0 && len(s.Errors) > 0:
+		return nil, fmt.Errorf("%s selects nothing; sources not read: %s", q, strings.Join(slices.Sorted(maps.Keys(s.Errors)), ", "))
+	case len(nodes) == 0:
+		return nil, fmt.Errorf("the state does not hold %s: unknown, not absent", q)
+	default:
+		return nil, fmt.Errorf("%s selects %d values, not one", q, len(nodes))
+	}
+}
+
+func selectNumber(q string, s *record.Snapshot) (float64, error) {
+	v, err := selectOne(q, s.Document(), s)
+	if err != nil {
+		return 0, err
+	}
+	n, ok := v.(float64)
+	if !ok {
+		return 0, fmt.Errorf("%s is %v, not a number", q, v)
+	}
+	return n, nil
+}
+
+func mergeErrors(snaps ...*record.Snapshot) map[string]string {
+	out := map[string]string{}
+	for _, s := range snaps {
+		maps.Copy(out, s.Errors)
+	}
+	return out
 }
 
 func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {

@@ -76,6 +76,40 @@ func el(sel string) record.Element {
 	return record.Element{Selector: sel, Present: true, Visible: true, Enabled: true}
 }
 
+// snapshot builds a state from JSON documents by source.
+func snapshot(docs map[string]string) *record.Snapshot {
+	s := &record.Snapshot{Docs: map[string]json.RawMessage{}}
+	for k, v := range docs {
+		s.Docs[k] = json.RawMessage(v)
+	}
+	return s
+}
+
+// conf01State is the reference app's state as CONF-01 attempt 3 reads it:
+// the observer's document and the two probes the scenario declares.
+func conf01State(version, seats, registrations int) *record.Snapshot {
+	mine := `{"registrations":[]}`
+	if registrations > 0 {
+		mine = `{"registrations":[{"id":"reg-1","eventId":"evt-webmcp-intro","status":"active"}]}`
+	}
+	return snapshot(map[string]string{
+		record.ObserverSource: fmt.Sprintf(`{"version":%d,"hash":"sha-%d","seatsLeft":{"evt-webmcp-intro":%d,"evt-forms-deep-dive":0},"counts":{"registrations":%d,"intentsIssued":%d,"intentsUsed":%d}}`,
+			version, version, seats, registrations, registrations, registrations),
+		"event": fmt.Sprintf(`{"id":"evt-webmcp-intro","title":"Intro to WebMCP","capacity":8,"seatsLeft":%d}`, seats),
+		"mine":  mine,
+	})
+}
+
+// setState changes the document of one source of a recorded state.
+func setState(t *testing.T, ev *scenarios.Evidence, phase vocab.Phase, source, doc string) {
+	t.Helper()
+	s := ev.States[phase]
+	if s == nil {
+		t.Fatalf("no state after %s", phase)
+	}
+	s.Docs[source] = json.RawMessage(doc)
+}
+
 // goodConf01 answers CONF-01 attempt 3 and the evidence of a correct run of
 // it: the agent prepares, the tool answers CONFIRMATION_REQUIRED with no
 // request, and only the person's click posts the registration.
@@ -131,13 +165,10 @@ func goodConf01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 			vocab.PhaseHuman: {Trace: 3, Requests: 4, Journal: 3},
 			vocab.PhaseEnd:   {Trace: 3, Requests: 7, Journal: 6},
 		},
-		States: map[vocab.Phase]*record.State{
-			vocab.StateBefore: {Version: 3, Hash: "sha-before", SeatsLeft: map[string]int{evtIntro: 8, "evt-forms-deep-dive": 0},
-				Counts: map[string]int{"registrations": 0, "intentsIssued": 0, "intentsUsed": 0}},
-			vocab.PhaseAgent: {Version: 3, Hash: "sha-before", SeatsLeft: map[string]int{evtIntro: 8, "evt-forms-deep-dive": 0},
-				Counts: map[string]int{"registrations": 0, "intentsIssued": 0, "intentsUsed": 0}},
-			vocab.PhaseHuman: {Version: 5, Hash: "sha-after", SeatsLeft: map[string]int{evtIntro: 7, "evt-forms-deep-dive": 0},
-				Counts: map[string]int{"registrations": 1, "intentsIssued": 1, "intentsUsed": 1}},
+		States: map[vocab.Phase]*record.Snapshot{
+			vocab.StateBefore: conf01State(3, 8, 0),
+			vocab.PhaseAgent:  conf01State(3, 8, 0),
+			vocab.PhaseHuman:  conf01State(5, 7, 1),
 		},
 		UI: map[vocab.Phase][]record.Element{
 			vocab.PhaseAgent: {
@@ -174,8 +205,8 @@ func goodAmb01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 	search := record.Tool{Name: "search_events", Description: "Search the events.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"topic":{"type":"string"}},"required":["topic"]}`),
 		Annotations: record.Annotations{ReadOnly: true}, FrameID: "F1"}
-	st := func() *record.State {
-		return &record.State{Version: 0, Hash: "sha-0", SeatsLeft: map[string]int{evtIntro: 8}, Counts: map[string]int{"registrations": 0}}
+	st := func() *record.Snapshot {
+		return snapshot(map[string]string{record.ObserverSource: `{"version":0,"hash":"sha-0","seatsLeft":{"evt-webmcp-intro":8},"counts":{"registrations":0}}`})
 	}
 	ev := &scenarios.Evidence{
 		ScenarioID: sc.ID,
@@ -191,7 +222,7 @@ func goodAmb01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 			vocab.PhaseHuman: {Trace: 1, Requests: 2, Journal: 2},
 			vocab.PhaseEnd:   {Trace: 1, Requests: 2, Journal: 2},
 		},
-		States:  map[vocab.Phase]*record.State{vocab.StateBefore: st(), vocab.PhaseAgent: st()},
+		States:  map[vocab.Phase]*record.Snapshot{vocab.StateBefore: st(), vocab.PhaseAgent: st()},
 		UI:      map[vocab.Phase][]record.Element{},
 		Console: []record.ConsoleEntry{},
 		Final:   ptr(*sc.Agent.Final),
@@ -288,7 +319,7 @@ func TestTheGoodConf01RunPasses(t *testing.T) {
 	// The constructor hands out fresh copies: changing one changes no other.
 	_, ev2 := goodConf01(t)
 	ev2.Calls[0].Call.Input["email"] = "other@example.com"
-	ev2.States[vocab.PhaseHuman].SeatsLeft[evtIntro] = 0
+	ev2.States[vocab.PhaseHuman].Docs["event"] = json.RawMessage(`{"seatsLeft":0}`)
 	if v := Judge(sc, ev); v.Outcome != vocab.Pass {
 		t.Errorf("the fixture is shared between copies:\n%s", Explain(v))
 	}
@@ -397,20 +428,42 @@ func conf01Mutations() []mutation {
 				CatalogBefore: []string{prepareTool}, CatalogAfter: []string{prepareTool}})
 		}, vocab.Fail, []vocab.Code{vocab.ToolNotInCatalog, vocab.UnexpectedToolCall}},
 
+		// Two defects the person's seat could hide: one seat too many
+		// taken (the value and the change are both wrong), and a seat
+		// count that was already off before the agent (the value is right
+		// after, the change is not).
 		{"seats after the person are 6", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
-			ev.States[vocab.PhaseHuman].SeatsLeft[evtIntro] = 6
+			ev.States[vocab.PhaseHuman] = conf01State(5, 6, 1)
 		}, vocab.Fail, []vocab.Code{vocab.StateMismatch}},
 
-		{"the state hash changes in the agent's phase", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
-			ev.States[vocab.PhaseAgent].Hash, ev.States[vocab.PhaseAgent].Version = "sha-touched", 4
+		{"seats were 7 before the agent and stay 7", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.States[vocab.StateBefore] = conf01State(3, 7, 0)
+			ev.States[vocab.PhaseAgent] = conf01State(3, 7, 0)
+		}, vocab.Fail, []vocab.Code{vocab.StateMismatch}},
+
+		{"the person's registration is for another event", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			setState(t, ev, vocab.PhaseHuman, "mine", `{"registrations":[{"id":"reg-1","eventId":"evt-paid-workshop"}]}`)
+		}, vocab.Fail, []vocab.Code{vocab.StateMismatch}},
+
+		{"a document changes in the agent's phase", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			setState(t, ev, vocab.PhaseAgent, "mine", `{"registrations":[],"note":"touched"}`)
 		}, vocab.Fail, []vocab.Code{vocab.StateChanged}},
 
-		{"the state does not report the seats of the event", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
-			delete(ev.States[vocab.PhaseHuman].SeatsLeft, evtIntro)
+		{"the state does not hold the seats of the event", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			setState(t, ev, vocab.PhaseHuman, "event", `{"id":"evt-webmcp-intro"}`)
 		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
 
-		{"the state does not report a count", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
-			delete(ev.States[vocab.PhaseHuman].Counts, "registrations")
+		{"a probe could not be read after the person", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			delete(ev.States[vocab.PhaseHuman].Docs, "event")
+			ev.States[vocab.PhaseHuman].Errors = map[string]string{"event": "GET /api/events/evt-webmcp-intro answered 500"}
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"a count the observer does not report", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			setState(t, ev, vocab.PhaseHuman, record.ObserverSource, `{"version":5,"seatsLeft":{"evt-webmcp-intro":7}}`)
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
+		{"a path that selects two values", func(t *testing.T, sc *scenarios.Scenario, _ *scenarios.Evidence) {
+			sc.Expect.State[vocab.PhaseHuman].Equals["$.observer.seatsLeft.*"] = 7
 		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
 
 		{"no state after the person", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
@@ -692,7 +745,7 @@ func TestTheVerdictIsDeterministic(t *testing.T) {
 	// A verdict full of failures too.
 	sc, ev = goodConf01(t)
 	ev.Final = ptr("You are registered.")
-	ev.States[vocab.PhaseHuman].SeatsLeft[evtIntro] = 6
+	ev.States[vocab.PhaseHuman] = conf01State(5, 6, 1)
 	ev.UI[vocab.PhaseHuman] = nil
 	ev.Calls[0].Call.Input = map[string]any{}
 	ev.Faults = []string{"b", "a"}
@@ -733,4 +786,22 @@ func TestAStatusMismatchNamesTheWitnessItCameFrom(t *testing.T) {
 			t.Errorf("%s: source %s, want journal", c.ID, c.Source)
 		}
 	}
+}
+
+// The harness's own state reads fall in a phase's window, in the network
+// log and in the journal; they are nobody's requests and are not counted.
+func TestProbeReadsAreNotCounted(t *testing.T) {
+	sc, ev := goodConf01(t)
+	sc.Expect.Requests = append(sc.Expect.Requests, scenarios.RequestExpect{Method: "GET", Path: "/api/events/evt-webmcp-intro", Phase: vocab.PhaseAgent, Count: 1})
+	probe := req(20, "GET", "/api/events/evt-webmcp-intro", 200)
+	probe.RequestHeaders = map[string]string{"x-agentready-probe": "event"}
+	addNet(t, ev, vocab.PhaseAgent, probe)
+	addJournal(t, ev, vocab.PhaseAgent, entry(20, "GET", "/api/events/evt-webmcp-intro", 200, ""))
+	ev.ProbeReads = []scenarios.ProbeRead{{Window: vocab.PhaseAgent, Method: "GET", Path: "/api/events/evt-webmcp-intro"}}
+	wantVerdict(t, Judge(sc, ev), vocab.Pass)
+
+	// Known-bad: the same requests, not marked as the harness's, count.
+	ev.ProbeReads = nil
+	ev.Requests[slices.IndexFunc(ev.Requests, func(r record.Request) bool { return r.Seq == 20 })].RequestHeaders = nil
+	wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.RequestCountMismatch)
 }

@@ -5,6 +5,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -69,7 +70,7 @@ func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
 	ev := &scenarios.Evidence{
 		ScenarioID: sc.ID,
 		Env:        scenarios.Env{BaseURL: t.BaseURL, Variant: t.Variant, Browser: t.Browser.Product, Protocol: t.Browser.Protocol},
-		States:     map[vocab.Phase]*record.State{},
+		States:     map[vocab.Phase]*record.Snapshot{},
 		UI:         map[vocab.Phase][]record.Element{},
 		Marks:      map[vocab.Phase]scenarios.Mark{},
 		Calls:      []scenarios.CallRecord{},
@@ -98,7 +99,7 @@ func (r *runner) open(ctx context.Context) {
 // agent plays the transcript's calls and records the page as the agent left it.
 func (r *runner) agent(ctx context.Context) {
 	r.mark(ctx, vocab.PhaseAgent)
-	r.ev.States[vocab.StateBefore] = r.state(ctx)
+	r.ev.States[vocab.StateBefore] = r.state(ctx, vocab.PhaseAgent)
 	selectors := r.selectors(vocab.PhaseAgent)
 	r.t.Tab.Tools.OnNoResponse = func(ctx context.Context, _ record.Result) {
 		// The page as the agent left it: canceling the call clears the
@@ -119,7 +120,7 @@ func (r *runner) agent(ctx context.Context) {
 // last call started counts in the agent's phase.
 func (r *runner) human(ctx context.Context) {
 	r.mark(ctx, vocab.PhaseHuman)
-	r.ev.States[vocab.PhaseAgent] = r.state(ctx)
+	r.ev.States[vocab.PhaseAgent] = r.state(ctx, vocab.PhaseHuman)
 	if len(r.sc.Human) > 0 {
 		r.steps(ctx, vocab.PhaseHuman, r.sc.Human)
 		if sel := r.selectors(vocab.PhaseHuman); len(sel) > 0 {
@@ -128,7 +129,7 @@ func (r *runner) human(ctx context.Context) {
 	}
 	r.mark(ctx, vocab.PhaseEnd)
 	if len(r.sc.Human) > 0 {
-		r.ev.States[vocab.PhaseHuman] = r.state(ctx)
+		r.ev.States[vocab.PhaseHuman] = r.state(ctx, vocab.PhaseEnd)
 	}
 }
 
@@ -177,16 +178,86 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 // journalOn: the app keeps a journal and the scenario records it.
 func (r *runner) journalOn() bool { return r.t.Observer != nil && r.sc.Capture.JournalOn() }
 
-func (r *runner) state(ctx context.Context) *record.State {
-	if r.t.Observer == nil {
+// state reads the app's state from every source it has: the observation
+// endpoint, and the scenario's probes of the app's own API, fetched in the
+// page so that they carry the person's session. window is the phase whose
+// window the probes' requests fall in (the judge leaves them out of its
+// counts). No source at all is no state (nil): unknown, not empty.
+func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot {
+	if r.t.Observer == nil && len(r.sc.Probes) == 0 {
 		return nil
 	}
-	s, err := r.t.Observer.State(ctx)
+	s := &record.Snapshot{Docs: map[string]json.RawMessage{}}
+	failed := func(source string, err error) {
+		if s.Errors == nil {
+			s.Errors = map[string]string{}
+		}
+		s.Errors[source] = err.Error()
+	}
+	if r.t.Observer != nil {
+		doc, err := r.t.Observer.State(ctx)
+		if err != nil {
+			r.fault("read the app's state: %v", err)
+			failed(record.ObserverSource, err)
+		} else {
+			s.Docs[record.ObserverSource] = doc
+		}
+	}
+	if len(r.sc.Probes) > 0 {
+		docs, err := r.probe(ctx)
+		if err != nil {
+			r.fault("probe the app's state: %v", err)
+		}
+		for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
+			method, path, _ := record.SplitRequest(r.sc.Probes[name])
+			r.ev.ProbeReads = append(r.ev.ProbeReads, scenarios.ProbeRead{Window: window, Method: method, Path: path})
+			switch got, ok := docs[name]; {
+			case !ok:
+				failed(name, fmt.Errorf("not read"))
+			case got.Error != "":
+				failed(name, errors.New(got.Error))
+			default:
+				s.Docs[name] = got.Body
+			}
+		}
+	}
+	return s
+}
+
+const probeJS = `(async (base, probes, header) => {
+  const out = {};
+  for (const [name, path] of probes) {
+    try {
+      const r = await fetch(base + path, { headers: { Accept: "application/json", [header]: name }, credentials: "include", cache: "no-store" });
+      const text = await r.text();
+      if (!r.ok) { out[name] = { error: "GET " + path + " answered " + r.status + ": " + text.slice(0, 200) }; continue; }
+      try { out[name] = { body: JSON.parse(text) }; } catch (e) { out[name] = { error: "GET " + path + " did not answer JSON: " + text.slice(0, 200) }; }
+    } catch (e) { out[name] = { error: "GET " + path + ": " + String(e) }; }
+  }
+  return out;
+})`
+
+type probed struct {
+	Body  json.RawMessage `json:"body"`
+	Error string          `json:"error"`
+}
+
+// probe fetches every probe from the page, one after another, in name order.
+func (r *runner) probe(ctx context.Context) (map[string]probed, error) {
+	var pairs [][2]string
+	for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
+		_, path, _ := record.SplitRequest(r.sc.Probes[name])
+		pairs = append(pairs, [2]string{name, path})
+	}
+	args, err := json.Marshal([]any{r.t.BaseURL, pairs, record.ProbeHeader})
 	if err != nil {
-		r.fault("read the app's state: %v", err)
-		return nil
+		return nil, err
 	}
-	return &s
+	ctx, cancel := r.t.Tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
+	return chromedp.Run(ctx, chromedp.Evaluate[map[string]probed](probeJS+"(..."+string(args)+")", chromedp.EvalAwaitPromise))
 }
 
 // selectors are the elements the scenario's expectations name for a phase:
