@@ -84,7 +84,7 @@ func run(n int, out, pwDir string, wholeSuite bool) error {
 			return took, err
 		}},
 		{name: "suite (scenario + bundle)", run: func() (time.Duration, error) {
-			total, writing, err := suite(b, sc, bundles)
+			total, writing, err := suite(context.Background(), b, sc, bundles)
 			if err == nil {
 				evidenceShare = append(evidenceShare, float64(writing)/float64(total))
 			}
@@ -236,18 +236,18 @@ func (p *registrationPosts) listen(ev any) {
 func (p *registrationPosts) count() int64 { return p.n.Load() }
 
 // suite is the scenario as the e2e suite runs it, evidence bundle included.
-func suite(b *browser.Browser, sc scenarios.Scenario, dir string) (total, writing time.Duration, err error) {
+func suite(ctx context.Context, b *browser.Browser, sc scenarios.Scenario, dir string) (total, writing time.Duration, err error) {
 	app, err := refapp.Start(refapp.Options{ObserverToken: "bench"})
 	if err != nil {
 		return 0, 0, err
 	}
 	defer app.Close()
 	start := time.Now()
-	tab, err := b.NewTab()
+	tab, err := b.NewTab(ctx)
 	if err != nil {
 		return 0, 0, err
 	}
-	ev := runner.Run(context.Background(), sc, runner.Target{BaseURL: app.URL, Tab: tab,
+	ev := runner.Run(ctx, sc, runner.Target{BaseURL: app.URL, Tab: tab,
 		Observer: observer.New(app.URL, "bench"), Browser: b.Version, Bound: vocab.Bound})
 	// The screenshot is recording, like the UI snapshot: about 100 ms here,
 	// nearly all of it Chromium producing a frame.

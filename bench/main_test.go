@@ -47,7 +47,7 @@ func TestFloorAndSuiteWaysOnce(t *testing.T) {
 		dir := t.TempDir()
 		var total, writing time.Duration
 		within(t, 10*time.Second, func() (err error) {
-			total, writing, err = suite(b, sc, dir) // it fails unless the scenario passed
+			total, writing, err = suite(t.Context(), b, sc, dir) // it fails unless the scenario passed
 			return err
 		})
 		if writing <= 0 || writing >= total {

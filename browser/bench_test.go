@@ -32,7 +32,7 @@ func BenchmarkTabAgainstBareChromedp(b *testing.B) {
 	defer page.Close()
 
 	harness := func() error {
-		tab, err := br.NewTab()
+		tab, err := br.NewTab(b.Context())
 		if err != nil {
 			return err
 		}

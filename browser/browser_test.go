@@ -59,7 +59,7 @@ func TestLaunchPassesPreflightWithWebMCPOn(t *testing.T) {
 	if b.Version.Major < MinMajorVersion {
 		t.Errorf("version %+v", b.Version)
 	}
-	tab, err := b.NewTab()
+	tab, err := b.NewTab(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestLaunchPassesPreflightWithWebMCPOn(t *testing.T) {
 	// tab opened ahead, which nobody would open again.
 	b.Close()
 	done := make(chan error, 1)
-	go func() { _, err := b.NewTab(); done <- err }()
+	go func() { _, err := b.NewTab(t.Context()); done <- err }()
 	select {
 	case err := <-done:
 		if !errors.Is(err, ErrClosed) {
@@ -149,7 +149,7 @@ func TestAttachToARunningBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	tab, err := b.NewTab()
+	tab, err := b.NewTab(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

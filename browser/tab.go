@@ -51,7 +51,10 @@ var hookScript = fmt.Sprintf(`(() => {
 // waiting for its renderer process to start (Runtime.enable answers only
 // then). So the browser keeps one tab opened ahead: NewTab takes it and
 // starts opening the next while the caller works.
-func (b *Browser) NewTab() (*Tab, error) {
+//
+// It waits for the tab opened ahead, never past ctx, and answers ErrClosed
+// once the browser is closed.
+func (b *Browser) NewTab(ctx context.Context) (*Tab, error) {
 	select {
 	case <-b.closed:
 		return nil, ErrClosed
@@ -63,6 +66,8 @@ func (b *Browser) NewTab() (*Tab, error) {
 		return ready.tab, ready.err
 	case <-b.closed:
 		return nil, ErrClosed
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for a new tab: %w", ctx.Err())
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 	DescribeTable("exposes exactly the page's tools, and the protocol and getTools() agree",
 		func(ctx SpecContext, p pages.Page) {
-			f := framework.StartFixture("")
+			f := framework.StartFixture(ctx, "")
 			f.Open(ctx, p)
 			catalog, err := f.Tab.Tools.Catalog(ctx)
 			Expect(err).NotTo(HaveOccurred())
@@ -31,7 +31,7 @@ var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 	)
 
 	It("marks search_events read-only", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("")
+		f := framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Events())
 		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
@@ -42,7 +42,7 @@ var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 	})
 
 	It("declares prepare_event_registration on the form, with autosubmit and the schema the browser builds from its controls", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("")
+		f := framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Register(pages.EventIntro))
 		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
@@ -63,7 +63,7 @@ var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 	})
 
 	It("loses the autosubmit annotation on the no-autosubmit variant", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("no-autosubmit")
+		f := framework.StartFixture(ctx, "no-autosubmit")
 		f.Open(ctx, pages.Register(pages.EventIntro))
 		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
@@ -73,7 +73,7 @@ var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 	})
 
 	It("offers add_task with the seed-000 schema", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("")
+		f := framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Tasks())
 		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())

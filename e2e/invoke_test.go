@@ -19,7 +19,7 @@ var _ = Describe("Invoking tools", MarkHarness, func() {
 	var f *framework.Fixture
 
 	BeforeEach(func(ctx SpecContext) {
-		f = framework.StartFixture("")
+		f = framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Events())
 		Expect(f.Tab.Tools.WaitTool(ctx, pages.SearchEvents, true)).To(Succeed())
 	})
@@ -90,7 +90,7 @@ var _ = Describe("Invoking tools", MarkHarness, func() {
 var _ = Describe("Invalid parameters", MarkHarness, MarkTasks, func() {
 	DescribeTable("are answered by the page with INVALID_PARAMS, and nothing changes",
 		func(ctx SpecContext, input map[string]any) {
-			f := framework.StartFixture("")
+			f := framework.StartFixture(ctx, "")
 			f.Open(ctx, pages.Tasks())
 			Expect(f.Tab.Tools.WaitTool(ctx, pages.AddTask, true)).To(Succeed())
 			before := f.State(ctx)

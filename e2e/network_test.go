@@ -18,7 +18,7 @@ var _ = Describe("The network log", MarkNetwork, func() {
 	var f *framework.Fixture
 
 	BeforeEach(func(ctx SpecContext) {
-		f = framework.StartFixture("")
+		f = framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Register(pages.EventIntro))
 		Expect(f.Tab.Do(ctx, pages.FillRegistration(demoName, demoEmail), pages.Click(pages.SubmitRegistration))).To(Succeed())
 		Expect(pages.WaitUntil(f.In(ctx), `document.querySelector("#registration-result").dataset.code === "REGISTERED"`, framework.Bound)).To(Succeed())

@@ -24,7 +24,7 @@ var demoInput = map[string]any{"attendeeName": demoName, "email": demoEmail}
 
 var _ = Describe("Preparing a registration", MarkRegister, func() {
 	It("answers CONFIRMATION_REQUIRED with no request at all, and only the person's click registers", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("")
+		f := framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Register(pages.EventIntro))
 		Expect(f.Tab.Tools.WaitTool(ctx, pages.PrepareEventRegistration, true)).To(Succeed())
 		mark, journalMark := f.Tab.Net.Len(), len(f.Journal(ctx))
@@ -55,7 +55,7 @@ var _ = Describe("Preparing a registration", MarkRegister, func() {
 	})
 
 	It("answers a missing email with INVALID_PARAMS and field errors, and sends nothing", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("")
+		f := framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Register(pages.EventIntro))
 		Expect(f.Tab.Tools.WaitTool(ctx, pages.PrepareEventRegistration, true)).To(Succeed())
 
@@ -67,7 +67,7 @@ var _ = Describe("Preparing a registration", MarkRegister, func() {
 	})
 
 	It("answers EVENT_FULL for a sold-out event without a request", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("")
+		f := framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Register(pages.EventSoldOut))
 		Expect(f.Tab.Tools.WaitTool(ctx, pages.PrepareEventRegistration, true)).To(Succeed())
 		mark := f.Tab.Net.Len()
@@ -79,7 +79,7 @@ var _ = Describe("Preparing a registration", MarkRegister, func() {
 	})
 
 	It("without toolautosubmit: no answer within the bound, the form filled and armed, and no POST", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture(refapp.NoAutosubmit)
+		f := framework.StartFixture(ctx, refapp.NoAutosubmit)
 		f.Open(ctx, pages.Register(pages.EventIntro))
 		Expect(f.Tab.Tools.WaitTool(ctx, pages.PrepareEventRegistration, true)).To(Succeed())
 		f.Tab.Tools.Timeout = framework.Bound / 3

@@ -40,7 +40,7 @@ var _ = Describe("Judging a recorded CONF-01 attempt 3 against changed expectati
 	It("fails each changed expectation with its own code", framework.Timeout, func(ctx SpecContext) {
 		sc, err := scenarios.Load("../" + scenarios.DefaultDir + "/CONF-01.attempt-3.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		evidence := runner.Run(ctx, sc, framework.ScenarioTarget(sc.Variant))
+		evidence := runner.Run(ctx, sc, framework.ScenarioTarget(ctx, sc.Variant))
 		Expect(judge.Judge(sc, evidence)).To(matchers.HaveVerdict(vocab.Pass))
 
 		for _, m := range []struct {

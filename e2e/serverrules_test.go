@@ -18,7 +18,7 @@ import (
 // forged request) can try, and what two people racing can do.
 var _ = Describe("The registration gate", MarkRegister, MarkServerRules, func() {
 	It("restores a seat once when a registration is cancelled twice", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("")
+		f := framework.StartFixture(ctx, "")
 		regID := registerAsPerson(ctx, f.Tab, f.App.URL, pages.EventIntro)
 		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 7))
 
@@ -36,8 +36,8 @@ var _ = Describe("The registration gate", MarkRegister, MarkServerRules, func() 
 	})
 
 	It("gives the last seat to exactly one of two people who submit at once", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("")
-		other := framework.NewTab()
+		f := framework.StartFixture(ctx, "")
+		other := framework.NewTab(ctx)
 		tabs := []*browser.Tab{f.Tab, other}
 		for i, tab := range tabs {
 			Expect(tab.Navigate(ctx, f.App.URL+pages.Register(pages.EventOfficeHours).Path)).To(Succeed())
@@ -63,7 +63,7 @@ var _ = Describe("The registration gate", MarkRegister, MarkServerRules, func() 
 
 	DescribeTable("refuses a confirmation intent used the wrong way, and writes nothing",
 		func(ctx SpecContext, misuse func(ctx context.Context, f *framework.Fixture) pageResponse, status int, code string) {
-			f := framework.StartFixture("")
+			f := framework.StartFixture(ctx, "")
 			Expect(f.Tab.Navigate(ctx, f.App.URL+pages.Register(pages.EventIntro).Path)).To(Succeed())
 
 			res := misuse(ctx, f)
@@ -85,7 +85,7 @@ var _ = Describe("The registration gate", MarkRegister, MarkServerRules, func() 
 			})
 		}, 403, "INTENT_WRONG_EVENT"),
 		Entry("from another session", func(ctx context.Context, f *framework.Fixture) pageResponse {
-			other := framework.NewTab()
+			other := framework.NewTab(ctx)
 			Expect(other.Navigate(ctx, f.App.URL+pages.Register(pages.EventIntro).Path)).To(Succeed())
 			stolen := intentFromPage(ctx, other, pages.EventIntro)
 			return unchangedState(ctx, f, func() pageResponse {

@@ -15,7 +15,7 @@ import (
 
 var _ = Describe("The task list", MarkTasks, func() {
 	It("takes add_task out of the catalog at 8 tasks, says why, and brings it back when a slot frees", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("")
+		f := framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Tasks())
 		Expect(f.Tab.Tools.WaitTool(ctx, pages.AddTask, true)).To(Succeed())
 
@@ -63,7 +63,7 @@ var _ = Describe("The task list", MarkTasks, func() {
 	})
 
 	It("answers success with the observed expectation and the records that changed", framework.Timeout, func(ctx SpecContext) {
-		f := framework.StartFixture("")
+		f := framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Tasks())
 		Expect(f.Tab.Tools.WaitTool(ctx, pages.AddTask, true)).To(Succeed())
 

@@ -23,7 +23,7 @@ func passRecords(t *testing.T) (map[string]*scenarios.Evidence, map[string]scena
 		if sc.Known == nil || sc.Known.Outcome != vocab.Pass || sc.Variant != "" {
 			continue
 		}
-		ev, err := RunScenario(env.Browser, sc, "")
+		ev, err := RunScenario(t.Context(), env.Browser, sc, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestBaselineAgentsPassNothing(t *testing.T) {
 	var jobs []*job
 	catalogs := map[string]record.Catalog{}
 	for _, id := range []string{"AMB-01", "CONF-01.attempt-3", "list-full"} {
-		start, err := RunScenario(env.Browser, env.Scenarios[id], "")
+		start, err := RunScenario(t.Context(), env.Browser, env.Scenarios[id], "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestBaselineAgentsPassNothing(t *testing.T) {
 		j := jobs[i]
 		bad := env.Scenarios[j.id]
 		bad.Agent = j.b.Agent(bad, catalogs[j.id])
-		ev, err := RunScenario(env.Browser, bad, "")
+		ev, err := RunScenario(t.Context(), env.Browser, bad, "")
 		if err == nil {
 			j.ev, j.v = ev, judge.Judge(bad, ev)
 		}

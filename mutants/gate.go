@@ -1,6 +1,7 @@
 package mutants
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -60,7 +61,7 @@ func (g Gate) OK() bool {
 
 // RunGate runs the killers of each variant's area against it, and every
 // killer against the correct app, with workers in parallel.
-func RunGate(env *Env, variants []refapp.Variant, killers []Killer, workers int) Gate {
+func RunGate(ctx context.Context, env *Env, variants []refapp.Variant, killers []Killer, workers int) Gate {
 	type job struct {
 		v refapp.Variant
 		k Killer
@@ -79,7 +80,7 @@ func RunGate(env *Env, variants []refapp.Variant, killers []Killer, workers int)
 	}
 	out := make([]Outcome, len(jobs))
 	_ = Parallel(workers, len(jobs), func(i int) error {
-		verdict, err := jobs[i].k.Run(env, jobs[i].v)
+		verdict, err := jobs[i].k.Run(ctx, env, jobs[i].v)
 		out[i] = Outcome{Variant: jobs[i].v, Killer: jobs[i].k.Name, Verdict: verdict, Err: err}
 		return nil
 	})

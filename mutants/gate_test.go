@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 // TestKillGate: every variant must be killed by its own code, and the
 // correct app must pass the same killers in the same run.
 func TestKillGate(t *testing.T) {
-	gate := RunGate(env, refapp.Variants(), Killers(), 2)
+	gate := RunGate(t.Context(), env, refapp.Variants(), Killers(), 2)
 	report(t, "mutants.txt", gate.Print)
 	if !gate.OK() {
 		t.Fatalf("the kill gate is red: kill rate %.0f%%, %d false alarms, %d harness errors", 100*gate.KillRate(), len(gate.FalseAlarms), len(gate.Errors))

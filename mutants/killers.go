@@ -26,7 +26,7 @@ const Bound = vocab.Bound
 type Killer struct {
 	Name string
 	Area string // runs against the variants of this area (and the correct app)
-	Run  func(env *Env, variant refapp.Variant) (judge.Verdict, error)
+	Run  func(ctx context.Context, env *Env, variant refapp.Variant) (judge.Verdict, error)
 }
 
 // Env is what killers share: one browser (nil for rule checks alone) and the
@@ -38,12 +38,12 @@ type Env struct {
 
 // ScenarioKiller runs a scenario file in the browser against the variant.
 func ScenarioKiller(id, area string) Killer {
-	return Killer{Name: id, Area: area, Run: func(env *Env, v refapp.Variant) (judge.Verdict, error) {
+	return Killer{Name: id, Area: area, Run: func(ctx context.Context, env *Env, v refapp.Variant) (judge.Verdict, error) {
 		sc, ok := env.Scenarios[id]
 		if !ok {
 			return judge.Verdict{}, fmt.Errorf("no scenario %s", id)
 		}
-		ev, err := RunScenario(env.Browser, sc, v)
+		ev, err := RunScenario(ctx, env.Browser, sc, v)
 		if err != nil {
 			return judge.Verdict{}, err
 		}
@@ -55,18 +55,18 @@ func ScenarioKiller(id, area string) Killer {
 }
 
 // RunScenario plays sc against a fresh reference app started with variant.
-func RunScenario(b *browser.Browser, sc scenarios.Scenario, v refapp.Variant) (*scenarios.Evidence, error) {
+func RunScenario(ctx context.Context, b *browser.Browser, sc scenarios.Scenario, v refapp.Variant) (*scenarios.Evidence, error) {
 	app, err := refapp.Start(refapp.Options{Variant: v, ObserverToken: "mutants"})
 	if err != nil {
 		return nil, err
 	}
 	defer app.Close()
-	tab, err := b.NewTab()
+	tab, err := b.NewTab(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer tab.Close()
-	return runner.Run(context.Background(), sc, runner.Target{BaseURL: app.URL, Tab: tab,
+	return runner.Run(ctx, sc, runner.Target{BaseURL: app.URL, Tab: tab,
 		Observer: observer.New(app.URL, "mutants"), Browser: b.Version, Variant: string(v), Bound: Bound}), nil
 }
 

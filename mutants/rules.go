@@ -28,7 +28,7 @@ import (
 
 // RuleKiller wraps a rule check.
 func RuleKiller(name string, check func(r *ruleRun) error) Killer {
-	return Killer{Name: name, Area: "server", Run: func(_ *Env, v refapp.Variant) (judge.Verdict, error) {
+	return Killer{Name: name, Area: "server", Run: func(_ context.Context, _ *Env, v refapp.Variant) (judge.Verdict, error) {
 		return runRule(&appSet{}, name, v, check)
 	}}
 }

@@ -90,11 +90,11 @@ func (a App) Check(ctx context.Context) error {
 // Target gives a scenario its app and a fresh tab: the embedded reference
 // app started with the scenario's variant, or the user's app. done ends
 // what Target started.
-func Target(b *browser.Browser, a App, variant string) (t runner.Target, done func(), err error) {
+func Target(ctx context.Context, b *browser.Browser, a App, variant string) (t runner.Target, done func(), err error) {
 	if a.User() && variant != "" {
 		return runner.Target{}, nil, fmt.Errorf("this scenario needs the reference app's variant %q; it cannot run against %s=%s", variant, EnvBaseURL, a.BaseURL)
 	}
-	tab, err := b.NewTab()
+	tab, err := b.NewTab(ctx)
 	if err != nil {
 		return runner.Target{}, nil, err
 	}

@@ -105,7 +105,7 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 // runOne plays one scenario in a fresh tab and writes its bundle.
 func runOne(ctx context.Context, b *browser.Browser, app runs.App, sc scenarios.Scenario, runDir, runID string) (runs.Row, error) {
 	row := runs.Row{ID: sc.ID, Outcome: "INCONCLUSIVE"}
-	target, done, err := runs.Target(b, app, sc.Variant)
+	target, done, err := runs.Target(ctx, b, app, sc.Variant)
 	if err != nil {
 		return row, err
 	}

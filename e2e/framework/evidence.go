@@ -73,7 +73,7 @@ const (
 // not a failure: the app was not judged.
 func RunScenario(ctx context.Context, sc scenarios.Scenario) judge.Verdict {
 	GinkgoHelper()
-	target := ScenarioTarget(sc.Variant)
+	target := ScenarioTarget(ctx, sc.Variant)
 	meta := bundle.Meta{RunID: Run.ID, Start: time.Now().UTC(), SuiteVersion: bundle.SuiteVersion, SuiteCommit: Run.Commit,
 		Chromium: Browser.Version.Product, Protocol: Browser.Version.Protocol, Variant: sc.Variant, BaseURL: target.BaseURL}
 	dir := filepath.Join(Run.Dir, sc.ID)

@@ -53,21 +53,21 @@ type Fixture struct {
 
 // StartFixture starts the reference app (with variant, "" for the correct
 // app) and opens a tab; both end with the spec.
-func StartFixture(variant refapp.Variant) *Fixture {
+func StartFixture(ctx context.Context, variant refapp.Variant) *Fixture {
 	GinkgoHelper()
 	token := runs.Token()
 	app, err := refapp.Start(refapp.Options{Variant: variant, ObserverToken: token})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(app.Close)
-	tab := NewTab()
+	tab := NewTab(ctx)
 	return &Fixture{App: app, Tab: tab, Observer: observer.New(app.URL, token)}
 }
 
 // NewTab opens another isolated tab (its own cookies: another session).
-func NewTab() *browser.Tab {
+func NewTab(ctx context.Context) *browser.Tab {
 	GinkgoHelper()
 	Expect(Browser).NotTo(BeNil(), "SetUpBrowser was not called in BeforeSuite")
-	tab, err := Browser.NewTab()
+	tab, err := Browser.NewTab(ctx)
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(tab.Close)
 	return tab
@@ -134,10 +134,10 @@ var App = runs.AppFromEnv()
 
 // ScenarioTarget gives a scenario its app and tab: the embedded reference app
 // started with variant, or the user's app; both end with the spec.
-func ScenarioTarget(variant string) runner.Target {
+func ScenarioTarget(ctx context.Context, variant string) runner.Target {
 	GinkgoHelper()
 	Expect(Browser).NotTo(BeNil(), "SetUpBrowser was not called in BeforeSuite")
-	t, done, err := runs.Target(Browser, App, variant)
+	t, done, err := runs.Target(ctx, Browser, App, variant)
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(done)
 	return t
