@@ -59,10 +59,12 @@ unit: deps
 	$(GO) test -race -count=1 -json $$($(GO) list ./... | grep -v -e /e2e -e /mutants) > $(REPORTS)/unit.json || { $(GO) run ./ci/summarize --failures $(REPORTS)/unit.json; exit 1; }
 	@$(GO) run ./ci/summarize --label unit $(REPORTS)/unit.json
 
-## test: what CI runs: vet, unit tests, the browser specs, verify every bundle they wrote, then the mutant gate
+## test: what CI runs: vet, unit tests, the browser specs, verify every bundle they wrote, make e2e against
+## an app of our own without observation endpoints (ci/user-mode.sh), then the mutant gate
 test: deps vet unit
 	$(GINKGO) $(GINKGO_FLAGS) ./e2e
 	$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID)
+	bash ci/user-mode.sh
 	$(MAKE) --no-print-directory mutants
 	@$(GO) run ./ci/summarize --label all $(REPORTS)/unit.json $(REPORTS)/e2e.json $(REPORTS)/mutants.json
 

@@ -1,7 +1,7 @@
 // Command agentready serves the reference app and works with evidence.
 //
 //	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T]
-//	agentready serve [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
+//	agentready serve [--app events|plain] [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
 //	agentready variants
 //	agentready verify [--json] BUNDLE|RUN-FOLDER...
 package main
@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/agentready/agentready/fixtures/plainapp"
 	"github.com/agentready/agentready/fixtures/refapp"
 )
 
@@ -59,25 +60,50 @@ func run(args []string, stdout, stderr io.Writer) int {
 func serve(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	which := fs.String("app", "events", "which app: events (the reference app, AgentReady Events) or plain (Little Oven, an app with no observation endpoints)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	variant := fs.String("variant", "", "start with this deliberate defect (see `agentready variants`)")
-	token := fs.String("observer-token", "", "turn on the observation endpoints for this bearer token")
+	token := fs.String("observer-token", "", "turn on the observation endpoints for this bearer token (events only)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	srv, err := refapp.Listen(*addr, refapp.Options{Variant: refapp.Variant(*variant), ObserverToken: *token})
-	if err != nil {
-		fmt.Fprintln(stderr, "agentready serve:", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "AgentReady Events at %s/events (variant %q)\n", srv.URL, *variant)
-	if *token != "" {
-		fmt.Fprintf(stdout, "observer: %s/__agentready/state and /__agentready/journal with Authorization: Bearer <token>\n", srv.URL)
+	var closeApp func() error
+	switch *which {
+	case "events":
+		srv, err := refapp.Listen(*addr, refapp.Options{Variant: refapp.Variant(*variant), ObserverToken: *token})
+		if err != nil {
+			fmt.Fprintln(stderr, "agentready serve:", err)
+			return 1
+		}
+		closeApp = srv.Close
+		fmt.Fprintf(stdout, "AgentReady Events at %s/events (variant %q)\n", srv.URL, *variant)
+		if *token != "" {
+			fmt.Fprintf(stdout, "observer: %s/__agentready/state and /__agentready/journal with Authorization: Bearer <token>\n", srv.URL)
+		}
+	case "plain":
+		if *token != "" {
+			fmt.Fprintln(stderr, "agentready serve: the plain app has no observation endpoints (--observer-token)")
+			return 2
+		}
+		if _, ok := plainapp.Variant(*variant).Info(); *variant != "" && !ok {
+			fmt.Fprintf(stderr, "agentready serve: the plain app has no variant %q\n", *variant)
+			return 2
+		}
+		srv, err := plainapp.Listen(*addr, plainapp.Options{Variant: plainapp.Variant(*variant)})
+		if err != nil {
+			fmt.Fprintln(stderr, "agentready serve:", err)
+			return 1
+		}
+		closeApp = srv.Close
+		fmt.Fprintf(stdout, "Little Oven at %s/menu (variant %q)\n", srv.URL, *variant)
+	default:
+		fmt.Fprintf(stderr, "agentready serve: --app %q is not events or plain\n", *which)
+		return 2
 	}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
 	<-stop
-	if err := srv.Close(); err != nil {
+	if err := closeApp(); err != nil {
 		fmt.Fprintln(stderr, "agentready serve:", err)
 		return 1
 	}

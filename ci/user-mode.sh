@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The README's "Testing your own app", as a new user runs it: start an app of
+# our own that has no observation endpoints (Little Oven), point make e2e at
+# it with its scenario files, and check that only those scenarios ran, that
+# verify, the index path and the summary line were printed, and that make
+# exited 0. Then the same app with a defect must make make e2e fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+go build -o "$work/agentready" ./cmd/agentready
+
+# start_app VARIANT: serve Little Oven on a free port; sets APP_URL.
+start_app() {
+  "$work/agentready" serve --app plain --addr 127.0.0.1:0 --variant "$1" > "$work/app.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 100); do
+    APP_URL=$(sed -n 's#^Little Oven at \(http://[^/]*\)/menu.*#\1#p' "$work/app.log")
+    [ -n "$APP_URL" ] && return 0
+    kill -0 "${pids[-1]}" 2>/dev/null || { cat "$work/app.log"; return 1; }
+    read -r -t 0.05 < <(:) || true # a bounded wait for the app's first line, not a sleep of the suite
+  done
+  echo "user-mode: the app did not start"; cat "$work/app.log"; return 1
+}
+
+start_app ""
+status=0
+AGENTREADY_BASE_URL=$APP_URL AGENTREADY_SCENARIOS=fixtures/plainapp/scenarios \
+  make --no-print-directory e2e REPORTS="$work/reports" EVIDENCE="$work/evidence" RUN_ID=user > "$work/make.log" 2>&1 || status=$?
+fail() { echo "user-mode: $1"; tail -40 "$work/make.log"; exit 1; }
+[ "$status" = 0 ] || fail "make e2e against Little Oven exited $status"
+grep -q '^verify: 4 passed, 0 failed$' "$work/make.log" || fail "no verify line for exactly the app's 4 scenarios"
+grep -q "^evidence: $work/evidence/user/index.html$" "$work/make.log" || fail "no index path"
+grep -Eq '^e2e: 4 passed, 0 failed' "$work/make.log" || fail "no summary line for exactly 4 specs"
+bundles=$(find "$work/evidence/user" -name manifest.json | wc -l)
+[ "$bundles" = 4 ] || fail "$bundles bundles in the run, want the app's 4 (no bundle of the suite's own specs)"
+echo "user-mode: make e2e against an app without observation endpoints: 4 scenarios, verify, index and summary, exit 0"
+
+kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true
+start_app writes-early
+status=0
+AGENTREADY_BASE_URL=$APP_URL AGENTREADY_SCENARIOS=fixtures/plainapp/scenarios \
+  make --no-print-directory scenario ID=ORDER-01.overclaims REPORTS="$work/reports2" EVIDENCE="$work/evidence" RUN_ID=bad > "$work/make.log" 2>&1 || status=$?
+[ "$status" != 0 ] || fail "make scenario against the writes-early app exited 0"
+grep -q 'side_effect_before_confirmation' "$work/evidence/bad/ORDER-01.overclaims/verdict.json" || fail "the early write was not judged side_effect_before_confirmation"
+grep -q '^scenario: 0 passed, 1 failed' "$work/make.log" || fail "no summary line after a failing run"
+echo "user-mode: the same app writing early fails with side_effect_before_confirmation, and the summary still prints"
