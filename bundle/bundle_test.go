@@ -66,10 +66,16 @@ func tinyRecord(final string, promptData map[string]string, must []string) (scen
 }
 
 func TestRedactionChangesOnlyStringValues(t *testing.T) {
-	sc, ev := tinyRecord("Dear Canary Quokka, done.", map[string]string{"attendeeName": "Canary"}, []string{"canary"})
+	sc, ev := tinyRecord("Dear Canary Quokka, done.", map[string]string{"attendeeName": "Canary"}, []string{"ary quo"})
 	b, err := Seal(Meta{RunID: "r"}, sc, ev)
 	if err == nil {
-		t.Fatalf("a name that an expectation quotes must stop the seal, got %s", b.Verdict.Outcome)
+		t.Fatalf("a name that an expectation quotes part of must stop the seal, got %s", b.Verdict.Outcome)
+	}
+	// Quoted whole, in any case, the name is hidden in the expectation too,
+	// by a placeholder equal but for case: the verdict stands.
+	sc, ev = tinyRecord("Dear Canary Quokka, done.", map[string]string{"attendeeName": "Canary"}, []string{"canary"})
+	if b, err = Seal(Meta{RunID: "r"}, sc, ev); err != nil || b.Verdict.Outcome != vocab.Pass || strings.Contains(b.Scenario.Expect.Answer.MustMention[0], "anary") {
+		t.Fatalf("a name quoted whole in another case: %v, %s, %q", err, b.Verdict.Outcome, b.Scenario.Expect.Answer.MustMention)
 	}
 	sc, ev = tinyRecord("Done for ann@example.org: 500 seats.", map[string]string{"q": "500", "email": "ann@example.org"}, []string{"500 seats"})
 	b, err = Seal(Meta{RunID: "r"}, sc, ev)

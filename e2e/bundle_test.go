@@ -2,9 +2,14 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
+	"html"
+	"html/template"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/chromedp/chromedp"
@@ -59,29 +64,50 @@ var _ = Describe("Evidence bundles", MarkBundle, func() {
 
 	It("hold no planted personal data or credential anywhere, the HAR included", framework.Timeout, func(ctx SpecContext) {
 		const name, email = "Canary Quokka-7f3a", "quokka.7f3a@canary.example"
+		// Phone numbers in seven forms, none of them a prompt_data value or
+		// a personal parameter: only the phone patterns can find them. They
+		// go into the prompt (scenario.json, index.html), the final words
+		// (run.json, verdict.json, index.html) and, escaped three ways, the
+		// start page's query (requests.json; network.har decodes the query
+		// string, so a spelling the redaction missed shows there as is).
+		const (
+			dashed, parens, dotted, spaced = "555-123-4567", "(555) 123-4567", "555.123.4567", "555 123 4567"
+			plusOne, plusUK, plusDE        = "+1 555 123 4567", "+44 20 7946 0958", "+49-30-1234567"
+		)
+		phones := []string{dashed, parens, dotted, spaced, plusOne, plusUK, plusDE}
 		sc, err := scenarios.Load("../" + scenarios.DefaultDir + "/CONF-01.attempt-3.yaml")
 		Expect(err).NotTo(HaveOccurred())
 		sc.ID = "bundle-canary"
-		sc.Prompt = strings.NewReplacer("測試讀者", name, "reader@example.com", email).Replace(sc.Prompt)
-		sc.PromptData = map[string]string{"attendeeName": name, "email": email}
+		sc.Prompt = strings.NewReplacer("測試讀者", name, "reader@example.com", email).Replace(sc.Prompt) +
+			" If anything is unclear, call me at " + dashed + ", " + parens + " or " + plusOne + "."
+		sc.PromptData = map[string]scenarios.PromptValue{"attendeeName": {Value: name}, "email": {Value: email}}
+		sc.Start += "?callback=" + url.QueryEscape(plusDE) + "&alt=" + url.QueryEscape(spaced) + "&intl=" + strings.ReplaceAll(url.PathEscape(plusUK), "+", "%2B")
 		sc.Agent.Calls[0].Input = map[string]any{"attendeeName": name, "email": email}
 		sc.Expect.Calls.Exactly[0].Input = sc.Agent.Calls[0].Input
 		sc.Expect.UI["agent"][0].Value = new(name)
 		sc.Expect.UI["agent"][1].Value = new(email)
-		final := "I filled in the form for " + name + " <" + email + ">. Please check it and submit it yourself."
+		final := "I filled in the form for " + name + " <" + email + ">. Please check it and submit it yourself. " +
+			"I noted " + dotted + " and " + plusUK + " as well as " + dashed + " for you."
 		sc.Agent.Final = &final
 
 		Expect(framework.RunScenario(ctx, sc)).To(matchers.HaveVerdict(vocab.Pass), "the judge still sees that the input equals the prompt's data")
 		dir := filepath.Join(framework.Run.Dir, sc.ID)
 		Expect(bundle.Verify(dir).OK).To(BeTrue())
-		canaries := []string{name, email, "Quokka", "quokka.7f3a", "canary.example", "ar_session=s_", "c_", "int_"}
+		har, err := os.ReadFile(filepath.Join(dir, bundle.HARFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(har)).To(And(ContainSubstring(`"callback"`), ContainSubstring(`"intl"`)), "the HAR lists the planted query's parameters, so it was checked with them")
+		canaries := []string{name, email, "Quokka", "quokka.7f3a", "canary.example"}
+		var planted []string
+		for _, c := range append(canaries, phones...) {
+			planted = append(planted, spellings(c)...)
+		}
 		Expect(filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
 			data, err := os.ReadFile(path)
 			Expect(err).NotTo(HaveOccurred())
-			for _, c := range canaries[:5] {
+			for _, c := range planted {
 				Expect(bytes.Contains(data, []byte(c))).To(BeFalse(), "%s holds %q", filepath.Base(path), c)
 			}
 			for _, token := range [][]byte{[]byte(`"s_`), []byte(`"c_`), []byte(`"int_`), []byte("=s_"), []byte("int_0"), []byte("int_1")} {
@@ -89,6 +115,9 @@ var _ = Describe("Evidence bundles", MarkBundle, func() {
 			}
 			return nil
 		})).To(Succeed())
+		manifest, err := os.ReadFile(filepath.Join(dir, bundle.ManifestFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(manifest)).To(ContainSubstring("REDACTED-PHONE-"), "the phones were hidden by the phone patterns")
 	})
 
 	It("render hostile tool output as text: nothing runs and the verdict stands", framework.Timeout, func(ctx SpecContext) {
@@ -109,7 +138,7 @@ var _ = Describe("Evidence bundles", MarkBundle, func() {
 			Expect(string(page)).NotTo(ContainSubstring(raw), "control, zero-width and bidi characters are shown, not passed through")
 		}
 
-		tab := framework.NewTab()
+		tab := framework.NewTab(ctx)
 		Expect(tab.Navigate(ctx, "file://"+filepath.Join(dir, bundle.IndexFile))).To(Succeed())
 		ran, err := chromedp.Run(framework.In(ctx, tab), chromedp.Evaluate[bool](`window.__pwned !== undefined || document.scripts.length > 0 || document.querySelector("img[onerror]") !== null`))
 		Expect(err).NotTo(HaveOccurred())
@@ -124,6 +153,28 @@ var _ = Describe("Evidence bundles", MarkBundle, func() {
 		Expect(tab.Console.Entries()).To(BeEmpty())
 	})
 })
+
+// spellings are the ways a value can be written in a bundle's files: as it
+// is, inside a JSON string, in HTML (html/template writes + as &#43;), and
+// escaped for a URL query, path or form, or by JavaScript's encodeURIComponent.
+func spellings(v string) []string {
+	out := []string{v}
+	add := func(s string) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	j, _ := json.Marshal(v)
+	add(string(j[1 : len(j)-1]))
+	var page strings.Builder
+	Expect(template.Must(template.New("").Parse("{{.}}")).Execute(&page, v)).To(Succeed())
+	add(page.String())
+	add(html.EscapeString(v))
+	add(url.QueryEscape(v))
+	add(url.PathEscape(v))
+	add(strings.ReplaceAll(url.PathEscape(v), "+", "%2B"))
+	return out
+}
 
 func problemFiles(r bundle.Report) []string {
 	var files []string
