@@ -22,8 +22,14 @@ import (
 )
 
 // Features are the Chromium features WebMCP needs, in the one
-// --enable-features flag (a later flag would replace, not add).
-const Features = "WebMCPTesting,DevToolsWebMCPSupport"
+// --enable-features flag (a later flag would replace, not add). Later
+// Chromium builds renamed WebMCPTesting to WebMCP: both are passed.
+const Features = "WebMCP,WebMCPTesting,DevToolsWebMCPSupport"
+
+// DisabledFeatures keeps chromedp's defaults and turns off the
+// BackForwardCache, which wedges virtual time (the page clock) after a
+// navigation the page starts itself.
+const DisabledFeatures = "Translate,BlinkGenPropertyTrees,BackForwardCache"
 
 // MinMajorVersion is the oldest Chromium the suite was measured on.
 const MinMajorVersion = 156
@@ -138,6 +144,7 @@ func execOptions(path, dataDir string, extra map[string]any) []chromedp.ExecAllo
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("enable-features", Features),
+		chromedp.Flag("disable-features", DisabledFeatures),
 	)
 	for k, v := range extra {
 		opts = append(opts, chromedp.Flag(k, v))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	cdpwebmcp "github.com/chromedp/cdproto/webmcp"
@@ -28,9 +29,11 @@ type Tab struct {
 	Net     *netlog.Recorder
 	Tools   *webmcp.Client
 	Console *ConsoleLog
-	cancel  context.CancelFunc
-	close   sync.Once
-	browser *Browser
+	// budgetExpired hears Emulation.virtualTimeBudgetExpired (see Clock).
+	budgetExpired chan struct{}
+	cancel        context.CancelFunc
+	close         sync.Once
+	browser       *Browser
 }
 
 // hookScript reports the page-side WebMCP events into the ordered CDP stream
@@ -95,11 +98,17 @@ func (b *Browser) warm() {
 func (b *Browser) Settle() { b.background.Wait() }
 
 func (b *Browser) openTab() (*Tab, error) {
-	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, browser: b}
+	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, browser: b, budgetExpired: make(chan struct{}, 1)}
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
 		t.Trace.Observe(ev)
 		t.Net.Observe(ev)
 		t.Console.observe(ev)
+		if _, ok := ev.(*emulation.EventVirtualTimeBudgetExpired); ok {
+			select {
+			case t.budgetExpired <- struct{}{}:
+			default:
+			}
+		}
 	}))
 	t.Ctx, t.cancel = ctx, cancel
 	if err := within(15*time.Second, cancel, func() error {

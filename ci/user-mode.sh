@@ -12,17 +12,15 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2
 trap cleanup EXIT
 go build -o "$work/agentready" ./cmd/agentready
 
-# start_app VARIANT: serve Little Oven on a free port; sets APP_URL.
+# start_app VARIANT: serve Little Oven on a free port; sets APP_URL from the
+# first line it prints (read with a bound: the event, not a guess of time).
 start_app() {
-  "$work/agentready" serve --app plain --addr 127.0.0.1:0 --variant "$1" > "$work/app.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 100); do
-    APP_URL=$(sed -n 's#^Little Oven at \(http://[^/]*\)/menu.*#\1#p' "$work/app.log")
-    [ -n "$APP_URL" ] && return 0
-    kill -0 "${pids[-1]}" 2>/dev/null || { cat "$work/app.log"; return 1; }
-    read -r -t 0.05 < <(:) || true # a bounded wait for the app's first line, not a sleep of the suite
-  done
-  echo "user-mode: the app did not start"; cat "$work/app.log"; return 1
+  coproc APP { exec "$work/agentready" serve --app plain --addr 127.0.0.1:0 --variant "$1" 2>&1; }
+  pids+=("$APP_PID")
+  local line=""
+  read -r -t 20 line <&"${APP[0]}" || true
+  APP_URL=$(sed -n 's#^Little Oven at \(http://[^/]*\)/menu.*#\1#p' <<<"$line")
+  [ -n "$APP_URL" ] || { echo "user-mode: the app did not start: $line"; return 1; }
 }
 
 start_app ""
@@ -31,14 +29,14 @@ AGENTREADY_BASE_URL=$APP_URL AGENTREADY_SCENARIOS=fixtures/plainapp/scenarios \
   make --no-print-directory e2e REPORTS="$work/reports" EVIDENCE="$work/evidence" RUN_ID=user > "$work/make.log" 2>&1 || status=$?
 fail() { echo "user-mode: $1"; tail -40 "$work/make.log"; exit 1; }
 [ "$status" = 0 ] || fail "make e2e against Little Oven exited $status"
-grep -q '^verify: 4 passed, 0 failed$' "$work/make.log" || fail "no verify line for exactly the app's 4 scenarios"
+grep -q '^verify: 5 passed, 0 failed$' "$work/make.log" || fail "no verify line for exactly the app's 5 scenarios"
 grep -q "^evidence: $work/evidence/user/index.html$" "$work/make.log" || fail "no index path"
-grep -Eq '^e2e: 4 passed, 0 failed' "$work/make.log" || fail "no summary line for exactly 4 specs"
+grep -Eq '^e2e: 5 passed, 0 failed' "$work/make.log" || fail "no summary line for exactly 5 specs"
 bundles=$(find "$work/evidence/user" -name manifest.json | wc -l)
-[ "$bundles" = 4 ] || fail "$bundles bundles in the run, want the app's 4 (no bundle of the suite's own specs)"
-echo "user-mode: make e2e against an app without observation endpoints: 4 scenarios, verify, index and summary, exit 0"
+[ "$bundles" = 5 ] || fail "$bundles bundles in the run, want the app's 5 (no bundle of the suite's own specs)"
+echo "user-mode: make e2e against an app without observation endpoints: 5 scenarios, verify, index and summary, exit 0"
 
-kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true
+kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
 start_app writes-early
 status=0
 AGENTREADY_BASE_URL=$APP_URL AGENTREADY_SCENARIOS=fixtures/plainapp/scenarios \

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/vocab"
@@ -55,6 +56,8 @@ type Env struct {
 	Variant  string `json:"variant,omitempty"`
 	Browser  string `json:"browser,omitempty"`
 	Protocol string `json:"protocol,omitempty"`
+	// Clock is the instant the page's clock was fixed to, when it was.
+	Clock *time.Time `json:"clock,omitempty"`
 }
 
 // CallRecord is one call and its result.

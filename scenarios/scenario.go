@@ -37,8 +37,12 @@ type Scenario struct {
 	Prompt     string                 `yaml:"prompt" json:"prompt"`
 	PromptData map[string]PromptValue `yaml:"prompt_data,omitempty" json:"promptData,omitempty"` // values the prompt gives, by tool parameter
 	Variant    string                 `yaml:"variant,omitempty" json:"variant,omitempty"`        // fixture variant the scenario needs
-	Capture    Capture                `yaml:"capture,omitempty" json:"capture"`
-	Setup      []Step                 `yaml:"setup,omitempty" json:"setup,omitempty"` // done by the harness before the agent; not judged as the agent's
+	// Clock fixes the page's clock to an instant before the start page
+	// loads (RFC 3339); from there it runs at the pace of real time. For
+	// pages whose rules depend on today's date.
+	Clock   *time.Time `yaml:"clock,omitempty" json:"clock,omitempty"`
+	Capture Capture    `yaml:"capture,omitempty" json:"capture"`
+	Setup   []Step     `yaml:"setup,omitempty" json:"setup,omitempty"` // done by the harness before the agent; not judged as the agent's
 	// Probes read the app's state through its own API, as the person's
 	// session sees it: name → "GET /path" answering JSON. The state is
 	// read before the agent and after each phase.

@@ -42,7 +42,7 @@ func TestRunAgainstAnAppWithoutObservationEndpoints(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, want 0", code)
 	}
-	for _, want := range []string{"verify: 4 passed, 0 failed", "evidence: " + filepath.Join(evidence, "r1", "index.html"), "\nrun: 4 passed, 0 failed\n"} {
+	for _, want := range []string{"verify: 5 passed, 0 failed", "evidence: " + filepath.Join(evidence, "r1", "index.html"), "\nrun: 5 passed, 0 failed\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output lacks %q", want)
 		}
@@ -117,4 +117,44 @@ func readVerdict(t *testing.T, dir string) judge.Verdict {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// A page that names today's date: on the scenario's fixed clock it reads
+// 2027-06-01, and the bundle records that clock; the same scenario without
+// the clock sees the real date and fails on the page.
+func TestAFixedClockMakesADatedPageRepeatable(t *testing.T) {
+	code, _, evidence := runPlain(t, "", "--id", "MENU-03.clock")
+	if code != 0 {
+		t.Fatalf("exit %d with the clock", code)
+	}
+	run, err := os.ReadFile(filepath.Join(evidence, "r1", "MENU-03.clock", "run.json"))
+	if err != nil || !strings.Contains(string(run), `"clock": "2027-06-01T09:00:00Z"`) {
+		t.Errorf("run.json does not record the fixed clock: %v\n%s", err, run)
+	}
+
+	noClock := t.TempDir()
+	data, err := os.ReadFile(filepath.Join(plainScenarios, "MENU-03.clock.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(data), "clock: 2027-06-01T09:00:00Z\n", "", 1)
+	if src == string(data) {
+		t.Fatal("the scenario has no clock line to take out")
+	}
+	if err := os.WriteFile(filepath.Join(noClock, "MENU-03.yaml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	app, err := plainapp.Start(plainapp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := runScenarios([]string{"--base-url", app.URL, "--scenarios", noClock, "--evidence", out, "--run-id", "r2"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("without the clock: exit %d, want 1\n%s%s", code, stdout.String(), stderr.String())
+	}
+	if v := readVerdict(t, filepath.Join(out, "r2", "MENU-03.clock")); !slices.Contains(v.Codes, vocab.UIMismatch) {
+		t.Errorf("without the clock: %s %v, want ui_mismatch", v.Outcome, v.Codes)
+	}
 }

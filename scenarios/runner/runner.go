@@ -64,6 +64,7 @@ type runner struct {
 	// actedAt is where the request log stood before the last step that
 	// did something: wait_request waits for a request after it.
 	actedAt int
+	clock   *browser.Clock // the page's fixed clock, or nil
 }
 
 func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
@@ -84,8 +85,18 @@ func (r *runner) fault(format string, args ...any) {
 	r.ev.Faults = append(r.ev.Faults, fmt.Sprintf(format, args...))
 }
 
-// open loads the start page and records its catalog as the agent finds it.
+// open loads the start page (on the scenario's fixed clock, when it has
+// one) and records its catalog as the agent finds it.
 func (r *runner) open(ctx context.Context) {
+	if at := r.sc.Clock; at != nil {
+		clock, err := r.t.Tab.FixClock(ctx, *at)
+		if err != nil {
+			r.fault("%v", err)
+		} else {
+			r.clock = clock
+			r.ev.Env.Clock = at
+		}
+	}
 	if err := r.t.Tab.Navigate(ctx, r.t.BaseURL+r.sc.Start); err != nil {
 		r.fault("open %s: %v", r.sc.Start, err)
 	}
@@ -153,6 +164,11 @@ func (r *runner) collect(ctx context.Context) {
 		r.ev.Journal = j
 	}
 	r.ev.Console = tab.Console.Entries()
+	if r.clock != nil {
+		if err := r.clock.Err(); err != nil {
+			r.fault("the page's clock: %v", err)
+		}
+	}
 }
 
 func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
