@@ -2,12 +2,16 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/agentready/agentready/e2e/framework"
 	"github.com/agentready/agentready/pages"
+	"github.com/agentready/agentready/record"
 )
 
 var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
@@ -88,5 +92,34 @@ var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 			HaveKeyWithValue("maxLength", BeNumerically("==", 80)),
 			HaveKeyWithValue("pattern", `\S`),
 		))))
+	})
+})
+
+// Chromium 156 reports the hints under two spellings: getTools() names
+// readOnlyHint, consequentialHint, untrustedContentHint but plain
+// "debugging"; the protocol names them without "Hint". The agreement check
+// must read both, and see every hint.
+var _ = Describe("The protocol and getTools()", MarkCatalog, func() {
+	It("agree on every hint of an imperative tool, and see a hint that differs", framework.Timeout, func(ctx SpecContext) {
+		page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>hints</title><script>
+document.modelContext.registerTool({name: "hinted", description: "every hint", inputSchema: {type: "object", properties: {}},
+  annotations: {readOnlyHint: true, consequentialHint: true, untrustedContentHint: true, debugging: true}, execute: () => "ok"});
+</script>`)
+		}))
+		DeferCleanup(page.Close)
+		tab := framework.NewTab(ctx)
+		Expect(tab.Navigate(ctx, page.URL)).To(Succeed())
+		catalog, pageTools, err := tab.Tools.CatalogAndPage(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		tool, ok := catalog.Get("hinted")
+		Expect(ok).To(BeTrue())
+		Expect(tool.Annotations).To(Equal(record.Annotations{ReadOnly: true, Consequential: true, UntrustedContent: true, Debugging: true}))
+		Expect(pageTools).To(HaveLen(1))
+		Expect(pageTools[0].Annotations).To(HaveKeyWithValue("debugging", true), "Chromium 156 spells it without Hint")
+
+		// Known-bad: the protocol without the debugging hint disagrees.
+		tool.Annotations.Debugging = false
+		Expect(record.Disagreement(record.Catalog{tool}, pageTools)).To(MatchError(ContainSubstring("annotations differ")))
 	})
 })
