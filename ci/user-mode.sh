@@ -25,13 +25,15 @@ start_app() {
 
 start_app ""
 status=0
+# A fresh environment as a user's shell has it (make test exports its own).
+run_make() { env -u AGENTREADY_EVIDENCE -u AGENTREADY_RUN_ID -u MAKEFLAGS -u MAKELEVEL make --no-print-directory "$@"; }
 AGENTREADY_BASE_URL=$APP_URL AGENTREADY_SCENARIOS=fixtures/plainapp/scenarios \
-  make --no-print-directory e2e REPORTS="$work/reports" EVIDENCE="$work/evidence" RUN_ID=user > "$work/make.log" 2>&1 || status=$?
+  run_make e2e REPORTS="$work/reports" EVIDENCE="$work/evidence" RUN_ID=user > "$work/make.log" 2>&1 || status=$?
 fail() { echo "user-mode: $1"; tail -40 "$work/make.log"; exit 1; }
 [ "$status" = 0 ] || fail "make e2e against Little Oven exited $status"
 grep -q '^verify: 5 passed, 0 failed$' "$work/make.log" || fail "no verify line for exactly the app's 5 scenarios"
 grep -q "^evidence: $work/evidence/user/index.html$" "$work/make.log" || fail "no index path"
-grep -Eq '^e2e: 5 passed, 0 failed' "$work/make.log" || fail "no summary line for exactly 5 specs"
+grep -Eq '^e2e: 5 passed, 0 failed, 0 skipped$' "$work/make.log" || fail "no summary line for exactly 5 specs, none skipped (the suite's own specs are not the user's)"
 bundles=$(find "$work/evidence/user" -name manifest.json | wc -l)
 [ "$bundles" = 5 ] || fail "$bundles bundles in the run, want the app's 5 (no bundle of the suite's own specs)"
 echo "user-mode: make e2e against an app without observation endpoints: 5 scenarios, verify, index and summary, exit 0"
@@ -40,7 +42,7 @@ kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
 start_app writes-early
 status=0
 AGENTREADY_BASE_URL=$APP_URL AGENTREADY_SCENARIOS=fixtures/plainapp/scenarios \
-  make --no-print-directory scenario ID=ORDER-01.overclaims REPORTS="$work/reports2" EVIDENCE="$work/evidence" RUN_ID=bad > "$work/make.log" 2>&1 || status=$?
+  run_make scenario ID=ORDER-01.overclaims REPORTS="$work/reports2" EVIDENCE="$work/evidence" RUN_ID=bad > "$work/make.log" 2>&1 || status=$?
 [ "$status" != 0 ] || fail "make scenario against the writes-early app exited 0"
 grep -q 'side_effect_before_confirmation' "$work/evidence/bad/ORDER-01.overclaims/verdict.json" || fail "the early write was not judged side_effect_before_confirmation"
 grep -q '^scenario: 0 passed, 1 failed' "$work/make.log" || fail "no summary line after a failing run"

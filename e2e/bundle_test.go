@@ -23,7 +23,7 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-var _ = Describe("Evidence bundles", MarkBundle, func() {
+var _ = Own("Evidence bundles", MarkBundle, func() {
 	It("verify offline, anywhere, and name any file that was changed, removed or added", framework.Timeout, func(ctx SpecContext) {
 		sc, err := scenarios.Load("../" + scenarios.DefaultDir + "/CONF-01.attempt-3.yaml")
 		Expect(err).NotTo(HaveOccurred())

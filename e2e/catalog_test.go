@@ -14,7 +14,7 @@ import (
 	"github.com/agentready/agentready/record"
 )
 
-var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
+var _ = Own("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 	DescribeTable("exposes exactly the page's tools, and the protocol and getTools() agree",
 		func(ctx SpecContext, p pages.Page) {
 			f := framework.StartFixture(ctx, "")
@@ -99,7 +99,7 @@ var _ = Describe("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 // readOnlyHint, consequentialHint, untrustedContentHint but plain
 // "debugging"; the protocol names them without "Hint". The agreement check
 // must read both, and see every hint.
-var _ = Describe("The protocol and getTools()", MarkCatalog, func() {
+var _ = Own("The protocol and getTools()", MarkCatalog, func() {
 	It("agree on every hint of an imperative tool, and see a hint that differs", framework.Timeout, func(ctx SpecContext) {
 		page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, `<!doctype html><title>hints</title><script>

@@ -15,7 +15,7 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-var _ = Describe("Invoking tools", MarkHarness, func() {
+var _ = Own("Invoking tools", MarkHarness, func() {
 	var f *framework.Fixture
 
 	BeforeEach(func(ctx SpecContext) {
@@ -87,7 +87,7 @@ var _ = Describe("Invoking tools", MarkHarness, func() {
 	)
 })
 
-var _ = Describe("Invalid parameters", MarkHarness, MarkTasks, func() {
+var _ = Own("Invalid parameters", MarkHarness, MarkTasks, func() {
 	DescribeTable("are answered by the page with INVALID_PARAMS, and nothing changes",
 		func(ctx SpecContext, input map[string]any) {
 			f := framework.StartFixture(ctx, "")

@@ -1,6 +1,9 @@
 package e2e
 
-import . "github.com/onsi/ginkgo/v2"
+import (
+	"github.com/agentready/agentready/e2e/framework"
+	. "github.com/onsi/ginkgo/v2"
+)
 
 // Labels of the specs, so that `--label-filter` picks an area or a scenario.
 var (
@@ -24,3 +27,14 @@ var MarkServerRules = Label("server-rules")
 
 // MarkBundle labels the specs of evidence bundles.
 var MarkBundle = Label("bundle")
+
+// Own declares a container of specs about the suite's own embedded app.
+// Against a user's app (AGENTREADY_BASE_URL) it is left out of the spec tree
+// altogether: those specs are not the user's, so they are neither run nor
+// reported as skipped.
+func Own(text string, args ...any) bool {
+	if framework.App.User() {
+		return true
+	}
+	return Describe(text, args...)
+}

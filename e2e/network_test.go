@@ -14,7 +14,7 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-var _ = Describe("The network log", MarkNetwork, func() {
+var _ = Own("The network log", MarkNetwork, func() {
 	var f *framework.Fixture
 
 	BeforeEach(func(ctx SpecContext) {

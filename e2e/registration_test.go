@@ -22,7 +22,7 @@ const (
 
 var demoInput = map[string]any{"attendeeName": demoName, "email": demoEmail}
 
-var _ = Describe("Preparing a registration", MarkRegister, func() {
+var _ = Own("Preparing a registration", MarkRegister, func() {
 	It("answers CONFIRMATION_REQUIRED with no request at all, and only the person's click registers", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Register(pages.EventIntro))

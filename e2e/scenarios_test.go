@@ -36,7 +36,7 @@ var _ = Describe("Scenarios", MarkScenario, MarkScenarioFile, func() {
 
 // The judge's checks bite on real evidence: one recorded run of CONF-01
 // attempt 3, judged again against expectations changed one at a time.
-var _ = Describe("Judging a recorded CONF-01 attempt 3 against changed expectations", MarkScenario, Label("CONF-01", "judge"), func() {
+var _ = Own("Judging a recorded CONF-01 attempt 3 against changed expectations", MarkScenario, Label("CONF-01", "judge"), func() {
 	It("fails each changed expectation with its own code", framework.Timeout, func(ctx SpecContext) {
 		sc, err := scenarios.Load("../" + scenarios.DefaultDir + "/CONF-01.attempt-3.yaml")
 		Expect(err).NotTo(HaveOccurred())

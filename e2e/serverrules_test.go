@@ -16,7 +16,7 @@ import (
 
 // The server's gate, driven from real pages: what a same-origin script (or a
 // forged request) can try, and what two people racing can do.
-var _ = Describe("The registration gate", MarkRegister, MarkServerRules, func() {
+var _ = Own("The registration gate", MarkRegister, MarkServerRules, func() {
 	It("restores a seat once when a registration is cancelled twice", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture(ctx, "")
 		regID := registerAsPerson(ctx, f.Tab, f.App.URL, pages.EventIntro)

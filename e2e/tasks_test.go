@@ -13,7 +13,7 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-var _ = Describe("The task list", MarkTasks, func() {
+var _ = Own("The task list", MarkTasks, func() {
 	It("takes add_task out of the catalog at 8 tasks, says why, and brings it back when a slot frees", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture(ctx, "")
 		f.Open(ctx, pages.Tasks())
