@@ -31,6 +31,7 @@ type Tab struct {
 	Console *ConsoleLog
 	// budgetExpired hears Emulation.virtualTimeBudgetExpired (see Clock).
 	budgetExpired chan struct{}
+	loading       *loading
 	cancel        context.CancelFunc
 	close         sync.Once
 	browser       *Browser
@@ -98,11 +99,12 @@ func (b *Browser) warm() {
 func (b *Browser) Settle() { b.background.Wait() }
 
 func (b *Browser) openTab() (*Tab, error) {
-	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, browser: b, budgetExpired: make(chan struct{}, 1)}
+	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, browser: b, budgetExpired: make(chan struct{}, 1), loading: newLoading()}
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
 		t.Trace.Observe(ev)
 		t.Net.Observe(ev)
 		t.Console.observe(ev)
+		t.loading.observe(ev)
 		if _, ok := ev.(*emulation.EventVirtualTimeBudgetExpired); ok {
 			select {
 			case t.budgetExpired <- struct{}{}:
@@ -113,6 +115,9 @@ func (b *Browser) openTab() (*Tab, error) {
 	t.Ctx, t.cancel = ctx, cancel
 	if err := within(15*time.Second, cancel, func() error {
 		return chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+			t.loading.mu.Lock()
+			t.loading.frame = string(target.TargetID) // a page target's id is its top frame's
+			t.loading.mu.Unlock()
 			raw, unsubscribe := target.Subscribe(cdpwebmcp.ToolsAdded.Method)
 			go func() {
 				defer unsubscribe()

@@ -195,6 +195,10 @@ type Event struct {
 	Status       string          `json:"status,omitempty"`
 	Output       json.RawMessage `json:"output,omitempty"`
 	ErrorText    string          `json:"errorText,omitempty"`
+	// Inferred says why the suite added this event itself: Chromium sends
+	// no toolsRemoved when a document goes away, so the suite removes that
+	// document's tools when its frame navigates or is detached.
+	Inferred string `json:"inferred,omitempty"`
 }
 
 // Result is one invocation's outcome, the same for both transports.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/agentready/agentready/record"
@@ -97,28 +98,132 @@ const pageInvokeJS = `(async (name, input) => {
 func (c *Client) invokePage(ctx context.Context, name string, input []byte, mark int, res record.Result) record.Result {
 	nameJSON, _ := json.Marshal(name)
 	expr := pageInvokeJS + "(" + string(nameJSON) + ", " + string(input) + ")"
-	out, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+	type answer struct {
 		Found  bool    `json:"found"`
 		Output *string `json:"output"`
-	}](expr, chromedp.EvalAwaitPromise))
+	}
+	// A tool whose form navigates takes its document, and the promise
+	// executeTool gave, with it: that promise never settles. So the call
+	// also ends when the trace shows the invocation's document replaced;
+	// the browser's own answer, if any, is then read from the trace.
+	evalCtx, stopEval := context.WithCancel(ctx)
+	defer stopEval()
+	done := make(chan struct{})
+	var out answer
+	var err error
+	go func() {
+		defer close(done)
+		out, err = chromedp.Run(evalCtx, chromedp.Evaluate[answer](expr, chromedp.EvalAwaitPromise))
+	}()
+	gone := make(chan struct{})
+	go func() {
+		if c.trace.WaitUntil(evalCtx, "the invocation's document to go", func(events []record.Event) bool {
+			return documentGone(events[min(mark, len(events)):], name)
+		}) == nil {
+			close(gone)
+		}
+	}()
+	select {
+	case <-done:
+	case <-gone:
+		stopEval()
+		<-done
+		res.InvocationID = c.invocationAfter(mark, name)
+		return c.afterNavigation(ctx, res, mark, name)
+	}
 	res.InvocationID = c.invocationAfter(mark, name)
 	var exc *chromedp.ExceptionError
 	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return c.noResponse(ctx, res, mark, name)
+	case err == nil && !out.Found:
+		res.Status, res.ErrorText = vocab.Failed, fmt.Sprintf("Tool not found: %q is not in the page's catalog", name)
+	case err == nil && out.Output != nil:
+		res.Status = vocab.Completed
+		setOutput(&res, []byte(*out.Output))
 	case errors.As(err, &exc):
 		res.Status, res.ErrorText = vocab.Failed, exceptionText(exc)
-	case err != nil:
-		res.Status, res.ErrorText = vocab.Failed, err.Error()
-	case !out.Found:
-		res.Status, res.ErrorText = vocab.Failed, fmt.Sprintf("Tool not found: %q is not in the page's catalog", name)
 	default:
-		res.Status = vocab.Completed
-		if out.Output != nil {
-			setOutput(&res, []byte(*out.Output))
-		}
+		// The page API gave no answer: the bound ran out, the document went
+		// away under the call (a form that navigates to a result page), or
+		// the promise settled with nothing. What the browser itself answered
+		// is in the trace; without it, there was no answer.
+		return c.fromTrace(ctx, res, mark, name)
 	}
 	return res
+}
+
+// documentGone tells whether, in events after a call started, the
+// invocation of name began and then its frame's document was replaced or
+// detached (the suite's inferred removal of that frame's tools).
+func documentGone(events []record.Event, name string) bool {
+	frame := ""
+	for _, e := range events {
+		switch {
+		case e.Kind == record.ToolInvoked && e.ToolName == name && frame == "":
+			frame = e.FrameID
+		case frame != "" && e.Kind == record.ToolsRemoved && e.Inferred != "" && e.FrameID == frame:
+			return true
+		}
+	}
+	return false
+}
+
+// navigationGrace is how long an answer may still come after the
+// invocation's document went away. Measured on Chromium 156: a CDP
+// invocation's toolResponded came 30–40 ms after the document was replaced
+// (with the next page's JSON-LD); a page-API invocation's never came.
+const navigationGrace = 250 * time.Millisecond
+
+// afterNavigation reads the answer of an invocation whose document went
+// away: a browser-side invocation's answer (toolResponded) comes once the
+// next document has loaded, a page-API one's never does. A short wait, not
+// the tool's whole timeout, tells the two apart.
+func (c *Client) afterNavigation(ctx context.Context, res record.Result, mark int, name string) record.Result {
+	wait, cancel := context.WithTimeout(ctx, navigationGrace)
+	defer cancel()
+	ev, err := c.trace.WaitFor(wait, mark, "toolResponded of "+res.InvocationID, func(e record.Event) bool {
+		return e.Kind == record.ToolResponded && e.InvocationID == res.InvocationID
+	})
+	if err == nil {
+		return fromResponded(res, ev)
+	}
+	res.Status = vocab.NoResponse
+	res.ErrorText = "the tool's document went away before it answered, and the page API's promise cannot settle after that: " +
+		"call tools that navigate over CDP (transport: cdp) to get the browser's answer"
+	return res
+}
+
+// fromTrace answers what the browser's trace says the invocation ended
+// with, waiting for it while ctx allows; no answer is NoResponse, never
+// completed.
+func (c *Client) fromTrace(ctx context.Context, res record.Result, mark int, name string) record.Result {
+	if res.InvocationID == "" {
+		inv, err := c.trace.WaitFor(ctx, mark, "toolInvoked of "+name, func(e record.Event) bool {
+			return e.Kind == record.ToolInvoked && e.ToolName == name
+		})
+		if err != nil {
+			return c.noResponse(ctx, res, mark, name)
+		}
+		res.InvocationID = inv.InvocationID
+	}
+	answered := func(e record.Event) bool { return e.Kind == record.ToolResponded && e.InvocationID == res.InvocationID }
+	var ev record.Event
+	gone := false
+	err := c.trace.WaitUntil(ctx, "toolResponded of "+res.InvocationID, func(events []record.Event) bool {
+		after := events[min(mark, len(events)):]
+		if i := slices.IndexFunc(after, answered); i >= 0 {
+			ev = after[i]
+			return true
+		}
+		gone = documentGone(after, name)
+		return gone
+	})
+	switch {
+	case err == nil && !gone:
+		return fromResponded(res, ev)
+	case err == nil:
+		return c.afterNavigation(ctx, res, mark, name)
+	}
+	return c.noResponse(ctx, res, mark, name)
 }
 
 // invokeToolParams are WebMCP.invokeTool's parameters for both protocol

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/record"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/webmcp"
 )
@@ -24,6 +25,7 @@ type Recorder struct {
 	changed chan struct{}
 	now     func() time.Time
 	toolIDs map[string]string // frame+name → toolId, from raw toolsAdded (Chromium 159+)
+	loaders map[string]string // frame → loader of its current document
 }
 
 // NewRecorder makes an empty trace.
@@ -57,6 +59,14 @@ func (r *Recorder) Observe(ev any) {
 		if e.ErrorText == "" && ev.Exception != nil {
 			e.ErrorText = ev.Exception.Description
 		}
+	case *page.EventFrameNavigated:
+		if ev.Frame != nil {
+			r.documentChanged(string(ev.Frame.ID), string(ev.Frame.LoaderID))
+		}
+		return
+	case *page.EventFrameDetached:
+		r.frameGone(string(ev.FrameID), "the frame was detached ("+string(ev.Reason)+")")
+		return
 	case *runtime.EventBindingCalled:
 		if ev.Name != BindingName {
 			return
@@ -75,9 +85,45 @@ func (r *Recorder) Observe(ev any) {
 	r.add(e)
 }
 
+// documentChanged notes a frame's new document: the tools of the document it
+// had leave the catalog (Chromium 156 sends no toolsRemoved for them).
+func (r *Recorder) documentChanged(frame, loader string) {
+	r.mu.Lock()
+	if r.loaders == nil {
+		r.loaders = map[string]string{}
+	}
+	prev, known := r.loaders[frame]
+	r.loaders[frame] = loader
+	r.mu.Unlock()
+	if known && prev != loader {
+		r.frameGone(frame, "the frame's document was replaced (navigation)")
+	}
+}
+
+// frameGone removes, with an inferred event, every tool the frame's
+// document had registered.
+func (r *Recorder) frameGone(frame, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var gone []record.Tool
+	for _, t := range record.CatalogAt(r.events, len(r.events)) {
+		if t.FrameID == frame {
+			gone = append(gone, record.Tool{Name: t.Name, FrameID: t.FrameID})
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	r.addLocked(record.Event{Kind: record.ToolsRemoved, Tools: gone, FrameID: frame, Inferred: why})
+}
+
 func (r *Recorder) add(e record.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.addLocked(e)
+}
+
+func (r *Recorder) addLocked(e record.Event) {
 	e.Seq = len(r.events) + 1
 	e.Time = r.now()
 	r.events = append(r.events, e)

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/record"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/webmcp"
 )
@@ -301,5 +303,50 @@ func TestWaitForSkipsEventsBeforeTheMark(t *testing.T) {
 	defer cancel()
 	if _, err := r.WaitFor(ctx, 99, "anything", isResponse); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("mark past the end: err = %v", err)
+	}
+}
+
+// Chromium 156 sends no toolsRemoved when a document goes away: a frame's
+// navigation or detachment takes its tools out, with an inferred event.
+func TestTheCatalogFollowsDocuments(t *testing.T) {
+	r := NewRecorder()
+	nav := func(frame, loader string) *page.EventFrameNavigated {
+		return &page.EventFrameNavigated{Frame: &cdp.Frame{ID: cdp.FrameID(frame), LoaderID: cdp.LoaderID(loader)}}
+	}
+	added := func(frame string, names ...string) *webmcp.EventToolsAdded {
+		ev := &webmcp.EventToolsAdded{}
+		for _, n := range names {
+			ev.Tools = append(ev.Tools, &webmcp.Tool{Name: n, FrameID: cdp.FrameID(frame), Description: n})
+		}
+		return ev
+	}
+	r.Observe(nav("MAIN", "L1"))
+	r.Observe(added("MAIN", "search"))
+	r.Observe(nav("CHILD", "C1"))
+	r.Observe(added("CHILD", "widget"))
+	if got := r.Catalog().Names(); strings.Join(got, ",") != "search,widget" {
+		t.Fatalf("catalog %v", got)
+	}
+	n := r.Len()
+	r.Observe(nav("MAIN", "L2")) // the form navigated to its result page
+	if got := r.Catalog().Names(); strings.Join(got, ",") != "widget" {
+		t.Errorf("after the main frame navigated: %v, want only the child frame's tool", got)
+	}
+	ev := r.Events()[n]
+	if ev.Kind != record.ToolsRemoved || ev.Inferred == "" || len(ev.Tools) != 1 || ev.Tools[0].Name != "search" {
+		t.Errorf("the removal event %+v", ev)
+	}
+	r.Observe(added("MAIN", "refine"))
+	r.Observe(nav("MAIN", "L2")) // the same document again (a same-document navigation): nothing leaves
+	r.Observe(&page.EventFrameDetached{FrameID: "CHILD", Reason: page.FrameDetachedReasonRemove})
+	if got := r.Catalog().Names(); strings.Join(got, ",") != "refine" {
+		t.Errorf("after the child frame left: %v, want [refine]", got)
+	}
+	// A frame with no tools that navigates adds no event.
+	before := r.Len()
+	r.Observe(nav("OTHER", "O1"))
+	r.Observe(nav("OTHER", "O2"))
+	if r.Len() != before {
+		t.Errorf("a navigation of a frame without tools added %d events", r.Len()-before)
 	}
 }

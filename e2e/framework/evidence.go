@@ -73,7 +73,17 @@ const (
 // not a failure: the app was not judged.
 func RunScenario(ctx context.Context, sc scenarios.Scenario) judge.Verdict {
 	GinkgoHelper()
-	target := ScenarioTarget(ctx, sc.Variant)
+	return RunScenarioOn(ctx, sc, App)
+}
+
+// RunScenarioOn is RunScenario against another app: a test app of the
+// suite's own, served by the spec.
+func RunScenarioOn(ctx context.Context, sc scenarios.Scenario, app runs.App) judge.Verdict {
+	GinkgoHelper()
+	Expect(Browser).NotTo(BeNil(), "SetUpBrowser was not called in BeforeSuite")
+	target, done, err := runs.Target(ctx, Browser, app, sc.Variant)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(done)
 	meta := bundle.Meta{RunID: Run.ID, Start: time.Now().UTC(), SuiteVersion: bundle.SuiteVersion, SuiteCommit: Run.Commit,
 		Chromium: Browser.Version.Product, Protocol: Browser.Version.Protocol, Variant: sc.Variant, BaseURL: target.BaseURL}
 	dir := filepath.Join(Run.Dir, sc.ID)

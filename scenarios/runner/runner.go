@@ -112,16 +112,22 @@ func (r *runner) agent(ctx context.Context) {
 	r.mark(ctx, vocab.PhaseAgent)
 	r.ev.States[vocab.StateBefore] = r.state(ctx, vocab.PhaseAgent)
 	selectors := r.selectors(vocab.PhaseAgent)
+	// The page as the agent left it: when a call does not answer, that is
+	// before the suite cancels it (canceling clears the form's WebMCP
+	// pseudo-classes); a later call leaves the page again.
+	var beforeCancel []record.Element
 	r.t.Tab.Tools.OnNoResponse = func(ctx context.Context, _ record.Result) {
-		// The page as the agent left it: canceling the call clears the
-		// form's WebMCP pseudo-classes.
-		r.ev.UI[vocab.PhaseAgent] = r.snapshot(ctx, selectors)
+		beforeCancel = r.snapshot(ctx, selectors)
 	}
 	for i, c := range r.sc.Agent.Calls {
+		beforeCancel = nil
 		r.call(ctx, vocab.PhaseAgent, i, c)
 	}
 	r.t.Tab.Tools.OnNoResponse = nil
-	if _, taken := r.ev.UI[vocab.PhaseAgent]; !taken && len(selectors) > 0 {
+	switch {
+	case beforeCancel != nil:
+		r.ev.UI[vocab.PhaseAgent] = beforeCancel
+	case len(selectors) > 0:
 		r.ev.UI[vocab.PhaseAgent] = r.snapshot(ctx, selectors)
 	}
 }
@@ -258,8 +264,21 @@ type probed struct {
 	Error string          `json:"error"`
 }
 
+// settleDocument lets a navigation in progress (a form that submitted to a
+// result page) finish before the page is read: the new document, not a page
+// half way between two. A load that does not finish within the bound is
+// news about the app, kept as unmet.
+func (r *runner) settleDocument(ctx context.Context) {
+	loaded, cancel := context.WithTimeout(ctx, r.t.Bound)
+	defer cancel()
+	if err := r.t.Tab.WaitLoaded(loaded); err != nil && ctx.Err() == nil {
+		r.ev.Unmet = append(r.ev.Unmet, "the page did not finish loading within "+r.t.Bound.String())
+	}
+}
+
 // probe fetches every probe from the page, one after another, in name order.
 func (r *runner) probe(ctx context.Context) (map[string]probed, error) {
+	r.settleDocument(ctx)
 	var pairs [][2]string
 	for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
 		_, path, _ := record.SplitRequest(r.sc.Probes[name])
@@ -289,6 +308,7 @@ func (r *runner) selectors(phase vocab.Phase) []string {
 }
 
 func (r *runner) snapshot(ctx context.Context, selectors []string) []record.Element {
+	r.settleDocument(ctx)
 	ctx, cancel := r.t.Tab.Bind(ctx)
 	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)

@@ -1,0 +1,36 @@
+package e2e
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentready/agentready/e2e/framework"
+	"github.com/agentready/agentready/e2e/matchers"
+	"github.com/agentready/agentready/fixtures/realpages"
+	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// Pages that behave as public WebMCP demos do (fixtures/realpages): forms
+// that navigate, tools that answer text or arrays, decorated schemas, a page
+// without tools. Each scenario file reaches the verdict it states.
+var _ = Own("Real page patterns", MarkScenario, Label("real-pages"), func() {
+	all, err := scenarios.LoadDir("../fixtures/realpages/scenarios")
+	if err != nil {
+		It("load the real-page scenarios", func() { Fail(err.Error()) })
+	}
+	for _, sc := range all {
+		It(sc.ID+": "+sc.Title, Label(sc.Labels()...), framework.Timeout, func(ctx SpecContext) {
+			srv, err := realpages.Start()
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(srv.Close)
+			verdict := framework.RunScenarioOn(ctx, sc, runs.App{BaseURL: srv.URL})
+			if sc.Known != nil {
+				Expect(verdict).To(matchers.HaveVerdict(sc.Known.Outcome, sc.Known.Codes...))
+			} else {
+				Expect(verdict).To(matchers.HaveVerdict(vocab.Pass))
+			}
+		})
+	}
+})
