@@ -77,6 +77,11 @@ type Version struct {
 	Product  string `json:"product"`  // e.g. Chrome/156.0.8078.108
 	Protocol string `json:"protocol"` // CDP protocol version
 	Major    int    `json:"major"`
+	// Features are the --enable-features and --disable-features values the
+	// browser runs with (its own command line: what a browser attached by URL
+	// was started with, too), and WebMCP what the preflight saw of it.
+	Features []string `json:"features,omitempty"`
+	WebMCP   string   `json:"webmcp,omitempty"`
 }
 
 // ErrPreflight marks a browser that cannot run the suite; the message says
@@ -124,6 +129,7 @@ func Launch(opts Options) (*Browser, error) {
 		return nil, fmt.Errorf("%w: Browser.getVersion: %v", ErrPreflight, err)
 	}
 	b.Version = Version{Product: v.Product, Protocol: v.ProtocolVersion, Major: majorOf(v.Product)}
+	b.Version.Features = featureFlags(ctx)
 	if err := b.preflight(); err != nil {
 		b.Close()
 		return nil, err

@@ -59,6 +59,15 @@ func TestLaunchPassesPreflightWithWebMCPOn(t *testing.T) {
 	if b.Version.Major < MinMajorVersion {
 		t.Errorf("version %+v", b.Version)
 	}
+	// The evidence records the feature switches the browser runs with and
+	// what the preflight saw: both WebMCP names (later builds renamed
+	// WebMCPTesting to WebMCP) and the BackForwardCache turned off.
+	if got := strings.Join(b.Version.Features, " "); !strings.Contains(got, "--enable-features="+Features) || !strings.Contains(got, "BackForwardCache") {
+		t.Errorf("features %q, want --enable-features=%s and BackForwardCache disabled", got, Features)
+	}
+	if b.Version.WebMCP != "document.modelContext is on" {
+		t.Errorf("preflight saw %q", b.Version.WebMCP)
+	}
 	tab, err := b.NewTab(t.Context())
 	if err != nil {
 		t.Fatal(err)

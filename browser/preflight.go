@@ -42,6 +42,10 @@ func (b *Browser) preflight() error {
 	if err != nil {
 		return fmt.Errorf("%w: could not evaluate on the preflight page: %v", ErrPreflight, err)
 	}
+	b.Version.WebMCP = "document.modelContext is " + api
+	if api == "ok" {
+		b.Version.WebMCP = "document.modelContext is on"
+	}
 	if api != "ok" {
 		//lint:ignore ST1005 a message for a person, in sentences, printed as the run's first and only failure
 		return fmt.Errorf("%w: WebMCP is off in %s: document.modelContext is %s.\n  Start Chromium %d+ with --enable-features=%s\n  (the suite sets it when it starts Chromium; set it yourself on a browser you attach with %s).",

@@ -57,6 +57,8 @@ type Meta struct {
 	SuiteCommit  string    `json:"suiteCommit,omitempty"`
 	Chromium     string    `json:"chromium,omitempty"`
 	Protocol     string    `json:"protocol,omitempty"`
+	Features     []string  `json:"features,omitempty"` // the browser's feature switches (the WebMCP ones among them)
+	WebMCP       string    `json:"webmcp,omitempty"`   // what the preflight saw of the page API
 	Variant      string    `json:"variant,omitempty"`
 	BaseURL      string    `json:"baseUrl"`
 	Redacted     []string  `json:"redacted"` // placeholders used, never the values

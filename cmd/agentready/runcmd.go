@@ -111,7 +111,7 @@ func runOne(ctx context.Context, b *browser.Browser, app runs.App, sc scenarios.
 	}
 	defer done()
 	meta := bundle.Meta{RunID: runID, Start: time.Now().UTC(), SuiteVersion: bundle.SuiteVersion, SuiteCommit: bundle.SuiteCommit(),
-		Chromium: b.Version.Product, Protocol: b.Version.Protocol, Variant: sc.Variant, BaseURL: target.BaseURL}
+		Chromium: b.Version.Product, Protocol: b.Version.Protocol, Features: b.Version.Features, WebMCP: b.Version.WebMCP, Variant: sc.Variant, BaseURL: target.BaseURL}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	ev := runner.Run(ctx, sc, target)

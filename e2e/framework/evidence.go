@@ -85,7 +85,7 @@ func RunScenarioOn(ctx context.Context, sc scenarios.Scenario, app runs.App) jud
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(done)
 	meta := bundle.Meta{RunID: Run.ID, Start: time.Now().UTC(), SuiteVersion: bundle.SuiteVersion, SuiteCommit: Run.Commit,
-		Chromium: Browser.Version.Product, Protocol: Browser.Version.Protocol, Variant: sc.Variant, BaseURL: target.BaseURL}
+		Chromium: Browser.Version.Product, Protocol: Browser.Version.Protocol, Features: Browser.Version.Features, WebMCP: Browser.Version.WebMCP, Variant: sc.Variant, BaseURL: target.BaseURL}
 	dir := filepath.Join(Run.Dir, sc.ID)
 	// Written once: by the spec, or by the cleanup when the spec was cut
 	// short. sync.Once also orders the two, which may run on different
