@@ -1,5 +1,6 @@
 // Command agentready serves the reference app and works with evidence.
 //
+//	agentready catalog [--json] URL
 //	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T]
 //	agentready serve [--app events|plain] [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
 //	agentready variants
@@ -25,6 +26,7 @@ func main() {
 const usage = `usage: agentready <command> [flags]
 
 commands:
+  catalog    list the tools a page offers (every frame), as a table or --json
   run        run scenario files against your app (--base-url) or the embedded one, with evidence
   serve      run the reference app for a person to click through
   variants   list the deliberate defects the reference app can be started with
@@ -39,6 +41,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return runScenarios(args[1:], stdout, stderr)
+	case "catalog":
+		return catalogCmd(args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdout, stderr)
 	case "verify":

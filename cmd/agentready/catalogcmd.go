@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/pagetools"
+)
+
+// catalogCmd is `agentready catalog URL [--json]`: the tools a page offers,
+// across its frames, read in the suite's browser.
+func catalogCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print JSON (with input schemas) instead of a table")
+	opts := pageOptions(fs)
+	if err := fs.Parse(reorder(args)); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: agentready catalog [--json] [--settle 300ms] [--max-wait 5s] URL")
+		return 2
+	}
+	l, code := readPage(fs.Arg(0), *opts, stderr)
+	if code != 0 {
+		return code
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(l)
+		return 0
+	}
+	printListing(stdout, l)
+	return 0
+}
+
+// pageOptions adds the flags every command that reads a page shares.
+func pageOptions(fs *flag.FlagSet) *pagetools.Options {
+	o := pagetools.DefaultOptions
+	fs.DurationVar(&o.Settle, "settle", o.Settle, "how long the catalog must stay unchanged after the load (tools registered later are waited for)")
+	fs.DurationVar(&o.MaxWait, "max-wait", o.MaxWait, "the longest wait for the catalog to settle")
+	return &o
+}
+
+// readPage launches the browser (the suite's flags and preflight) and lists
+// the page's tools: exit code 2 on bad input, 1 when the page cannot be read.
+func readPage(raw string, opts pagetools.Options, stderr io.Writer) (pagetools.Listing, int) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		fmt.Fprintf(stderr, "agentready: %q is not an http(s) URL\n", raw)
+		return pagetools.Listing{}, 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready:", err)
+		return pagetools.Listing{}, 2
+	}
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(ctx, opts.MaxWait+browser.NavigateTimeout+10*time.Second)
+	defer cancel()
+	l, err := pagetools.Read(ctx, b, u.String(), opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready:", err)
+		return pagetools.Listing{}, 1
+	}
+	return l, 0
+}
+
+func printListing(w io.Writer, l pagetools.Listing) {
+	fmt.Fprintf(w, "%s offers %d tool(s)\n", l.URL, len(l.Tools))
+	if len(l.Tools) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tANNOTATIONS\tFRAME\tDESCRIPTION")
+	for _, t := range l.Sorted() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Kind, hints(t), frameLabel(l.URL, t.FrameURL), oneLine(t.Description, 70))
+	}
+	_ = tw.Flush()
+	if l.Disagreement != "" {
+		fmt.Fprintf(w, "\nthe protocol and getTools() disagree:\n%s\n", l.Disagreement)
+	}
+}
+
+func hints(t pagetools.Tool) string {
+	var h []string
+	a := t.Annotations
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{a.ReadOnly, "read-only"}, {a.UntrustedContent, "untrusted-content"}, {a.Autosubmit, "autosubmit"}, {a.Consequential, "consequential"}, {a.Debugging, "debugging"}} {
+		if x.on {
+			h = append(h, x.name)
+		}
+	}
+	if len(h) == 0 {
+		return "-"
+	}
+	return strings.Join(h, ",")
+}
+
+func frameLabel(page, frame string) string {
+	if frame == "" || frame == page {
+		return "top"
+	}
+	return frame
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// reorder puts flags before positional arguments, so that
+// `agentready catalog URL --json` works as people type it.
+func reorder(args []string) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			rest = append(rest, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "-"):
+			flags = append(flags, a)
+			if !strings.Contains(a, "=") && i+1 < len(args) && takesValue(a) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return append(flags, rest...)
+}
+
+// takesValue tells whether a flag is followed by its value (booleans are not).
+func takesValue(flag string) bool {
+	switch strings.TrimLeft(flag, "-") {
+	case "json", "allow-writes", "update-contract-only":
+		return false
+	}
+	return true
+}
