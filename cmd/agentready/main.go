@@ -2,6 +2,7 @@
 //
 //	agentready catalog [--json] URL
 //	agentready init --id ID [--out FILE] URL
+//	agentready smoke [--allow-writes] [--json] URL
 //	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T]
 //	agentready serve [--app events|plain] [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
 //	agentready variants
@@ -29,6 +30,7 @@ const usage = `usage: agentready <command> [flags]
 commands:
   catalog    list the tools a page offers (every frame), as a table or --json
   init       write a scenario with a page's real catalog pinned, to fill in
+  smoke      call each tool with inputs derived from its schema; report where page and schema disagree
   run        run scenario files against your app (--base-url) or the embedded one, with evidence
   serve      run the reference app for a person to click through
   variants   list the deliberate defects the reference app can be started with
@@ -47,6 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return catalogCmd(args[1:], stdout, stderr)
 	case "init":
 		return initCmd(args[1:], stdout, stderr)
+	case "smoke":
+		return smokeCmd(args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdout, stderr)
 	case "verify":

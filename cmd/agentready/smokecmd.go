@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/smoke"
+)
+
+// smokeCmd is `agentready smoke URL [--allow-writes] [--json]`: each tool
+// called with inputs derived from its schema, valid and invalid, on a fresh
+// page each; exit 1 when the page and its schemas disagree.
+func smokeCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("smoke", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	allowWrites := fs.Bool("allow-writes", false, "call tools not annotated read-only too (they may change your app's data)")
+	opts := smoke.Options{Page: *pageOptions(fs)}
+	if err := fs.Parse(reorder(args)); err != nil {
+		return 2
+	}
+	opts.AllowWrites = *allowWrites
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: agentready smoke [--allow-writes] [--json] URL")
+		return 2
+	}
+	u, err := url.Parse(fs.Arg(0))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		fmt.Fprintf(stderr, "agentready smoke: %q is not an http(s) URL\n", fs.Arg(0))
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready smoke:", err)
+		return 2
+	}
+	defer b.Close()
+	rep, err := smoke.Run(ctx, b, u.String(), opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready smoke:", err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rep)
+	} else {
+		for _, s := range rep.Skipped {
+			fmt.Fprintln(stdout, "skipped  "+s)
+		}
+		for _, f := range rep.Findings {
+			in, _ := json.Marshal(f.Case.Input)
+			fmt.Fprintf(stdout, "%-17s %s\n                  input %s\n", f.Kind, f.Message, in)
+		}
+		fmt.Fprintf(stdout, "smoke: %d calls, %d findings\n", rep.Calls, len(rep.Findings))
+	}
+	if len(rep.Findings) > 0 {
+		return 1
+	}
+	return 0
+}

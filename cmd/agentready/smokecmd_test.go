@@ -1,0 +1,34 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/fixtures/realpages"
+)
+
+// Exit 1 with the finding on a page whose schema says string where the page
+// takes only an integer; exit 0 on a page with nothing to disagree on; 2 on
+// bad input.
+func TestSmokeCommand(t *testing.T) {
+	srv, err := realpages.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	var out, errs bytes.Buffer
+	if code := smokeCmd([]string{srv.URL + "/stock"}, &out, &errs); code != 1 {
+		t.Fatalf("exit %d on the stock page, want 1\n%s%s", code, out.String(), errs.String())
+	}
+	if !strings.Contains(out.String(), "valid-refused     check_stock refused an input its schema allows") {
+		t.Errorf("the report does not name check_stock:\n%s", out.String())
+	}
+	out.Reset()
+	if code := smokeCmd([]string{srv.URL + "/about"}, &out, &errs); code != 0 {
+		t.Errorf("exit %d on a page with no tools\n%s", code, out.String())
+	}
+	if code := smokeCmd([]string{"nope"}, &out, &errs); code != 2 {
+		t.Errorf("exit %d on bad input", code)
+	}
+}

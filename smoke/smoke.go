@@ -1,0 +1,171 @@
+package smoke
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/pagetools"
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
+)
+
+// Kind names what a smoke call found.
+type Kind string
+
+// The findings.
+const (
+	ValidRefused    Kind = "valid-refused"    // the page refused an input its schema allows: the schema and the page disagree
+	InvalidAccepted Kind = "invalid-accepted" // the page accepted an input its schema refuses: the page must validate
+	NoAnswer        Kind = "no-answer"        // the tool never answered
+	ReadOnlyWrites  Kind = "read-only-writes" // a tool annotated read-only sent a write to the app
+)
+
+// Finding is one disagreement seen in one call.
+type Finding struct {
+	Kind    Kind          `json:"kind"`
+	Case    Case          `json:"case"`
+	Result  record.Result `json:"result"`
+	Writes  []string      `json:"writes,omitempty"`
+	Message string        `json:"message"`
+}
+
+// Report is a smoke run of one page.
+type Report struct {
+	URL      string    `json:"url"`
+	Calls    int       `json:"calls"`
+	Skipped  []string  `json:"skipped,omitempty"` // tools not called, and why
+	Findings []Finding `json:"findings"`
+}
+
+// Options say what may be called.
+type Options struct {
+	// AllowWrites calls tools not annotated read-only too: they may change
+	// the app's data. Off by default.
+	AllowWrites bool
+	Page        pagetools.Options
+	Timeout     time.Duration // a call's answer (vocab.Bound when zero)
+}
+
+// Run calls every tool of the page at url with the inputs its schema gives,
+// each on a fresh page, and reports what disagreed.
+func Run(ctx context.Context, b *browser.Browser, pageURL string, opts Options) (Report, error) {
+	rep := Report{URL: pageURL, Findings: []Finding{}}
+	listing, err := pagetools.Read(ctx, b, pageURL, opts.Page)
+	if err != nil {
+		return rep, err
+	}
+	for _, t := range listing.Sorted() {
+		if !t.Annotations.ReadOnly && !opts.AllowWrites {
+			rep.Skipped = append(rep.Skipped, t.Name+": not annotated read-only (--allow-writes calls it)")
+			continue
+		}
+		cases, err := Cases(t.Tool)
+		if err != nil {
+			rep.Skipped = append(rep.Skipped, err.Error())
+			continue
+		}
+		for _, c := range cases {
+			f, err := call(ctx, b, pageURL, t.Tool, c, opts)
+			if err != nil {
+				return rep, err
+			}
+			rep.Calls++
+			if f != nil {
+				rep.Findings = append(rep.Findings, *f)
+			}
+		}
+	}
+	return rep, nil
+}
+
+// call makes one case's call on a fresh page and judges what came of it.
+func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool, c Case, opts Options) (*Finding, error) {
+	tab, err := b.NewTab(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tab.Close()
+	if err := tab.Navigate(ctx, pageURL); err != nil {
+		return nil, fmt.Errorf("open %s: %w", pageURL, err)
+	}
+	if err := tab.Tools.WaitTool(ctx, t.Name, true); err != nil {
+		return nil, fmt.Errorf("%s is not offered on a fresh page: %w", t.Name, err)
+	}
+	if opts.Timeout > 0 {
+		tab.Tools.Timeout = opts.Timeout
+	}
+	mark := tab.Net.Len()
+	res := tab.Tools.Invoke(ctx, t.Name, c.Input, vocab.PageAPI)
+	settled, cancel := tab.Bind(ctx)
+	settled, cancelBound := context.WithTimeout(settled, vocab.Bound/3)
+	_ = tab.Net.WaitSettled(settled)
+	cancelBound()
+	cancel()
+	var writes []string
+	for _, r := range tab.Net.Requests().Since(mark).Writes() {
+		if sameOrigin(pageURL, r.URL) {
+			writes = append(writes, r.Method+" "+r.Path)
+		}
+	}
+	f := Finding{Case: c, Result: res, Writes: writes}
+	refusedIt, why := refused(res)
+	switch {
+	case t.Annotations.ReadOnly && len(writes) > 0:
+		f.Kind, f.Message = ReadOnlyWrites, fmt.Sprintf("%s is annotated read-only, and sent %s", t.Name, strings.Join(writes, ", "))
+	case res.Status == vocab.NoResponse:
+		f.Kind, f.Message = NoAnswer, fmt.Sprintf("%s did not answer (%s)", t.Name, c.Name)
+	case c.Valid && refusedIt:
+		f.Kind, f.Message = ValidRefused, fmt.Sprintf("%s refused an input its schema allows (%s): %s", t.Name, c.Name, why)
+	case !c.Valid && !refusedIt:
+		f.Kind, f.Message = InvalidAccepted, fmt.Sprintf("%s accepted an input its schema refuses (%s)", t.Name, c.Name)
+	default:
+		return nil, nil
+	}
+	return &f, nil
+}
+
+var refusalCode = regexp.MustCompile(`(?i)invalid|validation|bad_?request|malformed|unknown_(param|field)|missing`)
+var refusalText = regexp.MustCompile(`(?i)\b(invalid|must be|is required|required:|unknown (parameter|field)|not a valid|expected a|only accepts)\b`)
+
+// refused tells whether a tool's answer refuses its input: an error, an
+// object whose code says the input was wrong (or that lists field errors),
+// or a text that says so. An answer such as CONFIRMATION_REQUIRED is not a
+// refusal of the input.
+func refused(res record.Result) (bool, string) {
+	if res.Status == vocab.Failed || res.Status == vocab.Canceled {
+		return true, "the call ended " + string(res.Status) + ": " + res.ErrorText
+	}
+	var obj map[string]any
+	if json.Unmarshal(res.Output, &obj) == nil && obj != nil {
+		if code, _ := obj["code"].(string); refusalCode.MatchString(code) {
+			return true, "code " + code
+		}
+		for _, k := range []string{"errors", "fieldErrors", "error"} {
+			if _, ok := obj[k]; ok {
+				return true, "the answer has " + k
+			}
+		}
+		return false, ""
+	}
+	text := res.OutputText
+	var s string
+	if text == "" && json.Unmarshal(res.Output, &s) == nil {
+		text = s
+	}
+	if refusalText.MatchString(text) {
+		return true, fmt.Sprintf("it said %q", text)
+	}
+	return false, ""
+}
+
+func sameOrigin(base, raw string) bool {
+	b, err1 := url.Parse(base)
+	u, err2 := url.Parse(raw)
+	return err1 == nil && err2 == nil && strings.EqualFold(b.Host, u.Host) && strings.EqualFold(b.Scheme, u.Scheme)
+}

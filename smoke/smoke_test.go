@@ -1,0 +1,106 @@
+package smoke
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/fixtures/realpages"
+	"github.com/agentready/agentready/record"
+)
+
+func tool(name, schema string) record.Tool {
+	return record.Tool{Name: name, InputSchema: json.RawMessage(schema)}
+}
+
+// Every case is what the validator says it is, and the kinds the issue
+// names are all there: boundaries, missing required, wrong type, outside
+// the enum, an unknown parameter (where the schema forbids it).
+func TestCasesFollowTheSchema(t *testing.T) {
+	cases, err := Cases(tool("order", `{"type":"object","additionalProperties":false,"required":["size","qty"],
+		"properties":{"size":{"type":"string","enum":["s","l"]},"qty":{"type":"integer","minimum":1,"maximum":12},"note":{"type":"string","maxLength":5}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range cases {
+		names = append(names, c.Name)
+	}
+	for _, want := range []string{"valid: the required parameters", "valid: the maximum of qty", "valid: the minimum of qty",
+		"valid: the option l of size", "valid: the longest value of note", "invalid: qty missing (required)",
+		"invalid: qty of the wrong type", "invalid: size outside its enum", "invalid: an unknown parameter"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("no case %q in %v", want, names)
+		}
+	}
+	base := cases[slices.Index(names, "valid: the required parameters")]
+	if base.Input["size"] != "s" || base.Input["qty"] != 1.0 || base.Input["note"] != nil {
+		t.Errorf("the base input %v", base.Input)
+	}
+}
+
+// A generated input the schema does not accept is never a "valid" case.
+func TestCasesDropWhatTheValidatorRefutes(t *testing.T) {
+	cases, err := Cases(tool("t", `{"type":"object","required":["code"],"properties":{"code":{"type":"string","pattern":"^[0-9]+$"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if c.Valid {
+			t.Errorf("a valid case the pattern refuses: %+v", c)
+		}
+	}
+	if _, err := Cases(tool("bad", `{"type": 42}`)); err == nil {
+		t.Error("a schema that does not compile gave cases")
+	}
+}
+
+// The acceptance of issue 14.5, on pages that behave as real ones do: a
+// schema that says string where the page takes only digits, a page that
+// checks nothing, a read-only tool that writes — and a right one, clean.
+func TestSmokeFindsWhereThePageAndItsSchemaDisagree(t *testing.T) {
+	srv, err := realpages.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	rep, err := Run(t.Context(), b, srv.URL+"/stock", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTool := map[string][]Kind{}
+	for _, f := range rep.Findings {
+		byTool[f.Case.Tool] = append(byTool[f.Case.Tool], f.Kind)
+	}
+	if !slices.Contains(byTool["check_stock"], ValidRefused) {
+		t.Errorf("check_stock (string in the schema, digits in the page): %v", byTool["check_stock"])
+	}
+	if !slices.Contains(byTool["list_low_stock"], InvalidAccepted) {
+		t.Errorf("list_low_stock (checks nothing): %v", byTool["list_low_stock"])
+	}
+	if !slices.Contains(byTool["view_item"], ReadOnlyWrites) {
+		t.Errorf("view_item (read-only, writes): %v", byTool["view_item"])
+	}
+	if len(byTool["find_item"]) != 0 {
+		t.Errorf("find_item is right, yet: %v", byTool["find_item"])
+	}
+	if rep.Calls < 10 {
+		t.Errorf("only %d calls", rep.Calls)
+	}
+
+	// Tools that are not read-only are left alone unless allowed.
+	rep, err = Run(t.Context(), b, srv.URL+"/pizza", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Calls != 0 || len(rep.Skipped) != 2 || !strings.Contains(strings.Join(rep.Skipped, " "), "--allow-writes") {
+		t.Errorf("pizza without --allow-writes: %d calls, skipped %v", rep.Calls, rep.Skipped)
+	}
+}
