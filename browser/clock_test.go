@@ -100,3 +100,129 @@ func TestAFixedClockIsThePagesClockAndKeepsRunning(t *testing.T) {
 	}
 	clock.Stop()
 }
+
+// A person's review time, fast-forwarded: a write a page makes 2 s of page
+// time after a click is inside a 3 s window, which costs little real time;
+// and a chain through IndexedDB (a browser-process reply between timers)
+// is caught because the window is sliced.
+func TestAWindowFastForwardsThePage(t *testing.T) {
+	requireChromium(t)
+	b, err := Launch(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		fmt.Fprint(w, `<!doctype html><title>late</title><button id="go">go</button><script>
+document.getElementById("go").onclick = () => {
+  setTimeout(() => fetch("/late", {method: "POST"}), 2000);
+  const open = indexedDB.open("db" + Math.random());
+  open.onupgradeneeded = () => open.result.createObjectStore("s");
+  open.onsuccess = () => {
+    const tx = open.result.transaction("s", "readwrite");
+    tx.objectStore("s").put(1, "k");
+    tx.oncomplete = () => setTimeout(() => fetch("/chained", {method: "POST"}), 500);
+  };
+};
+</script>`)
+	}))
+	defer app.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	tab, err := b.NewTab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	clock, err := tab.StartClock(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Navigate(ctx, app.URL); err != nil {
+		t.Fatal(err)
+	}
+	clock.Stop() // no paced time: only the window may move the page's clock
+	clock = restart(t, tab, clock)
+	mark := tab.Net.Len()
+	if err := tab.Do(ctx, chromedp.Click(chromedp.CSS("#go"), chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	took, err := clock.Advance(ctx, 3*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	posts := tab.Net.Requests().Since(mark).Writes()
+	var paths []string
+	for _, p := range posts {
+		paths = append(paths, p.Path)
+	}
+	if strings.Join(paths, ",") != "/chained,/late" && strings.Join(paths, ",") != "/late,/chained" {
+		t.Errorf("writes in the window: %v, want /late and /chained", paths)
+	}
+	if took >= 3*time.Second {
+		t.Errorf("a 3 s window took %s of real time", took)
+	}
+	t.Logf("a 3 s window took %s of real time", took)
+}
+
+// restart leaves the virtual clock on but paced time off: the test's
+// window is then the only page time that passes after the click.
+func restart(t *testing.T, tab *Tab, c *Clock) *Clock {
+	t.Helper()
+	_ = c
+	return &Clock{tab: tab, stopped: make(chan struct{}), done: make(chan struct{}), last: time.Now()}
+}
+
+// Worker timers run on real time: a tab must know when its page has one.
+func TestHasWorkersSeesADedicatedWorker(t *testing.T) {
+	requireChromium(t)
+	b, err := Launch(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/w" {
+			fmt.Fprint(w, `<!doctype html><p id="s">starting</p><script>
+const w = new Worker(URL.createObjectURL(new Blob(["postMessage('up'); setInterval(() => {}, 1000)"], {type: "text/javascript"})));
+w.onmessage = () => { document.getElementById("s").textContent = "up"; };
+</script>`)
+			return
+		}
+		fmt.Fprint(w, `<!doctype html><p>no worker</p>`)
+	}))
+	defer app.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	tab, err := b.NewTab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	if err := tab.Navigate(ctx, app.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	if tab.HasWorkers(ctx) {
+		t.Error("a page without workers has workers")
+	}
+	if err := tab.Navigate(ctx, app.URL+"/w"); err != nil {
+		t.Fatal(err)
+	}
+	in, cancelIn := tab.Bind(ctx)
+	defer cancelIn()
+	// (WaitReady first: a Poll right after a second navigation can meet the
+	// old document's execution context.)
+	if err := chromedp.Do(in, chromedp.WaitReady(chromedp.CSS("#s")), chromedp.WaitVisible(chromedp.CSS("#s"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(in, chromedp.Poll[bool](`document.getElementById("s")?.textContent === "up"`)); err != nil {
+		t.Fatal(err)
+	}
+	if !tab.HasWorkers(ctx) {
+		t.Error("a page running a dedicated worker has none")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -255,4 +256,29 @@ func (c *ConsoleLog) Entries() []record.ConsoleEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]record.ConsoleEntry(nil), c.entries...)
+}
+
+// HasWorkers tells whether the tab's page runs workers (dedicated, shared or
+// service workers of its browser context), whose timers run on real time
+// even when the page's clock is virtual. Unknown (the browser would not
+// list its targets) counts as yes: a window then waits in real time.
+func (t *Tab) HasWorkers(ctx context.Context) bool {
+	c := chromedp.FromContext(t.Ctx)
+	if c == nil {
+		return true
+	}
+	ctx, cancel := t.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
+	defer cancelBound()
+	infos, err := chromedp.Targets(ctx)
+	if err != nil {
+		return true
+	}
+	for _, info := range infos {
+		if info.BrowserContextID == c.BrowserContextID && strings.Contains(string(info.Type), "worker") {
+			return true
+		}
+	}
+	return false
 }

@@ -91,6 +91,7 @@ type run struct {
 	Faults     []string                       `json:"faults,omitempty"`
 	Unmet      []string                       `json:"unmet,omitempty"`
 	ProbeReads []scenarios.ProbeRead          `json:"probeReads,omitempty"`
+	Windows    []scenarios.Window             `json:"windows,omitempty"`
 }
 
 type catalogFile struct {
@@ -156,7 +157,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	parts := map[string]any{
 		ScenarioFile: b.Scenario,
-		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads},
+		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows},
 		CatalogFile:  catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools},
 		TraceFile:    ev.Trace,
 		StateFile:    ev.States,
@@ -218,7 +219,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		return Bundle{}, err
 	}
 	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, r.Calls, r.Marks, r.Final, r.Faults, r.Unmet
-	ev.ProbeReads = r.ProbeReads
+	ev.ProbeReads, ev.Windows = r.ProbeReads, r.Windows
 	_ = json.Unmarshal(r.Capture, &ev.Capture)
 	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
 	ev.States, ev.UI = states, ui

@@ -44,6 +44,9 @@ type Evidence struct {
 	Console []record.ConsoleEntry `json:"console"`
 	Final   *string               `json:"final"`
 	Faults  []string              `json:"faults,omitempty"` // harness problems met on the way
+	// Windows are the spans of page time the run fast-forwarded (the
+	// person's review, the settle after their last step).
+	Windows []Window `json:"windows,omitempty"`
 	// Unmet are waits of the scenario's steps that ran out: the page never
 	// got there. That is news about the app, which the checks judge; it is
 	// not a fault of the harness.
@@ -68,6 +71,14 @@ type CallRecord struct {
 	Result        record.Result `json:"result"`
 	CatalogBefore []string      `json:"catalogBefore"`
 	CatalogAfter  []string      `json:"catalogAfter"`
+}
+
+// Window is a span of page time granted at once after a phase.
+type Window struct {
+	After    vocab.Phase   `json:"after"`
+	PageTime time.Duration `json:"pageTimeNs"`
+	RealTime time.Duration `json:"realTimeNs"`
+	Paced    bool          `json:"paced,omitempty"` // the page had workers, whose timers run on real time: the window was waited for in real time
 }
 
 // ProbeRead is one request the harness made to read the app's state.

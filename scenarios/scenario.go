@@ -82,6 +82,36 @@ type Capture struct {
 	Network     *bool    `yaml:"network,omitempty" json:"network,omitempty"` // default true
 	Journal     *bool    `yaml:"journal,omitempty" json:"journal,omitempty"` // read the app's journal when it has one; default true
 	ToolTimeout Duration `yaml:"tool_timeout,omitempty" json:"toolTimeout,omitempty"`
+	// Review is the person's review time after the agent's last answer,
+	// and Settle the time after the person's last step, both on the page's
+	// clock (fast-forwarded): what the page does in them belongs to the
+	// phase they follow. Defaults: DefaultReview, DefaultSettle; 0s: none.
+	Review *Duration `yaml:"review,omitempty" json:"review,omitempty"`
+	Settle *Duration `yaml:"settle,omitempty" json:"settle,omitempty"`
+}
+
+// The windows a scenario gets unless it says otherwise: a person reviews
+// for seconds before confirming; a debounced submit needs a moment.
+const (
+	DefaultReview = Duration(5 * time.Second)
+	DefaultSettle = Duration(2 * time.Second)
+)
+
+// ReviewTime is the review window after the agent.
+func (c Capture) ReviewTime() time.Duration {
+	return time.Duration(orDuration(c.Review, DefaultReview))
+}
+
+// SettleTime is the window after the person's last step.
+func (c Capture) SettleTime() time.Duration {
+	return time.Duration(orDuration(c.Settle, DefaultSettle))
+}
+
+func orDuration(d *Duration, dflt Duration) Duration {
+	if d == nil {
+		return dflt
+	}
+	return *d
 }
 
 // NetworkOn tells whether the network log is part of the evidence.

@@ -88,14 +88,16 @@ func (r *runner) fault(format string, args ...any) {
 // open loads the start page (on the scenario's fixed clock, when it has
 // one) and records its catalog as the agent finds it.
 func (r *runner) open(ctx context.Context) {
-	if at := r.sc.Clock; at != nil {
-		clock, err := r.t.Tab.FixClock(ctx, *at)
-		if err != nil {
-			r.fault("%v", err)
-		} else {
-			r.clock = clock
-			r.ev.Env.Clock = at
-		}
+	clock, err := r.t.Tab.StartClock(ctx, r.sc.Clock)
+	switch {
+	case err != nil && r.sc.Clock != nil:
+		r.fault("%v", err)
+	case err != nil:
+		// Without virtual time there is no fast-forwarded window: the
+		// windows are then waited for in real time (see window).
+	default:
+		r.clock = clock
+		r.ev.Env.Clock = r.sc.Clock
 	}
 	if err := r.t.Tab.Navigate(ctx, r.t.BaseURL+r.sc.Start); err != nil {
 		r.fault("open %s: %v", r.sc.Start, err)
@@ -130,6 +132,38 @@ func (r *runner) agent(ctx context.Context) {
 	case len(selectors) > 0:
 		r.ev.UI[vocab.PhaseAgent] = r.snapshot(ctx, selectors)
 	}
+	// A person reviews for seconds before confirming: what the page does
+	// meanwhile happened before confirmation, in the agent's phase.
+	r.window(ctx, vocab.PhaseAgent, r.sc.Capture.ReviewTime())
+}
+
+// window gives the page d of its own time after a phase, fast-forwarded on
+// its virtual clock. A page with workers (whose timers run on real time)
+// or without a virtual clock gets d in real time instead, so that a write
+// they make in it is still seen.
+func (r *runner) window(ctx context.Context, after vocab.Phase, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	w := scenarios.Window{After: after, PageTime: d}
+	if r.clock == nil || r.t.Tab.HasWorkers(ctx) {
+		w.Paced = true
+		start := time.Now()
+		timer := time.NewTimer(d)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+		}
+		w.RealTime = time.Since(start)
+	} else {
+		took, err := r.clock.Advance(ctx, d)
+		if err != nil && ctx.Err() == nil {
+			r.fault("the page's time after %s: %v", after, err)
+		}
+		w.RealTime = took
+	}
+	r.ev.Windows = append(r.ev.Windows, w)
 }
 
 // human plays the person's steps. Each phase's state is read after its
@@ -140,6 +174,7 @@ func (r *runner) human(ctx context.Context) {
 	r.ev.States[vocab.PhaseAgent] = r.state(ctx, vocab.PhaseHuman)
 	if len(r.sc.Human) > 0 {
 		r.steps(ctx, vocab.PhaseHuman, r.sc.Human)
+		r.window(ctx, vocab.PhaseHuman, r.sc.Capture.SettleTime())
 		if sel := r.selectors(vocab.PhaseHuman); len(sel) > 0 {
 			r.ev.UI[vocab.PhaseHuman] = r.snapshot(ctx, sel)
 		}
