@@ -1,9 +1,14 @@
 package bundle
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
 )
@@ -87,5 +92,62 @@ func TestRedactionChangesOnlyStringValues(t *testing.T) {
 	}
 	if b.Verdict.Outcome != vocab.Pass {
 		t.Errorf("verdict %s: numbers and keys must survive redaction", b.Verdict.Outcome)
+	}
+}
+
+// A scenario that expects a page with no tools (`exactly: []`) keeps that
+// expectation through the bundle's scenario.json: sealed, written and
+// verified, the verdict is the same whether the page offers none (PASS) or
+// one (FAIL catalog_mismatch).
+func TestAnEmptyCatalogExpectationSurvivesTheBundle(t *testing.T) {
+	sc, err := scenarios.Parse("no-tools.yaml", []byte(`id: NONE-01
+title: the page offers no tools
+start: /about
+prompt: What can you do here?
+agent: {final: "This page offers me no actions."}
+expect:
+  catalog: {exactly: []}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := record.Tool{Name: "search_events", Description: "Search the events.", InputSchema: json.RawMessage(`{"type":"object"}`), FrameID: "F1"}
+	for _, tt := range []struct {
+		name    string
+		catalog record.Catalog
+		page    []record.PageTool
+		outcome vocab.Outcome
+		codes   []vocab.Code
+	}{
+		{"no tools", record.Catalog{}, []record.PageTool{}, vocab.Pass, []vocab.Code{}},
+		{"one tool", record.Catalog{tool}, []record.PageTool{{Name: tool.Name, Description: tool.Description, InputSchema: tool.InputSchema}},
+			vocab.Fail, []vocab.Code{vocab.CatalogMismatch}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := &scenarios.Evidence{ScenarioID: sc.ID, Catalog: tt.catalog, PageTools: tt.page,
+				Calls: []scenarios.CallRecord{}, Trace: []record.Event{}, Console: []record.ConsoleEntry{}, Final: sc.Agent.Final}
+			b, err := Seal(Meta{RunID: "r"}, sc, ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Verdict.Outcome != tt.outcome || !slices.Equal(b.Verdict.Codes, tt.codes) {
+				t.Fatalf("sealed verdict %s %v, want %s %v", b.Verdict.Outcome, b.Verdict.Codes, tt.outcome, tt.codes)
+			}
+			dir := filepath.Join(t.TempDir(), "NONE-01")
+			if err := Write(dir, b); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, ScenarioFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), `"exactly": []`) {
+				t.Errorf("scenario.json lost exactly: []:\n%s", data)
+			}
+			rep := Verify(dir)
+			if !rep.OK || rep.Outcome != tt.outcome {
+				t.Errorf("verify: ok %v, outcome %s, problems %v", rep.OK, rep.Outcome, rep.Problems)
+			}
+		})
 	}
 }

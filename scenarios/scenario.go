@@ -168,7 +168,9 @@ type CaseExpect struct {
 
 // CatalogExpect is about the tools the start page offers.
 type CatalogExpect struct {
-	Exactly    []string                  `yaml:"exactly,omitempty" json:"exactly,omitempty"`
+	// Exactly names every tool the start page offers; an empty list says it
+	// offers none, and differs from no list at all.
+	Exactly    List[string]              `yaml:"exactly,omitempty" json:"exactly,omitzero"`
 	Schemas    map[string]map[string]any `yaml:"schemas,omitempty" json:"schemas,omitempty"`       // tool → schema it must equal
 	Autosubmit map[string]bool           `yaml:"autosubmit,omitempty" json:"autosubmit,omitempty"` // tool → annotation
 	ReadOnly   map[string]bool           `yaml:"read_only,omitempty" json:"readOnly,omitempty"`
@@ -176,15 +178,31 @@ type CatalogExpect struct {
 
 // CallsExpect is about which calls the agent made.
 type CallsExpect struct {
-	None    bool         `yaml:"none,omitempty" json:"none,omitempty"`
-	Exactly []CallSketch `yaml:"exactly,omitempty" json:"exactly,omitempty"`
+	None    bool             `yaml:"none,omitempty" json:"none,omitempty"`
+	Exactly List[CallSketch] `yaml:"exactly,omitempty" json:"exactly,omitzero"`
 }
 
-// CallSketch is an expected call: the tool and, when given, the exact input.
+// CallSketch is an expected call: the tool and, when given, the exact input
+// (`input: {}` is a call with no input; no input key, any input).
 type CallSketch struct {
-	Tool  string         `yaml:"tool" json:"tool"`
-	Input map[string]any `yaml:"input,omitempty" json:"input,omitempty"`
+	Tool  string `yaml:"tool" json:"tool"`
+	Input Object `yaml:"input,omitempty" json:"input,omitzero"`
 }
+
+// List is a list where an empty one says something (`exactly: []`: no
+// tools) and differs from no list: it keeps [] through JSON (omitzero) and
+// YAML (omitempty asks IsZero), and a missing key stays missing.
+type List[T any] []T
+
+// IsZero tells whether no list was given (nil), as opposed to an empty one.
+func (l List[T]) IsZero() bool { return l == nil }
+
+// Object is a JSON object where an empty one says something (`input: {}`)
+// and differs from no object: like List, it keeps {} through JSON and YAML.
+type Object map[string]any
+
+// IsZero tells whether no object was given (nil), as opposed to an empty one.
+func (o Object) IsZero() bool { return o == nil }
 
 // RequestExpect counts requests by method and path in one phase.
 type RequestExpect struct {

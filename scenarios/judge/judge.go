@@ -214,8 +214,7 @@ func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
 		j.pass("catalog.agreement", vocab.SrcCatalog, nil, nil, "the protocol and getTools() report the same tools")
 	}
 	if c.Exactly != nil {
-		want := slices.Sorted(slices.Values(c.Exactly))
-		j.expectEqual("catalog.exactly", vocab.SrcCatalog, vocab.CatalogMismatch, want, j.ev.Catalog.Names(), "the start page offers exactly these tools")
+		j.judgeExactly(c.Exactly)
 	}
 	for _, name := range keys(c.Schemas) {
 		tool, ok := j.ev.Catalog.Get(name)
@@ -229,6 +228,40 @@ func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
 	}
 	j.judgeHint("autosubmit", c.Autosubmit, func(a record.Annotations) bool { return a.Autosubmit })
 	j.judgeHint("read_only", c.ReadOnly, func(a record.Annotations) bool { return a.ReadOnly })
+}
+
+// judgeExactly checks the start page's tools against the list; an empty
+// list expects a page that offers none.
+func (j *judge) judgeExactly(exactly []string) {
+	want := append([]string{}, exactly...) // never nil: [] is "no tools"
+	slices.Sort(want)
+	got := j.ev.Catalog.Names()
+	var missing, extra []string
+	for _, t := range want {
+		if !slices.Contains(got, t) {
+			missing = append(missing, t)
+		}
+	}
+	for _, t := range got {
+		if !slices.Contains(want, t) {
+			extra = append(extra, t)
+		}
+	}
+	if slices.Equal(want, got) {
+		j.pass("catalog.exactly", vocab.SrcCatalog, want, got, "the start page offers exactly these tools")
+		return
+	}
+	why := []string{}
+	if len(missing) > 0 {
+		why = append(why, "it does not offer "+strings.Join(missing, ", "))
+	}
+	if len(extra) > 0 {
+		why = append(why, "it also offers "+strings.Join(extra, ", "))
+	}
+	if len(why) == 0 {
+		why = append(why, "it offers a tool more or fewer times") // the same names, in other numbers (one per frame)
+	}
+	j.fail("catalog.exactly", vocab.SrcCatalog, vocab.CatalogMismatch, want, got, "the start page offers other tools than expected: "+strings.Join(why, "; "))
 }
 
 // judgeHint checks one annotation of each named tool; a tool that is not in

@@ -549,6 +549,11 @@ func conf01Mutations() []mutation {
 			ev.PageTools = append(ev.PageTools, pageTool(extra))
 		}, vocab.Fail, []vocab.Code{vocab.CatalogMismatch}},
 
+		// exactly: [] is a page that offers no tools.
+		{"the scenario expects a page with no tools", func(t *testing.T, sc *scenarios.Scenario, _ *scenarios.Evidence) {
+			sc.Expect.Catalog.Exactly = scenarios.List[string]{}
+		}, vocab.Fail, []vocab.Code{vocab.CatalogMismatch}},
+
 		{"the tool lacks toolautosubmit", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Catalog[0].Annotations.Autosubmit = false
 		}, vocab.Fail, []vocab.Code{vocab.CatalogMismatch}},
@@ -804,4 +809,47 @@ func TestProbeReadsAreNotCounted(t *testing.T) {
 	ev.ProbeReads = nil
 	ev.Requests[slices.IndexFunc(ev.Requests, func(r record.Request) bool { return r.Seq == 20 })].RequestHeaders = nil
 	wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.RequestCountMismatch)
+}
+
+// noTools answers a scenario that expects a page with no tools, and the
+// evidence of such a page.
+func noTools(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
+	t.Helper()
+	sc, err := scenarios.Parse("no-tools.yaml", []byte(`id: NONE-01
+title: the page offers no tools
+start: /about
+prompt: What can you do here?
+agent: {final: "This page offers me no actions."}
+expect:
+  catalog: {exactly: []}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := &scenarios.Evidence{ScenarioID: sc.ID, Catalog: record.Catalog{}, PageTools: []record.PageTool{},
+		Calls: []scenarios.CallRecord{}, Trace: []record.Event{}, Final: sc.Agent.Final}
+	return sc, ev
+}
+
+func TestAnEmptyExactlyExpectsNoTools(t *testing.T) {
+	sc, ev := noTools(t)
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Pass)
+	if !slices.ContainsFunc(v.Checks, func(c Check) bool { return c.ID == "catalog.exactly" && c.Status == vocab.CheckPass }) {
+		t.Errorf("no passing catalog.exactly check:\n%s", verdictJSON(t, v))
+	}
+	assertDeterministic(t, sc, ev)
+
+	tool := record.Tool{Name: "search_events", InputSchema: json.RawMessage(`{"type":"object"}`), FrameID: "F1"}
+	ev.Catalog, ev.PageTools = record.Catalog{tool}, []record.PageTool{pageTool(tool)}
+	v = Judge(sc, ev)
+	wantVerdict(t, v, vocab.Fail, vocab.CatalogMismatch)
+	if c := v.Failed()[0]; c.Message != "the start page offers other tools than expected: it also offers search_events" {
+		t.Errorf("message %q", c.Message)
+	}
+	assertDeterministic(t, sc, ev)
+
+	// A catalog that was not recorded is not an empty one.
+	ev.Catalog, ev.PageTools = nil, nil
+	wantVerdict(t, Judge(sc, ev), vocab.Inconclusive, vocab.EvidenceMissing)
 }
