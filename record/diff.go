@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -82,9 +83,9 @@ func diffAt(at spec.NormalizedPath, want, got any, subset bool, out *[]Differenc
 			gv, inGot := g[k]
 			switch {
 			case !inGot:
-				*out = append(*out, Difference{Pointer: here(spec.Name(k)).Pointer(), Expected: compact(wv)})
+				*out = append(*out, Difference{Pointer: here(spec.Name(k)).Pointer(), Expected: CompactJSON(wv)})
 			case !inWant:
-				*out = append(*out, Difference{Pointer: here(spec.Name(k)).Pointer(), Actual: compact(gv)})
+				*out = append(*out, Difference{Pointer: here(spec.Name(k)).Pointer(), Actual: CompactJSON(gv)})
 			default:
 				diffAt(here(spec.Name(k)), wv, gv, subset, out)
 			}
@@ -98,9 +99,9 @@ func diffAt(at spec.NormalizedPath, want, got any, subset bool, out *[]Differenc
 		for i := range max(len(w), len(g)) {
 			switch {
 			case i >= len(g):
-				*out = append(*out, Difference{Pointer: here(spec.Index(i)).Pointer(), Expected: compact(w[i])})
+				*out = append(*out, Difference{Pointer: here(spec.Index(i)).Pointer(), Expected: CompactJSON(w[i])})
 			case i >= len(w):
-				*out = append(*out, Difference{Pointer: here(spec.Index(i)).Pointer(), Actual: compact(g[i])})
+				*out = append(*out, Difference{Pointer: here(spec.Index(i)).Pointer(), Actual: CompactJSON(g[i])})
 			default:
 				diffAt(here(spec.Index(i)), w[i], g[i], subset, out)
 			}
@@ -111,16 +112,21 @@ func diffAt(at spec.NormalizedPath, want, got any, subset bool, out *[]Differenc
 			return
 		}
 	}
-	*out = append(*out, Difference{Pointer: at.Pointer(), Expected: compact(want), Actual: compact(got)})
+	*out = append(*out, Difference{Pointer: at.Pointer(), Expected: CompactJSON(want), Actual: CompactJSON(got)})
 }
 
-// compact answers a normalized value as compact JSON (object keys sorted).
-func compact(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b, _ = json.Marshal(fmt.Sprintf("%v", v))
+// CompactJSON answers a value as compact JSON, object keys sorted and <, >
+// and & as they are (the text is for people and for JSON readers, not for
+// HTML). A value JSON cannot hold is answered as a JSON string of its Go form.
+func CompactJSON(v any) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		buf.Reset()
+		_ = enc.Encode(fmt.Sprintf("%v", v))
 	}
-	return b
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 // DiffText renders differences for a person on one line, separated by
