@@ -121,11 +121,7 @@ func Seal(meta Meta, sc scenarios.Scenario, ev *scenarios.Evidence) (Bundle, err
 	meta.Redacted = red.Placeholders()
 	b := Bundle{Meta: meta, Scenario: rsc, Evidence: &rev}
 	// Judge exactly what verify will read back.
-	files, err := b.sourceFiles()
-	if err != nil {
-		return Bundle{}, err
-	}
-	back, err := fromFiles(files)
+	back, err := throughFiles(b)
 	if err != nil {
 		return Bundle{}, err
 	}
@@ -133,11 +129,33 @@ func Seal(meta Meta, sc scenarios.Scenario, ev *scenarios.Evidence) (Bundle, err
 	b.Verdict = judge.Judge(b.Scenario, b.Evidence)
 	// Redaction keeps equality, but a substring check can straddle a
 	// placeholder: the redacted record must reach the verdict the raw one does.
-	if raw := judge.Judge(sc, ev); raw.Outcome != b.Verdict.Outcome || !slices.Equal(raw.Codes, b.Verdict.Codes) {
+	if raw := judge.Judge(sc, ev); !sameVerdict(raw, b.Verdict) {
+		// Before blaming redaction, see whether the files alone lose
+		// something the verdict depends on.
+		if plain, err := throughFiles(Bundle{Meta: meta, Scenario: sc, Evidence: ev}); err == nil {
+			if v := judge.Judge(plain.Scenario, plain.Evidence); !sameVerdict(raw, v) {
+				return Bundle{}, fmt.Errorf("the bundle's files, without any redaction, change the verdict from %s %v to %s %v: they lose part of the scenario or the evidence (a defect of agentready, not of the scenario)",
+					raw.Outcome, raw.Codes, v.Outcome, v.Codes)
+			}
+		}
 		return Bundle{}, fmt.Errorf("redaction changed the verdict from %s %v to %s %v: an expectation quotes part of a redacted value (placeholders: %v)",
 			raw.Outcome, raw.Codes, b.Verdict.Outcome, b.Verdict.Codes, meta.Redacted)
 	}
 	return b, nil
+}
+
+func sameVerdict(a, b judge.Verdict) bool {
+	return a.Outcome == b.Outcome && slices.Equal(a.Codes, b.Codes)
+}
+
+// throughFiles answers the scenario and evidence as a bundle's files give
+// them back.
+func throughFiles(b Bundle) (Bundle, error) {
+	files, err := b.sourceFiles()
+	if err != nil {
+		return Bundle{}, err
+	}
+	return fromFiles(files)
 }
 
 func marshal(v any) ([]byte, error) {

@@ -7,6 +7,7 @@ package scenarios
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -136,12 +137,23 @@ type Call struct {
 }
 
 // CallExpect is what must come of one call.
+//
+// The result is asserted with at most one of output (a JSON value of any
+// shape, compared by Match), output_text (the whole text) and
+// output_contains (a part of the text). In a file, output is one key; in Go
+// it is Output when it is a JSON object and OutputJSON when it is anything
+// else (an array, a string, a number, a boolean or null), so that code that
+// reads an object's fields keeps doing so. WantOutput answers either.
 type CallExpect struct {
-	Status        vocab.Status   `yaml:"status,omitempty" json:"status,omitempty"` // completed, error, canceled, no_response
-	Output        map[string]any `yaml:"output,omitempty" json:"output,omitempty"` // these fields, with these values
-	ErrorContains string         `yaml:"error_contains,omitempty" json:"errorContains,omitempty"`
-	NotInCatalog  bool           `yaml:"not_in_catalog,omitempty" json:"notInCatalog,omitempty"` // a probe of a tool that must be absent
-	CatalogAfter  *CatalogDelta  `yaml:"catalog_after,omitempty" json:"catalogAfter,omitempty"`
+	Status         vocab.Status    `yaml:"status,omitempty" json:"status,omitempty"` // completed, error, canceled, no_response
+	Output         map[string]any  `yaml:"-" json:"-"`                               // output, when it is a JSON object
+	OutputJSON     json.RawMessage `yaml:"-" json:"-"`                               // output, when it is any other JSON value
+	Match          Match           `yaml:"match,omitempty" json:"match,omitempty"`   // how output is compared: subset (default) or exact
+	OutputText     *string         `yaml:"output_text,omitempty" json:"outputText,omitempty"`
+	OutputContains *string         `yaml:"output_contains,omitempty" json:"outputContains,omitempty"`
+	ErrorContains  string          `yaml:"error_contains,omitempty" json:"errorContains,omitempty"`
+	NotInCatalog   bool            `yaml:"not_in_catalog,omitempty" json:"notInCatalog,omitempty"` // a probe of a tool that must be absent
+	CatalogAfter   *CatalogDelta   `yaml:"catalog_after,omitempty" json:"catalogAfter,omitempty"`
 }
 
 // CatalogDelta names tools that must be present or absent.
@@ -198,23 +210,44 @@ type CaseExpect struct {
 
 // CatalogExpect is about the tools the start page offers.
 type CatalogExpect struct {
-	Exactly    []string                  `yaml:"exactly,omitempty" json:"exactly,omitempty"`
-	Schemas    map[string]map[string]any `yaml:"schemas,omitempty" json:"schemas,omitempty"`       // tool → schema it must equal
-	Autosubmit map[string]bool           `yaml:"autosubmit,omitempty" json:"autosubmit,omitempty"` // tool → annotation
-	ReadOnly   map[string]bool           `yaml:"read_only,omitempty" json:"readOnly,omitempty"`
+	// Exactly names every tool the start page offers; an empty list says it
+	// offers none, and differs from no list at all.
+	Exactly List[string]              `yaml:"exactly,omitempty" json:"exactly,omitzero"`
+	Schemas map[string]map[string]any `yaml:"schemas,omitempty" json:"schemas,omitempty"` // tool → its input schema, compared by SchemaMatch
+	// SchemaMatch says how each schema is compared: exact (the default) or
+	// contains, for every tool or by tool.
+	SchemaMatch SchemaMatch     `yaml:"schema_match,omitempty" json:"schemaMatch,omitzero"`
+	Autosubmit  map[string]bool `yaml:"autosubmit,omitempty" json:"autosubmit,omitempty"` // tool → annotation
+	ReadOnly    map[string]bool `yaml:"read_only,omitempty" json:"readOnly,omitempty"`
 }
 
 // CallsExpect is about which calls the agent made.
 type CallsExpect struct {
-	None    bool         `yaml:"none,omitempty" json:"none,omitempty"`
-	Exactly []CallSketch `yaml:"exactly,omitempty" json:"exactly,omitempty"`
+	None    bool             `yaml:"none,omitempty" json:"none,omitempty"`
+	Exactly List[CallSketch] `yaml:"exactly,omitempty" json:"exactly,omitzero"`
 }
 
-// CallSketch is an expected call: the tool and, when given, the exact input.
+// CallSketch is an expected call: the tool and, when given, the exact input
+// (`input: {}` is a call with no input; no input key, any input).
 type CallSketch struct {
-	Tool  string         `yaml:"tool" json:"tool"`
-	Input map[string]any `yaml:"input,omitempty" json:"input,omitempty"`
+	Tool  string `yaml:"tool" json:"tool"`
+	Input Object `yaml:"input,omitempty" json:"input,omitzero"`
 }
+
+// List is a list where an empty one says something (`exactly: []`: no
+// tools) and differs from no list: it keeps [] through JSON (omitzero) and
+// YAML (omitempty asks IsZero), and a missing key stays missing.
+type List[T any] []T
+
+// IsZero tells whether no list was given (nil), as opposed to an empty one.
+func (l List[T]) IsZero() bool { return l == nil }
+
+// Object is a JSON object where an empty one says something (`input: {}`)
+// and differs from no object: like List, it keeps {} through JSON and YAML.
+type Object map[string]any
+
+// IsZero tells whether no object was given (nil), as opposed to an empty one.
+func (o Object) IsZero() bool { return o == nil }
 
 // RequestExpect counts requests by method and path in one phase.
 type RequestExpect struct {
@@ -318,6 +351,7 @@ func (sc Scenario) Validate() error {
 		checkCall(fmt.Sprintf("agent.calls[%d]", i), c, p.bad)
 	}
 	sc.validateCalls(&p)
+	sc.validateCatalog(&p)
 	sc.validateRequests(&p)
 	sc.validateSnapshots(&p)
 	sc.validateKnown(&p)
@@ -499,6 +533,85 @@ func checkCall(key string, c Call, bad func(string, ...any)) {
 	}
 	if c.Expect != nil && !c.Expect.Status.Valid() {
 		bad("%s.expect.status: %q is not completed, error, canceled or no_response", key, c.Expect.Status)
+	}
+	if c.Expect != nil {
+		checkResult(key+".expect", c.Expect, bad)
+	}
+}
+
+// checkResult refuses expectations of a call's result that cannot all hold
+// or say nothing: two ways of saying what the result is, a match mode
+// without an output, an output of a call that must not complete.
+func checkResult(key string, x *CallExpect, bad func(string, ...any)) {
+	said := x.ResultKeys()
+	if len(said) > 1 {
+		bad("%s: %s each say what the result is: give one (output compares a JSON value, output_text the whole text, output_contains a part of it)", key, strings.Join(said, " and "))
+	}
+	if x.Output != nil && x.OutputJSON != nil {
+		bad("%s.output: set both as an object (Output) and as another value (OutputJSON)", key)
+	}
+	if want, ok := x.WantOutput(); ok {
+		if _, err := json.Marshal(want); err != nil {
+			bad("%s.output: not a JSON value: %v", key, err)
+		}
+	}
+	switch x.Match {
+	case "", MatchExact, MatchSubset:
+	case MatchContains:
+		bad("%s.match: %q is a schema's word; an output is exact or subset", key, x.Match)
+	default:
+		bad("%s.match: %q is not exact or subset", key, x.Match)
+	}
+	if _, ok := x.WantOutput(); x.Match != "" && !ok {
+		bad("%s.match: says how output is compared, and there is no output", key)
+	}
+	if x.OutputContains != nil && *x.OutputContains == "" {
+		bad("%s.output_contains: empty, so it says nothing (to expect an empty text, write output_text: \"\")", key)
+	}
+	if len(said) > 0 && x.Status != "" && x.Status != vocab.Completed {
+		bad("%s: %s is about the result of a completed call, and status is %s", key, said[0], x.Status)
+	}
+}
+
+// validateCatalog checks the catalog expectation's schemas and how they are
+// compared.
+func (sc Scenario) validateCatalog(p *problems) {
+	c := sc.Expect.Catalog
+	if c == nil {
+		return
+	}
+	for _, name := range keys(c.Schemas) {
+		if _, err := json.Marshal(c.Schemas[name]); err != nil {
+			p.bad("expect.catalog.schemas.%s: not a JSON value: %v", name, err)
+		}
+	}
+	m := c.SchemaMatch
+	if m.IsZero() {
+		return
+	}
+	if len(c.Schemas) == 0 {
+		p.bad("expect.catalog.schema_match: says how schemas are compared, and there are no schemas")
+	}
+	mode := func(key string, v Match) {
+		switch v {
+		case MatchExact, MatchContains:
+		case MatchSubset:
+			p.bad("%s: %q is an output's word; a schema is exact or contains", key, v)
+		default:
+			p.bad("%s: %q is not exact or contains", key, v)
+		}
+	}
+	switch {
+	case m.ByTool == nil:
+		mode("expect.catalog.schema_match", m.All)
+	case len(m.ByTool) == 0:
+		p.bad("expect.catalog.schema_match: an empty mapping says nothing")
+	}
+	for _, tool := range keys(m.ByTool) {
+		mode("expect.catalog.schema_match."+tool, m.ByTool[tool])
+		if _, ok := c.Schemas[tool]; !ok {
+			p.bad("expect.catalog.schema_match.%s: %s has no schema in expect.catalog.schemas", tool, tool)
+		}
 	}
 }
 

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentready/agentready/record"
 )
 
 // baseYAML is a valid scenario that each case below breaks in one place.
@@ -149,6 +152,47 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a known code that does not exist", edit(t, "known: {outcome: PASS}", "known: {outcome: FAIL, codes: [wrong_code]}"), "known.codes", `"wrong_code"`)
 	add("a bad known outcome", edit(t, "known: {outcome: PASS}", "known: {outcome: OK}"), "known.outcome", `"OK"`)
 	add("a known answer without an outcome", edit(t, "known: {outcome: PASS}", "known: {codes: [tool_error]}"), "known.outcome")
+
+	// A call's result: one of output, output_text, output_contains; match
+	// only with output, and only exact or subset.
+	result := func(lines string) string {
+		return edit(t, "        status: completed\n", "        status: completed\n"+lines)
+	}
+	s = result("        output: {ok: true}\n        match: loose\n")
+	add("an unknown output match mode", s, "agent.calls[0].expect.match", `"loose"`, "exact or subset")
+	add("a schema's match word for an output", result("        output: [1]\n        match: contains\n"), "agent.calls[0].expect.match", `"contains"`, "a schema's word")
+	add("match without an output", result("        output_text: hi\n        match: exact\n"), "agent.calls[0].expect.match", "there is no output")
+	add("output_text together with output", result("        output: {ok: true}\n        output_text: ok\n"), "agent.calls[0].expect", "output and output_text")
+	add("output_contains together with output_text", result("        output_text: Set size to Large.\n        output_contains: Large\n"), "agent.calls[0].expect", "output_text and output_contains")
+	add("output_contains together with output", result("        output: Large\n        output_contains: Large\n"), "agent.calls[0].expect", "output and output_contains")
+	add("an empty output_contains", result("        output_contains: \"\"\n"), "agent.calls[0].expect.output_contains", "says nothing")
+	add("an output of a call that must fail", edit(t, "        status: completed\n", "        status: error\n        output: {ok: false}\n"), "agent.calls[0].expect", "status is error")
+	add("output_text of a call that must not answer", edit(t, "        status: completed\n", "        status: no_response\n        output_text: hi\n"), "agent.calls[0].expect", "output_text", "no_response")
+	s = result("        output: {n: .inf}\n")
+	add("an output JSON cannot hold", s, "output", ".inf", lineOf(t, s, ".inf"))
+	s = result("        output:\n          a: 1\n          a: 2\n")
+	add("an output with a key twice", s, "output", `"a"`, lineOf(t, s, "a: 2"))
+	s = result("        output:\n          {[a]: 1}\n")
+	add("an output with a key that is not text", s, "output", "a key must be text")
+	s = result("        outptu_text: hi\n")
+	add("an unknown key next to the result keys", s, "outptu_text", lineOf(t, s, "outptu_text"))
+	add("a bad match in a human call", edit(t, `  - click: "#submit"`, `  - call: {tool: prepare, expect: {output: [], match: every}}`), "human[0].call.expect.match", `"every"`)
+
+	// catalog.schema_match: exact or contains, for every tool or by tool,
+	// and only next to schemas.
+	catalog := func(lines string) string {
+		return edit(t, "\nexpect:\n", "\nexpect:\n  catalog:\n"+lines)
+	}
+	schemas := "    schemas: {prepare: {type: object}}\n"
+	add("an unknown schema match mode", catalog(schemas+"    schema_match: loose\n"), "expect.catalog.schema_match", `"loose"`, "exact or contains")
+	add("an output's match word for a schema", catalog(schemas+"    schema_match: subset\n"), "expect.catalog.schema_match", `"subset"`, "an output's word")
+	add("a schema match mode by tool", catalog(schemas+"    schema_match: {prepare: most}\n"), "expect.catalog.schema_match.prepare", `"most"`)
+	add("a schema match for a tool without a schema", catalog(schemas+"    schema_match: {register: contains}\n"), "expect.catalog.schema_match.register", "no schema")
+	add("a schema match without schemas", catalog("    schema_match: contains\n"), "expect.catalog.schema_match", "no schemas")
+	add("an empty schema match mapping", catalog(schemas+"    schema_match: {}\n"), "expect.catalog.schema_match", "says nothing")
+	s = catalog(schemas + "    schema_match: [contains]\n")
+	add("a schema match that is a list", s, "schema_match", lineOf(t, s, "schema_match"))
+	add("a schema JSON cannot hold", catalog("    schemas: {prepare: {maximum: .inf}}\n"), "expect.catalog.schemas.prepare", "not a JSON value")
 
 	add("an empty file", "", "EOF")
 	add("not a mapping", "- a\n- b\n", "line 1")
@@ -337,5 +381,84 @@ func TestLoadDirErrorsCarryTheLabelsOfTheBrokenFile(t *testing.T) {
 	}
 	if !strings.Contains(files[0].Error(), "bogus") || !strings.Contains(files[0].Error(), "CONF-09.attempt-2.yaml") {
 		t.Errorf("error %v does not name the file and the key", files[0])
+	}
+}
+
+// Every shape of output loads, and each way of asserting a result.
+func TestResultsOfEveryShapeLoad(t *testing.T) {
+	for _, tt := range []struct {
+		lines string
+		check func(x *CallExpect) bool
+	}{
+		{"        output: {ok: true}\n", func(x *CallExpect) bool { return x.Output["ok"] == true && x.OutputJSON == nil }},
+		{"        output: {}\n", func(x *CallExpect) bool { return x.Output != nil && len(x.Output) == 0 }},
+		{"        output: [{field: email}]\n        match: exact\n", func(x *CallExpect) bool {
+			return string(x.OutputJSON) == `[{"field":"email"}]` && x.Match == MatchExact
+		}},
+		{"        output: []\n", func(x *CallExpect) bool { return string(x.OutputJSON) == `[]` }},
+		{"        output: Set pizza size to Large.\n", func(x *CallExpect) bool { return string(x.OutputJSON) == `"Set pizza size to Large."` }},
+		{"        output: \"3\"\n", func(x *CallExpect) bool { return string(x.OutputJSON) == `"3"` }},
+		{"        output: 3\n", func(x *CallExpect) bool { return string(x.OutputJSON) == `3` }},
+		{"        output: 0x10\n", func(x *CallExpect) bool { return string(x.OutputJSON) == `16` }},
+		{"        output: 2.5\n", func(x *CallExpect) bool { return string(x.OutputJSON) == `2.5` }},
+		{"        output: false\n", func(x *CallExpect) bool { return string(x.OutputJSON) == `false` }},
+		{"        output: null\n", func(x *CallExpect) bool { return string(x.OutputJSON) == `null` }},
+		{"        output: {pickup: 2027-06-01, at: 2027-06-01T09:00:00Z}\n", func(x *CallExpect) bool {
+			return x.Output["pickup"] == "2027-06-01" && x.Output["at"] == "2027-06-01T09:00:00Z"
+		}},
+		{"        output: {1: one, yes: true}\n", func(x *CallExpect) bool { return x.Output["1"] == "one" && x.Output["yes"] == true }},
+		{"        output_text: Set pizza size to Large.\n", func(x *CallExpect) bool { return *x.OutputText == "Set pizza size to Large." }},
+		{"        output_text: \"\"\n", func(x *CallExpect) bool { return x.OutputText != nil && *x.OutputText == "" }},
+		{"        output_contains: Large\n", func(x *CallExpect) bool { return *x.OutputContains == "Large" }},
+	} {
+		y := edit(t, "        status: completed\n", "        status: completed\n"+tt.lines)
+		sc, err := Parse(badName, []byte(y))
+		if err != nil {
+			t.Errorf("%s: %v", strings.TrimSpace(tt.lines), err)
+			continue
+		}
+		if x := sc.Agent.Calls[0].Expect; !tt.check(x) {
+			t.Errorf("%s: loaded as %+v (OutputJSON %s)", strings.TrimSpace(tt.lines), x, x.OutputJSON)
+		}
+		j, yy := roundTrips(t, sc)
+		for name, back := range map[string]Scenario{"JSON": j, "YAML": yy} {
+			x, bx := sc.Agent.Calls[0].Expect, back.Agent.Calls[0].Expect
+			want, ok := x.WantOutput()
+			got, bok := bx.WantOutput()
+			if ok != bok || !record.JSONEqual(want, got) || (x.Output == nil) != (bx.Output == nil) || x.Match != bx.Match ||
+				!reflect.DeepEqual(x.OutputText, bx.OutputText) || !reflect.DeepEqual(x.OutputContains, bx.OutputContains) {
+				t.Errorf("%s after %s: %+v, was %+v", strings.TrimSpace(tt.lines), name, bx, x)
+			}
+		}
+	}
+}
+
+func TestSchemaMatchLoadsAsOneWordOrByTool(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want map[string]Match
+	}{
+		{"", map[string]Match{"prepare": MatchExact, "register": MatchExact}},
+		{"    schema_match: contains\n", map[string]Match{"prepare": MatchContains, "register": MatchContains}},
+		{"    schema_match: exact\n", map[string]Match{"prepare": MatchExact, "register": MatchExact}},
+		{"    schema_match: {register: contains}\n", map[string]Match{"prepare": MatchExact, "register": MatchContains}},
+	} {
+		y := edit(t, "\nexpect:\n", "\nexpect:\n  catalog:\n    schemas: {prepare: {type: object}, register: {type: object}}\n"+tt.line)
+		sc, err := Parse(badName, []byte(y))
+		if err != nil {
+			t.Errorf("%q: %v", tt.line, err)
+			continue
+		}
+		j, yy := roundTrips(t, sc)
+		for name, back := range map[string]Scenario{"loaded": sc, "JSON": j, "YAML": yy} {
+			for tool, want := range tt.want {
+				if got := back.Expect.Catalog.SchemaMatch.For(tool); got != want {
+					t.Errorf("%q, %s: %s is compared %s, want %s", tt.line, name, tool, got, want)
+				}
+			}
+			if back.Expect.Catalog.SchemaMatch.IsZero() != (tt.line == "") {
+				t.Errorf("%q, %s: IsZero %v", tt.line, name, back.Expect.Catalog.SchemaMatch.IsZero())
+			}
+		}
 	}
 }

@@ -29,6 +29,9 @@ type Check struct {
 	Expected any               `json:"expected,omitempty"`
 	Actual   any               `json:"actual,omitempty"`
 	Message  string            `json:"message,omitempty"`
+	// Differences are where a JSON value (an output, a schema) differs from
+	// the expected one, each by JSON pointer with both sides.
+	Differences []record.Difference `json:"differences,omitempty"`
 }
 
 // Verdict is the judge's answer.
@@ -105,6 +108,28 @@ func (j *judge) expectEqual(id string, src vocab.Source, code vocab.Code, want, 
 		return true
 	}
 	j.fail(id, src, code, want, got, msg)
+	return false
+}
+
+// diffLimit is how many differences a check's message lists; the check
+// holds them all.
+const diffLimit = 20
+
+// expectMatch passes when got matches want (equal, or holding at least what
+// want says when subset), else fails with code and every difference by JSON
+// pointer. what names the value: "the output of save_event (subset)".
+func (j *judge) expectMatch(id string, src vocab.Source, code vocab.Code, want, got any, subset bool, what string) bool {
+	diffs := record.Diff(want, got, subset)
+	if len(diffs) == 0 {
+		j.pass(id, src, want, got, what+" is as expected")
+		return true
+	}
+	places := "1 place"
+	if len(diffs) > 1 {
+		places = fmt.Sprintf("%d places", len(diffs))
+	}
+	j.add(Check{ID: id, Source: src, Status: vocab.CheckFail, Code: code, Expected: want, Actual: got, Differences: diffs,
+		Message: fmt.Sprintf("%s differs in %s: %s", what, places, record.DiffText(diffs, diffLimit))})
 	return false
 }
 
@@ -214,8 +239,7 @@ func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
 		j.pass("catalog.agreement", vocab.SrcCatalog, nil, nil, "the protocol and getTools() report the same tools")
 	}
 	if c.Exactly != nil {
-		want := slices.Sorted(slices.Values(c.Exactly))
-		j.expectEqual("catalog.exactly", vocab.SrcCatalog, vocab.CatalogMismatch, want, j.ev.Catalog.Names(), "the start page offers exactly these tools")
+		j.judgeExactly(c.Exactly)
 	}
 	for _, name := range keys(c.Schemas) {
 		tool, ok := j.ev.Catalog.Get(name)
@@ -225,10 +249,46 @@ func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
 		}
 		var got any
 		_ = json.Unmarshal(tool.InputSchema, &got)
-		j.expectEqual("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], got, "the input schema of "+name)
+		mode := c.SchemaMatch.For(name)
+		j.expectMatch("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], got, mode == scenarios.MatchContains,
+			fmt.Sprintf("the input schema of %s (%s)", name, mode))
 	}
 	j.judgeHint("autosubmit", c.Autosubmit, func(a record.Annotations) bool { return a.Autosubmit })
 	j.judgeHint("read_only", c.ReadOnly, func(a record.Annotations) bool { return a.ReadOnly })
+}
+
+// judgeExactly checks the start page's tools against the list; an empty
+// list expects a page that offers none.
+func (j *judge) judgeExactly(exactly []string) {
+	want := append([]string{}, exactly...) // never nil: [] is "no tools"
+	slices.Sort(want)
+	got := j.ev.Catalog.Names()
+	var missing, extra []string
+	for _, t := range want {
+		if !slices.Contains(got, t) {
+			missing = append(missing, t)
+		}
+	}
+	for _, t := range got {
+		if !slices.Contains(want, t) {
+			extra = append(extra, t)
+		}
+	}
+	if slices.Equal(want, got) {
+		j.pass("catalog.exactly", vocab.SrcCatalog, want, got, "the start page offers exactly these tools")
+		return
+	}
+	why := []string{}
+	if len(missing) > 0 {
+		why = append(why, "it does not offer "+strings.Join(missing, ", "))
+	}
+	if len(extra) > 0 {
+		why = append(why, "it also offers "+strings.Join(extra, ", "))
+	}
+	if len(why) == 0 {
+		why = append(why, "it offers a tool more or fewer times") // the same names, in other numbers (one per frame)
+	}
+	j.fail("catalog.exactly", vocab.SrcCatalog, vocab.CatalogMismatch, want, got, "the start page offers other tools than expected: "+strings.Join(why, "; "))
 }
 
 // judgeHint checks one annotation of each named tool; a tool that is not in
@@ -344,7 +404,7 @@ func (j *judge) judgeOffered(id string, c scenarios.CallRecord, x *scenarios.Cal
 func (j *judge) judgeStatus(id string, c scenarios.CallRecord, x *scenarios.CallExpect) {
 	res := c.Result
 	want := x.Status
-	if want == "" && x.Output != nil {
+	if want == "" && len(x.ResultKeys()) > 0 {
 		want = vocab.Completed
 	}
 	switch {
@@ -365,15 +425,19 @@ func (j *judge) judgeStatus(id string, c scenarios.CallRecord, x *scenarios.Call
 	}
 }
 
+// judgeOutput checks a completed call's result (output, output_text,
+// output_contains) and an error's text (error_contains). A result is judged
+// the same whichever transport gave it: see resultValue.
 func (j *judge) judgeOutput(id string, c scenarios.CallRecord, x *scenarios.CallExpect) {
 	res := c.Result
-	if x.Output != nil && res.Status == vocab.Completed {
-		var got map[string]any
-		_ = json.Unmarshal(res.Output, &got)
-		if diff := subsetDiff(x.Output, got); len(diff) > 0 {
-			j.fail(id+".output", vocab.SrcTrace, vocab.UnexpectedResult, x.Output, json.RawMessage(res.Output), "the output differs in "+strings.Join(diff, ", "))
-		} else {
-			j.pass(id+".output", vocab.SrcTrace, x.Output, json.RawMessage(res.Output), "the output has the expected fields")
+	if res.Status == vocab.Completed {
+		if want, ok := x.WantOutput(); ok {
+			mode := cmp.Or(x.Match, scenarios.MatchSubset)
+			j.expectMatch(id+".output", vocab.SrcTrace, vocab.UnexpectedResult, want, resultValue(res), mode == scenarios.MatchSubset,
+				fmt.Sprintf("the output of %s (%s)", c.Call.Tool, mode))
+		}
+		if x.OutputText != nil || x.OutputContains != nil {
+			j.judgeText(id, c, x)
 		}
 	}
 	if x.ErrorContains != "" {
@@ -383,6 +447,98 @@ func (j *judge) judgeOutput(id string, c scenarios.CallRecord, x *scenarios.Call
 			j.fail(id+".error", vocab.SrcTrace, vocab.UnexpectedResult, x.ErrorContains, res.ErrorText, "the error does not say what is expected")
 		}
 	}
+}
+
+// judgeText checks a text result: the whole text (output_text) or a part
+// of it (output_contains). A result that is a JSON object or array is not
+// text, and fails.
+func (j *judge) judgeText(id string, c scenarios.CallRecord, x *scenarios.CallExpect) {
+	key, want := "output_text", x.OutputText
+	if want == nil {
+		key, want = "output_contains", x.OutputContains
+	}
+	cid := id + "." + key
+	got := resultValue(c.Result)
+	text, isText := resultText(got)
+	switch {
+	case !isText:
+		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, got,
+			fmt.Sprintf("the output of %s is a JSON %s, not text (assert it with output): %s", c.Call.Tool, jsonKind(got), compactJSON(got)))
+	case key == "output_text" && text == *want:
+		j.pass(cid, vocab.SrcTrace, *want, text, "the output of "+c.Call.Tool+" is this text")
+	case key == "output_text":
+		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, text,
+			fmt.Sprintf("the output of %s is another text: expected %q, actual %q (%s)", c.Call.Tool, *want, text, whereTextsPart(*want, text)))
+	case strings.Contains(text, *want):
+		j.pass(cid, vocab.SrcTrace, *want, text, "the output of "+c.Call.Tool+" contains this text")
+	default:
+		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, text,
+			fmt.Sprintf("the output of %s does not contain %q: it is %q", c.Call.Tool, *want, text))
+	}
+}
+
+// resultValue answers a completed call's result as one JSON value, the same
+// whichever transport gave it. The page API answers text, recorded as
+// OutputText unless it reads as JSON; the protocol answers JSON, where a
+// text is a JSON string. So a text is a string either way, and text that
+// reads as JSON (42, {"ok":true}) is that JSON either way. A call that
+// answered nothing is the empty text: that is how the page API records an
+// empty answer, which the protocol gives as "".
+func resultValue(r record.Result) any {
+	switch {
+	case r.OutputText != "":
+		return r.OutputText
+	case len(r.Output) > 0:
+		var v any
+		if json.Unmarshal(r.Output, &v) != nil {
+			return string(r.Output)
+		}
+		return v
+	}
+	return ""
+}
+
+// resultText answers a result as the text the tool gave: a string as it
+// is, a number, boolean or null as written in JSON (the page's text "42"
+// reads as the number 42). An object or an array is not text.
+func resultText(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case map[string]any, []any:
+		return "", false
+	}
+	return compactJSON(v), true
+}
+
+func jsonKind(v any) string {
+	if _, ok := v.([]any); ok {
+		return "array"
+	}
+	return "object"
+}
+
+// compactJSON renders a value as compact JSON for people (no HTML escapes).
+func compactJSON(v any) string { return string(record.CompactJSON(v)) }
+
+// whereTextsPart says where two texts start to differ, in characters.
+func whereTextsPart(a, b string) string {
+	ra, rb := []rune(a), []rune(b)
+	i := 0
+	for i < len(ra) && i < len(rb) && ra[i] == rb[i] {
+		i++
+	}
+	switch {
+	case len(ra) == 0:
+		return "the expected text is empty"
+	case i == len(ra):
+		return fmt.Sprintf("the actual text goes on after the expected %d characters", len(ra))
+	case len(rb) == 0:
+		return "the actual text is empty"
+	case i == len(rb):
+		return fmt.Sprintf("the actual text stops after %d characters", len(rb))
+	}
+	return fmt.Sprintf("they part at character %d", i+1)
 }
 
 func (j *judge) judgeCatalogAfter(id string, c scenarios.CallRecord, d *scenarios.CatalogDelta) {
@@ -895,18 +1051,6 @@ func nonNilMap(m map[string]any) map[string]any {
 // so that the same evidence always gives the same bytes.
 func keys[K ~string, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) }
 
-// subsetDiff lists the keys of want whose values differ in got.
-func subsetDiff(want, got map[string]any) []string {
-	var diff []string
-	for _, k := range keys(want) {
-		g, ok := got[k]
-		if !ok || !record.JSONEqual(want[k], g) {
-			diff = append(diff, k)
-		}
-	}
-	return diff
-}
-
 // Explain renders a verdict for people: the outcome, then every check that
 // did not pass with its source, code, expectation and what was seen.
 func Explain(v Verdict) string {
@@ -914,6 +1058,14 @@ func Explain(v Verdict) string {
 	fmt.Fprintf(&b, "%s: %s %v (%d checks, %d not passed)\n", v.ScenarioID, v.Outcome, v.Codes, len(v.Checks), len(v.Failed()))
 	for _, c := range v.Failed() {
 		fmt.Fprintf(&b, "  ✗ [%s] %s %s: %s\n", c.Source, strings.ToUpper(string(c.Status)), c.ID, c.Code)
+		if c.Message != "" && len(c.Differences) > 0 {
+			// The differences are the message's substance: one a line, all of them.
+			fmt.Fprintf(&b, "      %s:\n", strings.TrimSuffix(c.Message, ": "+record.DiffText(c.Differences, diffLimit)))
+			for _, d := range c.Differences {
+				fmt.Fprintf(&b, "        %s\n", d)
+			}
+			continue
+		}
 		if c.Message != "" {
 			fmt.Fprintf(&b, "      %s\n", c.Message)
 		}
@@ -928,9 +1080,9 @@ func Explain(v Verdict) string {
 }
 
 func short(v any) string {
-	s := fmt.Sprintf("%v", record.Normalize(v))
-	if len(s) > 300 {
-		s = s[:300] + fmt.Sprintf("… (%d characters)", len(s))
+	s := compactJSON(record.Normalize(v))
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + fmt.Sprintf("… (%d characters)", len(r))
 	}
 	return s
 }
