@@ -593,7 +593,11 @@ func (j *judge) judgeTraceAgreement() {
 			invoked[e.InvocationID] = e
 			order = append(order, e.InvocationID)
 		case record.ToolResponded:
-			responded[e.InvocationID] = e
+			// The first answer is the tool's: a form that answers and then
+			// navigates can make the browser send a second one.
+			if _, seen := responded[e.InvocationID]; !seen {
+				responded[e.InvocationID] = e
+			}
 		}
 	}
 	var bad []string

@@ -1128,3 +1128,18 @@ func pizzaMutations() []mutation {
 }
 
 func TestPizzaSingleMutations(t *testing.T) { runMutations(t, goodPizza, pizzaMutations()) }
+
+// A form that answers and then navigates can make the browser send a second
+// toolResponded for the same invocation: the first is the tool's answer.
+func TestASecondAnswerAfterANavigationIsNotTheToolsAnswer(t *testing.T) {
+	sc, ev := goodConf01(t)
+	second := ev.Trace[traceIndex(t, ev, record.ToolResponded, invocationID)]
+	second.Seq, second.Status, second.Output = 99, "Error", nil
+	ev.Trace = append(ev.Trace, second)
+	wantVerdict(t, Judge(sc, ev), vocab.Pass)
+
+	// Known-bad: the same second answer as the only one disagrees with the call.
+	sc, ev = goodConf01(t)
+	ev.Trace[traceIndex(t, ev, record.ToolResponded, invocationID)].Status = "Error"
+	wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.EvidenceDisagrees)
+}
