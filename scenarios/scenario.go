@@ -94,8 +94,8 @@ type Capture struct {
 // The windows a scenario gets unless it says otherwise: a person reviews
 // for seconds before confirming; a debounced submit needs a moment.
 const (
-	DefaultReview = Duration(5 * time.Second)
-	DefaultSettle = Duration(2 * time.Second)
+	DefaultReview = Duration(3 * time.Second)
+	DefaultSettle = Duration(time.Second)
 )
 
 // ReviewTime is the review window after the agent.
