@@ -2,10 +2,8 @@ package smoke
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -114,7 +112,7 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 		}
 	}
 	f := Finding{Case: c, Result: res, Writes: writes}
-	refusedIt, why := refused(res)
+	refusedIt, why := record.Refused(res)
 	switch {
 	case t.Annotations.ReadOnly && len(writes) > 0:
 		f.Kind, f.Message = ReadOnlyWrites, fmt.Sprintf("%s is annotated read-only, and sent %s", t.Name, strings.Join(writes, ", "))
@@ -128,40 +126,6 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 		return nil, nil
 	}
 	return &f, nil
-}
-
-var refusalCode = regexp.MustCompile(`(?i)invalid|validation|bad_?request|malformed|unknown_(param|field)|missing`)
-var refusalText = regexp.MustCompile(`(?i)\b(invalid|must be|is required|required:|unknown (parameter|field)|not a valid|expected a|only accepts)\b`)
-
-// refused tells whether a tool's answer refuses its input: an error, an
-// object whose code says the input was wrong (or that lists field errors),
-// or a text that says so. An answer such as CONFIRMATION_REQUIRED is not a
-// refusal of the input.
-func refused(res record.Result) (bool, string) {
-	if res.Status == vocab.Failed || res.Status == vocab.Canceled {
-		return true, "the call ended " + string(res.Status) + ": " + res.ErrorText
-	}
-	var obj map[string]any
-	if json.Unmarshal(res.Output, &obj) == nil && obj != nil {
-		if code, _ := obj["code"].(string); refusalCode.MatchString(code) {
-			return true, "code " + code
-		}
-		for _, k := range []string{"errors", "fieldErrors", "error"} {
-			if _, ok := obj[k]; ok {
-				return true, "the answer has " + k
-			}
-		}
-		return false, ""
-	}
-	text := res.OutputText
-	var s string
-	if text == "" && json.Unmarshal(res.Output, &s) == nil {
-		text = s
-	}
-	if refusalText.MatchString(text) {
-		return true, fmt.Sprintf("it said %q", text)
-	}
-	return false, ""
 }
 
 func sameOrigin(base, raw string) bool {

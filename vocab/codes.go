@@ -36,6 +36,8 @@ const (
 	EvidenceMissing              Code = "evidence_missing"
 	EvidenceDisagrees            Code = "evidence_disagrees"
 	CaseIncomplete               Code = "case_incomplete"
+	InputViolatesSchema          Code = "input_violates_schema"
+	ValidInputRefused            Code = "valid_input_refused"
 )
 
 // Codes is the table of every code.
@@ -62,6 +64,8 @@ var Codes = map[Code]CodeInfo{
 	EvidenceMissing:              {"a source the scenario names was not recorded (capture off; for requests, neither a network log nor a journal): the check cannot be made", []Source{SrcNetwork, SrcJournal, SrcState, SrcUI, SrcCatalog, SrcTrace, SrcAnswer}, false},
 	EvidenceDisagrees:            {"two sources disagree (network log vs journal, transcript vs trace, protocol catalog vs getTools())", []Source{SrcNetwork, SrcJournal, SrcTrace, SrcCatalog}, true},
 	CaseIncomplete:               {"the prompt lacks data that the tool's schema requires: the case itself cannot be done right", []Source{SrcCase}, false},
+	InputViolatesSchema:          {"the agent called a tool with input its declared schema refuses (the agent's fault: the browser checks none)", []Source{SrcTrace}, true},
+	ValidInputRefused:            {"the page refused, as invalid, an input its own declared schema allows (the app's fault: schema and page disagree)", []Source{SrcTrace}, true},
 }
 
 // Known tells whether c is in the table.

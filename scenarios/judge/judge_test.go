@@ -420,7 +420,24 @@ func conf01Mutations() []mutation {
 		{"the agent sends no input", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Calls[0].Call.Input = map[string]any{}
 			ev.Trace[traceIndex(t, ev, record.ToolInvoked, invocationID)].Input = json.RawMessage(`{}`)
-		}, vocab.Fail, []vocab.Code{vocab.WrongToolInput}},
+		}, vocab.Fail, []vocab.Code{vocab.WrongToolInput, vocab.InputViolatesSchema}}, // the schema requires both fields
+
+		// The agent's input against the tool's declared schema: its fault
+		// when the schema refuses it, the app's when the page refuses what
+		// the schema allows.
+		{"the agent sends an email of the wrong type", func(t *testing.T, sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			in := map[string]any{"attendeeName": demoName, "email": 42}
+			ev.Calls[0].Call.Input = in
+			sc.Expect.Calls.Exactly[0].Input = in
+			ev.Trace[traceIndex(t, ev, record.ToolInvoked, invocationID)].Input = json.RawMessage(`{"attendeeName":"測試讀者","email":42}`)
+		}, vocab.Fail, []vocab.Code{vocab.InputViolatesSchema}},
+
+		{"the page refuses the agent's valid input as invalid", func(t *testing.T, sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			out := json.RawMessage(`{"ok":false,"code":"INVALID_PARAMS","retryable":true,"errors":{"email":"not accepted"}}`)
+			ev.Calls[0].Result.Output = out
+			ev.Trace[traceIndex(t, ev, record.ToolResponded, invocationID)].Output = out
+			sc.Agent.Calls[0].Expect.Output = nil
+		}, vocab.Fail, []vocab.Code{vocab.ValidInputRefused}},
 
 		{"the agent calls a tool the page does not offer", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Calls = append(ev.Calls, scenarios.CallRecord{Phase: vocab.PhaseAgent, Index: 1,
