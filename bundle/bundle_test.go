@@ -202,7 +202,7 @@ expect:
 		{"an enum value less", func(ev *scenarios.Evidence) {
 			s := json.RawMessage(`{"type":"object","properties":{"size":{"type":"string","enum":["Small"]}}}`)
 			ev.Catalog[1].InputSchema, ev.PageTools[1].InputSchema = s, s
-		}, vocab.Fail, []vocab.Code{vocab.SchemaMismatch}},
+		}, vocab.Fail, []vocab.Code{vocab.InputViolatesSchema, vocab.SchemaMismatch}}, // the agent's "Large" is no longer allowed
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ev := &scenarios.Evidence{ScenarioID: sc.ID, Catalog: record.Catalog{checkTool, tool},
