@@ -92,6 +92,7 @@ type run struct {
 	Unmet      []string                       `json:"unmet,omitempty"`
 	ProbeReads []scenarios.ProbeRead          `json:"probeReads,omitempty"`
 	Windows    []scenarios.Window             `json:"windows,omitempty"`
+	Direct     []scenarios.DirectRecord       `json:"direct,omitempty"`
 }
 
 type catalogFile struct {
@@ -175,7 +176,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	parts := map[string]any{
 		ScenarioFile: b.Scenario,
-		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows},
+		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct},
 		CatalogFile:  catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools},
 		TraceFile:    ev.Trace,
 		StateFile:    ev.States,
@@ -237,7 +238,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		return Bundle{}, err
 	}
 	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, r.Calls, r.Marks, r.Final, r.Faults, r.Unmet
-	ev.ProbeReads, ev.Windows = r.ProbeReads, r.Windows
+	ev.ProbeReads, ev.Windows, ev.Direct = r.ProbeReads, r.Windows, r.Direct
 	_ = json.Unmarshal(r.Capture, &ev.Capture)
 	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
 	ev.States, ev.UI = states, ui

@@ -77,6 +77,7 @@ func Killers() []Killer {
 		ScenarioKiller("list-full", "tasks"),
 		ScenarioKiller("RULE-search-read-only", "events"),
 		ScenarioKiller("RULE-save-twice", "events"),
+		ScenarioKiller("RULE-task-limit", "tasks"),
 		RuleKiller("rule.intent-reused", intentReused),
 		RuleKiller("rule.intent-expired", intentExpired),
 		RuleKiller("rule.intent-other-event", intentOtherEvent),

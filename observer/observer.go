@@ -7,6 +7,8 @@ package observer
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,13 +25,32 @@ const (
 	JournalPath = "/__agentready/journal"
 )
 
+// DefaultSessionCookie is the session cookie the journal's session names,
+// unless the app says otherwise.
+const DefaultSessionCookie = "ar_session"
+
+// SessionHash is how a journal names a session: the first 12 hex digits of
+// SHA-256("agentready-session:" + the session cookie's value). An app that
+// serves a journal hashes the same way, so that the suite can judge the
+// journal of its own tab even on an app other people use.
+func SessionHash(cookie string) string {
+	if cookie == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte("agentready-session:" + cookie))
+	return hex.EncodeToString(sum[:6])
+}
+
 // Client talks to one app's observation endpoints.
 type Client struct {
 	BaseURL     string
 	Token       string
 	StatePath   string // StatePath unless set
 	JournalPath string // JournalPath unless set
-	HTTP        *http.Client
+	// SessionCookie is the cookie whose value the journal's session hashes
+	// (DefaultSessionCookie unless set).
+	SessionCookie string
+	HTTP          *http.Client
 }
 
 // New makes a client; it fails on nothing: Check, or the first call, tells.

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -44,6 +45,9 @@ type Evidence struct {
 	Console []record.ConsoleEntry `json:"console"`
 	Final   *string               `json:"final"`
 	Faults  []string              `json:"faults,omitempty"` // harness problems met on the way
+	// Direct are the requests the scenario's steps sent straight to the
+	// server as the person's session, and what the server answered.
+	Direct []DirectRecord `json:"direct,omitempty"`
 	// Windows are the spans of page time the run fast-forwarded (the
 	// person's review, the settle after their last step).
 	Windows []Window `json:"windows,omitempty"`
@@ -61,6 +65,10 @@ type Env struct {
 	Protocol string `json:"protocol,omitempty"`
 	// Clock is the instant the page's clock was fixed to, when it was.
 	Clock *time.Time `json:"clock,omitempty"`
+	// Session is the tab's session as the app's journal names it (a hash
+	// of the session cookie, see observer.SessionHash): the journal is
+	// judged for this session only. Empty: every entry is the tab's.
+	Session string `json:"session,omitempty"`
 }
 
 // CallRecord is one call and its result.
@@ -71,6 +79,17 @@ type CallRecord struct {
 	Result        record.Result `json:"result"`
 	CatalogBefore []string      `json:"catalogBefore"`
 	CatalogAfter  []string      `json:"catalogAfter"`
+}
+
+// DirectRecord is one direct request and the server's answer.
+type DirectRecord struct {
+	Phase  vocab.Phase     `json:"phase"`
+	Index  int             `json:"index"` // the step's position in its phase
+	Method string          `json:"method"`
+	Path   string          `json:"path"`
+	Status int             `json:"status"`          // 0: no answer
+	Body   json.RawMessage `json:"body,omitempty"`  // the answer, when it is JSON
+	Error  string          `json:"error,omitempty"` // why there was no answer
 }
 
 // Window is a span of page time granted at once after a phase.

@@ -171,6 +171,51 @@ type Step struct {
 	WaitFor     string            `yaml:"wait_for,omitempty" json:"waitFor,omitempty"`         // CSS selector that must match
 	WaitRequest string            `yaml:"wait_request,omitempty" json:"waitRequest,omitempty"` // "METHOD /path" that must complete
 	WaitTool    string            `yaml:"wait_tool,omitempty" json:"waitTool,omitempty"`       // a tool that must be offered
+	Request     *DirectRequest    `yaml:"request,omitempty" json:"request,omitempty"`          // a request sent straight to the server as the person's session
+}
+
+// DirectRequest is a request sent from the page as a script of the page
+// could send it — the person's cookies and CSRF token, none of the page's
+// checks — to prove that the server itself holds a rule the page enforces
+// (the 9th task, blank text, a second save). Its expectation is judged as
+// the server's.
+type DirectRequest struct {
+	Method string `yaml:"method" json:"method"`
+	Path   string `yaml:"path" json:"path"`
+	Body   any    `yaml:"body,omitempty" json:"body,omitempty"` // sent as JSON
+	// CSRF names where the page keeps its CSRF token (a <meta> name) and the
+	// header the server wants it in; omitted, no token is sent. Written
+	// `csrf: true`, it means meta csrf-token and header X-CSRF-Token.
+	CSRF   *CSRF          `yaml:"csrf,omitempty" json:"csrf,omitempty"`
+	Expect RequestOutcome `yaml:"expect" json:"expect"`
+}
+
+// CSRF says where a page keeps its token and how the server wants it.
+type CSRF struct {
+	Meta   string `yaml:"meta" json:"meta"`
+	Header string `yaml:"header" json:"header"`
+}
+
+// UnmarshalYAML reads `true` as the usual meta and header.
+func (c *CSRF) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		var on bool
+		if err := n.Decode(&on); err != nil {
+			return fmt.Errorf("line %d: csrf is true or {meta, header}", n.Line)
+		}
+		if on {
+			*c = CSRF{Meta: "csrf-token", Header: "X-CSRF-Token"}
+		}
+		return nil
+	}
+	type plain CSRF
+	return n.Decode((*plain)(c))
+}
+
+// RequestOutcome is what the server must answer a direct request.
+type RequestOutcome struct {
+	Status int    `yaml:"status" json:"status"`
+	Code   string `yaml:"code,omitempty" json:"code,omitempty"` // the answer's JSON "code"
 }
 
 // IsWait tells whether the step only waits for something.
@@ -180,7 +225,8 @@ func (s Step) IsWait() bool { return s.WaitFor != "" || s.WaitRequest != "" || s
 func (s Step) Kinds() []string {
 	var k []string
 	for name, set := range map[string]bool{"call": s.Call != nil, "click": s.Click != "", "fill": len(s.Fill) > 0,
-		"navigate": s.Navigate != "", "wait_for": s.WaitFor != "", "wait_request": s.WaitRequest != "", "wait_tool": s.WaitTool != ""} {
+		"navigate": s.Navigate != "", "wait_for": s.WaitFor != "", "wait_request": s.WaitRequest != "", "wait_tool": s.WaitTool != "",
+		"request": s.Request != nil} {
 		if set {
 			k = append(k, name)
 		}
@@ -368,10 +414,20 @@ func (p *problems) bad(format string, args ...any) {
 func (p *problems) steps(key string, steps []Step) {
 	for i, s := range steps {
 		if k := s.Kinds(); len(k) != 1 {
-			p.bad("%s[%d]: a step does exactly one of call, click, fill, navigate, wait_for, wait_request, wait_tool (has %v)", key, i, k)
+			p.bad("%s[%d]: a step does exactly one of call, click, fill, navigate, request, wait_for, wait_request, wait_tool (has %v)", key, i, k)
 		}
 		if s.Call != nil {
 			checkCall(fmt.Sprintf("%s[%d].call", key, i), *s.Call, p.bad)
+		}
+		if r := s.Request; r != nil {
+			switch {
+			case r.Method == "" || !strings.HasPrefix(r.Path, "/"):
+				p.bad("%s[%d].request: needs a method and a path that starts with /", key, i)
+			case r.Expect.Status < 100 || r.Expect.Status > 599:
+				p.bad("%s[%d].request.expect.status: %d is not an HTTP status", key, i, r.Expect.Status)
+			case r.CSRF != nil && (r.CSRF.Meta == "" || r.CSRF.Header == ""):
+				p.bad("%s[%d].request.csrf: needs meta and header (or true)", key, i)
+			}
 		}
 		if s.WaitRequest != "" {
 			if _, _, ok := record.SplitRequest(s.WaitRequest); !ok {

@@ -75,6 +75,8 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgeCatalog(e.Catalog)
 	j.judgeCalls(e.Calls)
 	j.judgeInputs()
+	j.judgeDirect()
+	j.judgeWitnesses()
 	j.judgeRequests(e.Requests)
 	j.judgeGuarded(e.Guarded)
 	j.judgeWrites(e.Writes)
@@ -183,6 +185,7 @@ func (j *judge) requireNamedSources() {
 	need(e.Calls != nil || slices.ContainsFunc(j.ev.Calls, func(c scenarios.CallRecord) bool { return j.callExpect(c) != nil }), vocab.SrcTrace)
 	need(len(e.Requests) > 0 || len(e.Guarded) > 0 || len(e.Writes) > 0, vocab.SrcNetwork, vocab.SrcJournal)
 	need(len(e.State) > 0, vocab.SrcState)
+	need(slices.ContainsFunc(append(slices.Clone(j.sc.Setup), j.sc.Human...), func(s scenarios.Step) bool { return s.Request != nil }), vocab.SrcNetwork)
 	need(len(e.UI) > 0, vocab.SrcUI)
 	need(e.Answer != nil, vocab.SrcAnswer)
 	if len(named) == 0 {
@@ -675,10 +678,88 @@ func (j *judge) journalWindow(phase vocab.Phase) (record.Journal, bool) {
 		return nil, false
 	}
 	lo, hi, ok := span(from.Journal, to.Journal, len(j.ev.Journal))
-	if !ok {
+	if !ok || !j.journalMarksInOrder() {
 		return nil, false
 	}
-	return j.ev.Journal[lo:hi], true
+	// The tab's own entries: a shared app's other sessions do not count.
+	// An entry without a session (a request before the cookie was set)
+	// cannot be anyone else's.
+	win := j.ev.Journal[lo:hi]
+	if s := j.ev.Env.Session; s != "" {
+		win = slices.DeleteFunc(slices.Clone(win), func(e record.Entry) bool { return e.Session != "" && e.Session != s })
+	}
+	return win, true
+}
+
+// judgeWitnesses holds the two witnesses of requests to each other, whole:
+// within each judged window, every request the browser sent to the app's
+// origin is in the journal, and every journal entry of the tab's session
+// is in the network log — refused ones included (seed 003: a journal
+// records before authorization). A request that got no answer may or may
+// not have reached the app, and is not held against either side.
+func (j *judge) judgeWitnesses() {
+	if j.ev.Requests == nil || !j.ev.Capture.Network || j.ev.Journal == nil || !j.ev.Capture.Observer {
+		return
+	}
+	for _, phase := range []vocab.Phase{vocab.PhaseAgent, vocab.PhaseHuman} {
+		from, to, ok := j.ev.Window(phase)
+		if !ok {
+			continue
+		}
+		lo, hi, ok := span(from.Requests, to.Requests, len(j.ev.Requests))
+		journal, okJ := j.journalWindow(phase)
+		if !ok || !okJ {
+			continue
+		}
+		seen, maybe := map[string]int{}, map[string]int{}
+		for _, r := range j.ev.Requests[lo:hi] {
+			if r.IsProbe() || !sameOrigin(j.ev.Env.BaseURL, r.URL) {
+				continue
+			}
+			k := strings.ToUpper(r.Method) + " " + r.Path
+			if r.Status == 0 && r.Failure != "" {
+				maybe[k]++
+				continue
+			}
+			seen[k]++
+		}
+		for _, p := range j.ev.ProbeReads {
+			if p.Window == phase {
+				seen[strings.ToUpper(p.Method)+" "+p.Path]++ // the journal has the harness's reads; the network log left them out above
+			}
+		}
+		var onlyJournal []string
+		for _, e := range journal {
+			k := strings.ToUpper(e.Method) + " " + e.Path
+			switch {
+			case seen[k] > 0:
+				seen[k]--
+			case maybe[k] > 0:
+				maybe[k]--
+			default:
+				onlyJournal = append(onlyJournal, fmt.Sprintf("%s (%d)", k, e.Status))
+			}
+		}
+		var onlyNet []string
+		for _, k := range slices.Sorted(maps.Keys(seen)) {
+			for range seen[k] {
+				onlyNet = append(onlyNet, k)
+			}
+		}
+		id := "witnesses." + string(phase)
+		if len(onlyNet) == 0 && len(onlyJournal) == 0 {
+			j.pass(id, vocab.SrcJournal, nil, nil, "the network log and the app's journal hold the same requests")
+			continue
+		}
+		var parts []string
+		if len(onlyNet) > 0 {
+			parts = append(parts, "the browser sent, and the journal lacks: "+strings.Join(onlyNet, ", "))
+		}
+		if len(onlyJournal) > 0 {
+			parts = append(parts, "the journal has, and the browser never sent: "+strings.Join(onlyJournal, ", "))
+		}
+		j.fail(id, vocab.SrcJournal, vocab.EvidenceDisagrees, onlyJournal, onlyNet, "the witnesses of requests disagree in the "+string(phase)+" phase: "+strings.Join(parts, "; "))
+	}
 }
 
 // span clips a window of marks to a record of n entries; marks that are
@@ -1180,3 +1261,65 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// judgeDirect checks what the server answered the requests a scenario sent
+// straight to it as the person's session: a rule the page enforces must
+// hold on the server too.
+func (j *judge) judgeDirect() {
+	for _, d := range j.ev.Direct {
+		want := j.directExpect(d)
+		if want == nil {
+			continue
+		}
+		id := fmt.Sprintf("direct.%s[%d] %s %s", d.Phase, d.Index, d.Method, d.Path)
+		if d.Status == 0 {
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want.Expect, d.Error, "the request got no answer: "+d.Error)
+			continue
+		}
+		var body struct {
+			Code string `json:"code"`
+		}
+		_ = json.Unmarshal(d.Body, &body)
+		got := map[string]any{"status": d.Status, "code": body.Code}
+		switch {
+		case d.Status != want.Expect.Status:
+			j.fail(id, vocab.SrcNetwork, vocab.ServerRuleBroken, want.Expect, got,
+				fmt.Sprintf("the server answered %d where the scenario expects %d: it does not hold the rule itself", d.Status, want.Expect.Status))
+		case want.Expect.Code != "" && body.Code != want.Expect.Code:
+			j.fail(id, vocab.SrcNetwork, vocab.ServerRuleBroken, want.Expect, got,
+				fmt.Sprintf("the server answered %d with code %q, not %q", d.Status, body.Code, want.Expect.Code))
+		default:
+			j.pass(id, vocab.SrcNetwork, want.Expect, got, "the server holds the rule")
+		}
+	}
+}
+
+// directExpect is the scenario's direct request behind a record.
+func (j *judge) directExpect(d scenarios.DirectRecord) *scenarios.DirectRequest {
+	var steps []scenarios.Step
+	switch d.Phase {
+	case vocab.PhaseSetup:
+		steps = j.sc.Setup
+	case vocab.PhaseHuman:
+		steps = j.sc.Human
+	}
+	if d.Index < len(steps) {
+		return steps[d.Index].Request
+	}
+	return nil
+}
+
+// journalMarksInOrder: a journal read that failed at one mark leaves that
+// mark out of order with the others; then no window of the journal is
+// sound, not only the one that mark bounds.
+func (j *judge) journalMarksInOrder() bool {
+	prev := 0
+	for _, p := range []vocab.Phase{vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd} {
+		m, ok := j.ev.Marks[p]
+		if !ok || m.Journal < prev {
+			return false
+		}
+		prev = m.Journal
+	}
+	return true
+}

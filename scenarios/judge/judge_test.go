@@ -1160,3 +1160,49 @@ func TestASecondAnswerAfterANavigationIsNotTheToolsAnswer(t *testing.T) {
 	ev.Trace[traceIndex(t, ev, record.ToolResponded, invocationID)].Status = "Error"
 	wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.EvidenceDisagrees)
 }
+
+// The witnesses of requests are held to each other whole, not only on the
+// rows a scenario names: a journal that drops a refused request nobody
+// counts disagrees; another session's requests and a request that got no
+// answer do not.
+func TestTheWitnessesAgreeOnEveryRequest(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		mutate func(t *testing.T, ev *scenarios.Evidence)
+		want   []vocab.Code
+	}{
+		{"as recorded", func(*testing.T, *scenarios.Evidence) {}, nil},
+		{"the journal drops a refused request no scenario names", func(t *testing.T, ev *scenarios.Evidence) {
+			addNet(t, ev, vocab.PhaseHuman, req(8, "POST", "/api/intents", 403))
+		}, []vocab.Code{vocab.EvidenceDisagrees}},
+		{"the journal has a request the browser never sent", func(t *testing.T, ev *scenarios.Evidence) {
+			addJournal(t, ev, vocab.PhaseAgent, entry(7, "GET", "/api/saved", 200, ""))
+		}, []vocab.Code{vocab.EvidenceDisagrees}},
+		{"another session's request in the window", func(t *testing.T, ev *scenarios.Evidence) {
+			ev.Env.Session = "s1"
+			e := entry(7, "POST", "/api/registrations", 201, "REGISTERED")
+			e.Session = "someone-else"
+			addJournal(t, ev, vocab.PhaseAgent, e)
+		}, nil},
+		{"a request that got no answer, not in the journal", func(t *testing.T, ev *scenarios.Evidence) {
+			r := req(8, "GET", "/api/saved", 0)
+			r.Failure, r.Done = "net::ERR_ABORTED", true
+			addNet(t, ev, vocab.PhaseHuman, r)
+		}, nil},
+		{"a request to another host", func(t *testing.T, ev *scenarios.Evidence) {
+			r := req(8, "GET", "/pixel.gif", 200)
+			r.URL = "https://cdn.example/pixel.gif"
+			addNet(t, ev, vocab.PhaseAgent, r)
+		}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc, ev := goodConf01(t)
+			tt.mutate(t, ev)
+			if tt.want == nil {
+				wantVerdict(t, Judge(sc, ev), vocab.Pass)
+			} else {
+				wantVerdict(t, Judge(sc, ev), vocab.Fail, tt.want...)
+			}
+		})
+	}
+}

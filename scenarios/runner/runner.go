@@ -4,6 +4,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/browser"
@@ -188,6 +190,9 @@ func (r *runner) human(ctx context.Context) {
 // collect takes the ordered records from the tab and the app's journal.
 func (r *runner) collect(ctx context.Context) {
 	tab := r.t.Tab
+	if r.journalOn() {
+		r.ev.Env.Session = r.sessionHash(ctx)
+	}
 	bodies, cancel := tab.Bind(ctx)
 	bodies, cancelBound := context.WithTimeout(bodies, r.t.Bound)
 	_ = tab.Net.FillBodies(bodies)
@@ -294,6 +299,60 @@ const probeJS = `(async (base, probes, header) => {
   return out;
 })`
 
+const directJS = `(async (url, method, body, meta, header) => {
+  const headers = { Accept: "application/json" };
+  if (body !== null) headers["Content-Type"] = "application/json";
+  if (meta) {
+    const token = document.querySelector('meta[name="' + meta + '"]')?.content;
+    if (token === undefined) return { error: "no <meta name=\"" + meta + "\"> on the page for the CSRF token" };
+    headers[header] = token;
+  }
+  try {
+    const r = await fetch(url, { method, headers, credentials: "include", body: body === null ? undefined : JSON.stringify(body) });
+    const text = await r.text();
+    let parsed = null;
+    try { parsed = JSON.parse(text); } catch (_) {}
+    return { status: r.status, body: parsed };
+  } catch (e) { return { error: String(e) }; }
+})`
+
+// direct sends a request from the page as the person's session: their
+// cookies and CSRF token, none of the page's own checks.
+func (r *runner) direct(ctx context.Context, phase vocab.Phase, i int, d scenarios.DirectRequest) scenarios.DirectRecord {
+	rec := scenarios.DirectRecord{Phase: phase, Index: i, Method: strings.ToUpper(d.Method), Path: d.Path}
+	meta, header := "", ""
+	if d.CSRF != nil {
+		meta, header = d.CSRF.Meta, d.CSRF.Header
+	}
+	args, err := json.Marshal([]any{r.t.BaseURL + d.Path, rec.Method, d.Body, meta, header})
+	if err != nil {
+		rec.Error = err.Error()
+		return rec
+	}
+	r.settleDocument(ctx)
+	ctx, cancel := r.t.Tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+		Status int             `json:"status"`
+		Body   json.RawMessage `json:"body"`
+		Error  string          `json:"error"`
+	}](directJS+"(..."+string(args)+")", chromedp.EvalAwaitPromise))
+	switch {
+	case err != nil:
+		rec.Error = err.Error()
+	case out.Error != "":
+		rec.Error = out.Error
+	default:
+		rec.Status = out.Status
+		if string(out.Body) != "null" {
+			rec.Body = out.Body
+		}
+	}
+	return rec
+}
+
 type probed struct {
 	Body  json.RawMessage `json:"body"`
 	Error string          `json:"error"`
@@ -395,6 +454,9 @@ func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios
 	case s.Call != nil:
 		r.call(ctx, phase, i, *s.Call)
 		return nil
+	case s.Request != nil:
+		r.ev.Direct = append(r.ev.Direct, r.direct(ctx, phase, i, *s.Request))
+		return nil
 	case s.Navigate != "":
 		return tab.Navigate(ctx, r.t.BaseURL+s.Navigate)
 	case s.WaitTool != "":
@@ -447,4 +509,25 @@ func Partial(sc scenarios.Scenario, t Target, why string) *scenarios.Evidence {
 		ev.Requests = cmpOr(tab.Net.Requests(), record.Log{})
 	}
 	return ev
+}
+
+// sessionHash names the tab's session the way the app's journal does
+// (observer.SessionHash of its session cookie), so that the journal is
+// judged for this tab only; "" when the tab has no such cookie.
+func (r *runner) sessionHash(ctx context.Context) string {
+	name := cmp.Or(r.t.Observer.SessionCookie, observer.DefaultSessionCookie)
+	ctx, cancel := r.t.Tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
+	res, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{r.t.BaseURL + "/"}})
+	if err != nil {
+		return ""
+	}
+	for _, c := range res.Cookies {
+		if c.Name == name {
+			return observer.SessionHash(c.Value)
+		}
+	}
+	return ""
 }
