@@ -5,7 +5,7 @@
 // It is pure: every rule reads a pagetools.Listing (the catalog, the forms of
 // the DOM, the console of the load) and nothing else. Rule IDs follow
 // swissspidy/playwright-webmcp's set and Lighthouse's agentic-browsing audits
-// where a rule means the same; docs/decisions/2026-12-01-lint-rules.md says
+// where a rule means the same; docs/decisions/2026-11-30-lint-rules.md says
 // why each rule and threshold is what it is.
 package lint
 
