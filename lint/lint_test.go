@@ -135,16 +135,20 @@ func TestRefusalsPointAtTheLine(t *testing.T) {
 		{Type: "exception", Text: "InvalidStateError: Invalid tool name", URL: pageURL, Line: 14},
 		{Type: "exception", Text: "TypeError: Failed to execute 'registerTool' on 'ModelContext': Failed to read the 'description' property from 'ModelContextTool': Required member is undefined.\n    at x", URL: "http://127.0.0.1:9/app.js", Line: 2},
 		{Type: "exception", Text: "TypeError: x is not a function", URL: pageURL, Line: 1},
+		{Type: "error", Text: "InvalidStateError: Duplicate tool name"}, // a page that catches and logs it
 	}
 	fs := Check(l)
-	if len(fs) != 2 {
+	if len(fs) != 3 {
 		t.Fatalf("%+v", fs)
 	}
 	if fs[0].Rule != "description-missing" || fs[0].Line != 0 || !strings.Contains(fs[0].Message, "app.js:3") || strings.Contains(fs[0].Message, "\n") {
 		t.Errorf("a script's refusal: %+v", fs[0])
 	}
-	if fs[1].Rule != "tool-name-valid" || fs[1].Line != 15 || fs[1].Tool != "" {
-		t.Errorf("the page's own refusal: %+v", fs[1])
+	if fs[1].Rule != "duplicate-tool-name" || fs[1].Line != 0 || !strings.HasPrefix(fs[1].Message, `the browser refused a registerTool() call ("InvalidStateError: Duplicate tool name")`) {
+		t.Errorf("a logged refusal: %+v", fs[1])
+	}
+	if fs[2].Rule != "tool-name-valid" || fs[2].Line != 15 || fs[2].Tool != "" {
+		t.Errorf("the page's own refusal: %+v", fs[2])
 	}
 }
 

@@ -101,11 +101,14 @@ func refusalOf(e record.ConsoleEntry) (refusal, bool) {
 // finding words a refusal; the line goes with it only when it is a line of
 // the page's own document.
 func (r refusal) finding(pageURL, why string) Finding {
-	where := r.url
-	if r.line > 0 {
-		where = fmt.Sprintf("%s:%d", r.url, r.line)
+	where := ""
+	switch {
+	case r.line > 0:
+		where = fmt.Sprintf(" at %s:%d", r.url, r.line)
+	case r.url != "":
+		where = " at " + r.url
 	}
-	f := Finding{Message: fmt.Sprintf("the browser refused a registerTool() call at %s (%q): %s", where, r.text, why)}
+	f := Finding{Message: fmt.Sprintf("the browser refused a registerTool() call%s (%q): %s", where, r.text, why)}
 	if r.line > 0 && sameDocument(r.url, pageURL, pageURL) {
 		f.Line = r.line
 	}

@@ -140,7 +140,7 @@ func duplicateToolName(p *page) []Finding {
 		var lost []string
 		for _, f := range forms {
 			if f.tool == nil {
-				lost = append(lost, fmt.Sprintf("%s #%d", "form", f.Index+1))
+				lost = append(lost, fmt.Sprintf("form #%d", f.Index+1))
 			}
 		}
 		if len(lost) == 0 {
