@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 )
 
 // Tool is one tool of a page, as a person listing tools wants it.
@@ -25,6 +26,11 @@ type Tool struct {
 	record.Tool
 	Kind     string `json:"kind"`               // declarative (a form) or imperative (registerTool)
 	FrameURL string `json:"frameUrl,omitempty"` // the document of the frame that offers it
+	// AnnotationsDeclared tells whether getTools() reported annotations for
+	// the tool: Chromium 156 reports every hint once a page declares any, and
+	// none when it declares none. Nil when unknown (a form, which getTools()
+	// gives no annotations, or a tool getTools() did not list).
+	AnnotationsDeclared *bool `json:"annotationsDeclared,omitempty"`
 }
 
 // Listing is a page's tools.
@@ -34,6 +40,48 @@ type Listing struct {
 	// Disagreement is set when the protocol's catalog and getTools() do not
 	// name the same tools the same way: a finding, not an error.
 	Disagreement string `json:"disagreement,omitempty"`
+	// Forms are the page's forms as its DOM shows them, in every frame the
+	// top document can reach, tools or not. Some never reach the catalog:
+	// Chromium drops a form without tooldescription, with a bad toolname or
+	// with a name already taken, and says so nowhere else.
+	Forms []Form `json:"forms,omitempty"`
+	// Console holds the console errors and uncaught exceptions of the load:
+	// a registerTool() the browser refused shows only here.
+	Console []record.ConsoleEntry `json:"console,omitempty"`
+}
+
+// Form is one <form> of a page, as its DOM shows it.
+type Form struct {
+	FrameURL string `json:"frameUrl"` // the document the form is in
+	Index    int    `json:"index"`    // its place among that document's forms
+	ID       string `json:"id,omitempty"`
+	// ToolName and ToolDescription are the attributes; nil when absent.
+	ToolName        *string `json:"toolname,omitempty"`
+	ToolDescription *string `json:"tooldescription,omitempty"`
+	AutoSubmit      bool    `json:"toolautosubmit,omitempty"`
+	Fields          []Field `json:"fields,omitempty"`
+}
+
+// Field is one named control of a form (radios of one name are one field).
+type Field struct {
+	Name         string `json:"name"`
+	Type         string `json:"type"` // input type, or select / textarea
+	Autocomplete string `json:"autocomplete,omitempty"`
+	// Text is what describes the field to a person or an agent:
+	// toolparamdescription, its labels, aria-label and aria-description.
+	Text     string `json:"text,omitempty"`
+	Required bool   `json:"required,omitempty"`
+}
+
+// Locator names the form for a person reading a finding.
+func (f Form) Locator() string {
+	switch {
+	case f.ID != "":
+		return "form#" + f.ID
+	case f.ToolName != nil:
+		return fmt.Sprintf("form[toolname=%q]", *f.ToolName)
+	}
+	return fmt.Sprintf("form #%d", f.Index+1)
 }
 
 // Names lists the tools' names in order.
@@ -79,6 +127,7 @@ func Read(ctx context.Context, b *browser.Browser, url string, opts Options) (Li
 // ReadTab is Read in a tab the caller owns.
 func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (Listing, error) {
 	opts.Settle, opts.MaxWait = cmp.Or(opts.Settle, DefaultOptions.Settle), cmp.Or(opts.MaxWait, DefaultOptions.MaxWait)
+	seen := len(tab.Console.Entries())
 	if err := tab.Navigate(ctx, url); err != nil {
 		return Listing{}, fmt.Errorf("open %s: %w", url, err)
 	}
@@ -93,20 +142,82 @@ func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (L
 		}
 		l.Disagreement = err.Error()
 	}
-	titles := map[string]string{}
+	byName := map[string]record.PageTool{}
 	for _, p := range pageTools {
-		titles[p.Name] = p.Title
+		byName[p.Name] = p
 	}
 	frames := frameURLs(ctx, tab)
 	for _, t := range catalog {
-		t.Title = cmp.Or(t.Title, titles[t.Name])
+		p, listed := byName[t.Name]
+		t.Title = cmp.Or(t.Title, p.Title)
 		kind := "imperative"
 		if t.Declarative {
 			kind = "declarative"
 		}
-		l.Tools = append(l.Tools, Tool{Tool: t, Kind: kind, FrameURL: frames[t.FrameID]})
+		tool := Tool{Tool: t, Kind: kind, FrameURL: frames[t.FrameID]}
+		if listed && !t.Declarative {
+			declared := p.Annotations != nil
+			tool.AnnotationsDeclared = &declared
+		}
+		l.Tools = append(l.Tools, tool)
+	}
+	forms, err := readForms(ctx, tab)
+	if err != nil {
+		return Listing{}, fmt.Errorf("read the forms of %s: %w", url, err)
+	}
+	l.Forms = forms
+	if entries := tab.Console.Entries(); len(entries) > seen {
+		l.Console = entries[seen:]
 	}
 	return l, nil
+}
+
+// formsJS lists the forms of the document and of every frame it can reach
+// (same-origin ones: a cross-origin frame's tools are not listed by
+// Chromium 156 either).
+const formsJS = `(() => {
+  const out = [];
+  const skip = new Set(["submit", "button", "reset", "image", "hidden", "fieldset", "output", "object"]);
+  const visit = (doc) => {
+    Array.from(doc.forms).forEach((f, index) => {
+      const attr = (n) => (f.hasAttribute(n) ? f.getAttribute(n) : null);
+      const byName = new Map();
+      for (const el of Array.from(f.elements)) {
+        const tag = el.tagName.toLowerCase();
+        const type = (tag === "input" ? el.type : tag).toLowerCase();
+        if (skip.has(type) || skip.has(tag) || !el.name) continue;
+        const text = [el.getAttribute("toolparamdescription"), ...Array.from(el.labels || [], (l) => l.textContent),
+          el.getAttribute("aria-label"), el.getAttribute("aria-description")]
+          .filter(Boolean).map((s) => s.trim().replace(/\s+/g, " ")).filter(Boolean).join(" ");
+        const prev = byName.get(el.name);
+        if (prev) {
+          prev.text = [prev.text, text].filter(Boolean).join(" ");
+          prev.required = prev.required || el.required;
+          continue;
+        }
+        byName.set(el.name, { name: el.name, type, autocomplete: el.getAttribute("autocomplete") || "", text, required: !!el.required });
+      }
+      out.push({ frameUrl: doc.location.href, index, id: f.id || "", toolname: attr("toolname"),
+        tooldescription: attr("tooldescription"), toolautosubmit: f.hasAttribute("toolautosubmit"),
+        fields: Array.from(byName.values()) });
+    });
+    for (const frame of Array.from(doc.querySelectorAll("iframe, frame"))) {
+      let inner = null;
+      try { inner = frame.contentDocument; } catch (_) {}
+      if (inner) visit(inner);
+    }
+  };
+  visit(document);
+  return out;
+})()`
+
+// readForms lists the page's forms, within vocab.Bound.
+func readForms(ctx context.Context, tab *browser.Tab) ([]Form, error) {
+	ctx, cancel := tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
+	defer cancelBound()
+	return chromedp.Run(ctx, chromedp.Evaluate[[]Form](formsJS))
 }
 
 // settle waits until the catalog has not changed for opts.Settle, at most

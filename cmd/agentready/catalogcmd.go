@@ -57,27 +57,49 @@ func pageOptions(fs *flag.FlagSet) *pagetools.Options {
 // readPage launches the browser (the suite's flags and preflight) and lists
 // the page's tools: exit code 2 on bad input, 1 when the page cannot be read.
 func readPage(raw string, opts pagetools.Options, stderr io.Writer) (pagetools.Listing, int) {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		fmt.Fprintf(stderr, "agentready: %q is not an http(s) URL\n", raw)
-		return pagetools.Listing{}, 2
+	ls, errs, code := readPages([]string{raw}, opts, stderr)
+	if code != 0 {
+		return pagetools.Listing{}, code
+	}
+	if errs[0] != nil {
+		fmt.Fprintln(stderr, "agentready:", errs[0])
+		return pagetools.Listing{}, 1
+	}
+	return ls[0], 0
+}
+
+// readPages checks every URL first (exit code 2 and nothing read when one is
+// not an http(s) URL, or the browser does not start), then reads the pages
+// one after the other in one browser. A page that cannot be read has its
+// error at its index; the others are read all the same.
+func readPages(raws []string, opts pagetools.Options, stderr io.Writer) ([]pagetools.Listing, []error, int) {
+	urls := make([]string, len(raws))
+	for i, raw := range raws {
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			fmt.Fprintf(stderr, "agentready: %q is not an http(s) URL\n", raw)
+			return nil, nil, 2
+		}
+		urls[i] = u.String()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	b, err := browser.Launch(browser.OptionsFromEnv())
 	if err != nil {
 		fmt.Fprintln(stderr, "agentready:", err)
-		return pagetools.Listing{}, 2
+		return nil, nil, 2
 	}
 	defer b.Close()
-	ctx, cancel := context.WithTimeout(ctx, opts.MaxWait+browser.NavigateTimeout+10*time.Second)
-	defer cancel()
-	l, err := pagetools.Read(ctx, b, u.String(), opts)
-	if err != nil {
-		fmt.Fprintln(stderr, "agentready:", err)
-		return pagetools.Listing{}, 1
+	listings, errs := make([]pagetools.Listing, len(urls)), make([]error, len(urls))
+	for i, u := range urls {
+		pageCtx, cancel := context.WithTimeout(ctx, opts.MaxWait+browser.NavigateTimeout+10*time.Second)
+		listings[i], errs[i] = pagetools.Read(pageCtx, b, u, opts)
+		cancel()
+		if errs[i] != nil {
+			listings[i].URL = u
+		}
 	}
-	return l, 0
+	return listings, errs, 0
 }
 
 func printListing(w io.Writer, l pagetools.Listing) {

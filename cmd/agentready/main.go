@@ -3,8 +3,9 @@
 //	agentready catalog [--json] URL
 //	agentready init --id ID [--out FILE] URL
 //	agentready smoke [--allow-writes] [--json] URL
+//	agentready lint [--format text|json|sarif] [--fail-on error|warning|info] URL...
 //	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T]
-//	agentready serve [--app events|plain] [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
+//	agentready serve [--app events|plain|lint] [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
 //	agentready variants
 //	agentready verify [--json] BUNDLE|RUN-FOLDER...
 package main
@@ -17,6 +18,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/agentready/agentready/fixtures/lintpages"
 	"github.com/agentready/agentready/fixtures/plainapp"
 	"github.com/agentready/agentready/fixtures/refapp"
 )
@@ -31,6 +33,7 @@ commands:
   catalog    list the tools a page offers (every frame), as a table or --json
   init       write a scenario with a page's real catalog pinned, to fill in
   smoke      call each tool with inputs derived from its schema; report where page and schema disagree
+  lint       check pages' tools against the lint rules (README "Lint rules"); text, --format json or sarif
   run        run scenario files against your app (--base-url) or the embedded one, with evidence
   serve      run the reference app for a person to click through
   variants   list the deliberate defects the reference app can be started with
@@ -51,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return initCmd(args[1:], stdout, stderr)
 	case "smoke":
 		return smokeCmd(args[1:], stdout, stderr)
+	case "lint":
+		return lintCmd(args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdout, stderr)
 	case "verify":
@@ -72,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func serve(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	which := fs.String("app", "events", "which app: events (the reference app, AgentReady Events) or plain (Little Oven, an app with no observation endpoints)")
+	which := fs.String("app", "events", "which app: events (the reference app, AgentReady Events), plain (Little Oven, an app with no observation endpoints) or lint (a known-bad page per lint rule)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	variant := fs.String("variant", "", "start with this deliberate defect (see `agentready variants`)")
 	token := fs.String("observer-token", "", "turn on the observation endpoints for this bearer token (events only)")
@@ -108,8 +113,20 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		}
 		closeApp = srv.Close
 		fmt.Fprintf(stdout, "Little Oven at %s/menu (variant %q)\n", srv.URL, *variant)
+	case "lint":
+		if *token != "" || *variant != "" {
+			fmt.Fprintln(stderr, "agentready serve: the lint pages have no variants and no observation endpoints")
+			return 2
+		}
+		srv, err := lintpages.Listen(*addr)
+		if err != nil {
+			fmt.Fprintln(stderr, "agentready serve:", err)
+			return 1
+		}
+		closeApp = srv.Close
+		fmt.Fprintf(stdout, "lint pages at %s/ (one per rule; %s/clean has no finding)\n", srv.URL, srv.URL)
 	default:
-		fmt.Fprintf(stderr, "agentready serve: --app %q is not events or plain\n", *which)
+		fmt.Fprintf(stderr, "agentready serve: --app %q is not events, plain or lint\n", *which)
 		return 2
 	}
 	stop := make(chan os.Signal, 1)

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/lint"
+)
+
+const lintUsage = "usage: agentready lint [--format text|json|sarif] [--fail-on error|warning|info] [--settle 300ms] [--max-wait 5s] URL..."
+
+// lintCmd is `agentready lint URL...`: the lint rules on each page's tools,
+// read in the suite's browser. Exit 1 when a finding is at least as grave as
+// --fail-on (error by default) or a page cannot be read, 0 on clean pages,
+// 2 on bad input.
+func lintCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "text (one finding a line: `ID severity tool: message`), json, or sarif (SARIF 2.1.0, for code scanning)")
+	failOn := fs.String("fail-on", string(lint.Error), "exit 1 when a finding is at least this grave: error, warning or info")
+	opts := pageOptions(fs)
+	if err := fs.Parse(reorder(args)); err != nil {
+		return 2
+	}
+	at := lint.Severity(*failOn)
+	switch {
+	case fs.NArg() == 0:
+		fmt.Fprintln(stderr, lintUsage)
+		return 2
+	case *format != "text" && *format != "json" && *format != "sarif":
+		fmt.Fprintf(stderr, "agentready lint: --format %q is not text, json or sarif\n", *format)
+		return 2
+	case at.Rank() == 0:
+		fmt.Fprintf(stderr, "agentready lint: --fail-on %q is not error, warning or info\n", *failOn)
+		return 2
+	}
+	listings, errs, code := readPages(fs.Args(), *opts, stderr)
+	if code != 0 {
+		return code
+	}
+	reports := make([]lint.Report, len(listings))
+	for i, l := range listings {
+		if errs[i] != nil {
+			fmt.Fprintf(stderr, "agentready lint: %s: %v\n", l.URL, errs[i])
+			reports[i] = lint.Report{URL: l.URL, Findings: []lint.Finding{}, Error: errs[i].Error()}
+			continue
+		}
+		reports[i] = lint.Report{URL: l.URL, Findings: lint.Check(l)}
+	}
+	var err error
+	switch *format {
+	case "json":
+		err = lint.WriteJSON(stdout, reports)
+	case "sarif":
+		err = lint.WriteSARIF(stdout, reports, bundle.SuiteVersion)
+	default:
+		err = lint.WriteText(stdout, reports)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready lint:", err)
+		return 1
+	}
+	if lint.Fails(reports, at) {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,103 @@
+// Package lint judges a page's WebMCP tools without calling any: names,
+// descriptions, schemas, hints, forms that autosubmit what a person must
+// confirm, and the tools the browser dropped before any agent could see them.
+//
+// It is pure: every rule reads a pagetools.Listing (the catalog, the forms of
+// the DOM, the console of the load) and nothing else. Rule IDs follow
+// swissspidy/playwright-webmcp's set and Lighthouse's agentic-browsing audits
+// where a rule means the same; docs/decisions/2026-11-30-lint-rules.md says
+// why each rule and threshold is what it is.
+package lint
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/pagetools"
+)
+
+// Severity is how much a finding matters: an error fails `agentready lint`.
+type Severity string
+
+// The severities, from the gravest.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Info    Severity = "info"
+)
+
+// Rank orders severities: Error 3, Warning 2, Info 1, anything else 0.
+func (s Severity) Rank() int {
+	switch s {
+	case Error:
+		return 3
+	case Warning:
+		return 2
+	case Info:
+		return 1
+	}
+	return 0
+}
+
+// Thresholds (why these: the decision note).
+const (
+	// MaxTools is the most tools a page may offer before too-many-tools.
+	MaxTools = 20
+	// SimilarDescriptions is the word overlap (Dice coefficient of the
+	// descriptions' word sets) at which two descriptions read alike.
+	SimilarDescriptions = 0.8
+)
+
+// Rule is one check, with a stable ID.
+type Rule struct {
+	ID       string
+	Severity Severity
+	Doc      string // one line: what it catches
+	check    func(*page) []Finding
+}
+
+// Finding is one thing a rule found on a page.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Tool     string   `json:"tool,omitempty"`  // the tool (or form's toolname) it is about; empty for the page, or a refused registerTool()
+	Frame    string   `json:"frame,omitempty"` // the frame's document, when not the page's
+	Message  string   `json:"message"`
+	// Line is the 1-based line of the page's document the finding points
+	// at, when the browser said (a refused registerTool()).
+	Line int `json:"line,omitempty"`
+}
+
+// Rules answers every rule, in the order of the README's table.
+func Rules() []Rule { return slices.Clone(rules) }
+
+// Check runs every rule on a listing; the findings come gravest first, then
+// by rule, tool and message.
+func Check(l pagetools.Listing) []Finding {
+	p := newPage(l)
+	out := []Finding{}
+	for _, r := range rules {
+		for _, f := range r.check(p) {
+			f.Rule, f.Severity = r.ID, r.Severity
+			if f.Frame != "" && sameDocument(f.Frame, l.URL, l.URL) {
+				f.Frame = ""
+			}
+			out = append(out, f)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		return cmp.Or(b.Severity.Rank()-a.Severity.Rank(), strings.Compare(a.Rule, b.Rule),
+			strings.Compare(a.Tool, b.Tool), strings.Compare(a.Message, b.Message))
+	})
+	return out
+}
+
+// Lookup finds a rule by ID.
+func Lookup(id string) (Rule, bool) {
+	i := slices.IndexFunc(rules, func(r Rule) bool { return r.ID == id })
+	if i < 0 {
+		return Rule{}, false
+	}
+	return rules[i], true
+}

@@ -1,0 +1,318 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/pagetools"
+)
+
+// rules is the rule set, in the README table's order: what stops an agent
+// from seeing or choosing a tool first, then what misleads it, then advice.
+var rules = []Rule{
+	{ID: "no-tools", Severity: Info, check: noTools,
+		Doc: "The page offers no tools at all: registration failed, or it has none yet."},
+	{ID: "declarative-description", Severity: Error, check: declarativeDescription,
+		Doc: "A form with toolname has no tooldescription (Chromium then makes it no tool), or a blank one."},
+	{ID: "description-missing", Severity: Error, check: descriptionMissing,
+		Doc: "A registerTool() tool has an empty or blank description, or was refused for lacking one; agents choose tools by it."},
+	{ID: "tool-name-valid", Severity: Error, check: toolNameValid,
+		Doc: "A tool name is not 1-128 ASCII letters, digits, '_', '-' or '.'; Chromium refuses or drops the tool."},
+	{ID: "duplicate-tool-name", Severity: Error, check: duplicateToolName,
+		Doc: "Two tools share a name: Chromium keeps one and drops the other, or the agent cannot tell them apart."},
+	{ID: "schema-shape", Severity: Error, check: schemaShape,
+		Doc: "An input schema is not a valid JSON Schema object with type object and properties, or requires a name it lacks."},
+	{ID: "declarative-autosubmit-sensitive", Severity: Error, check: autosubmitSensitive,
+		Doc: "A form with toolautosubmit has a password, payment or consent field: an agent submits what the person must confirm."},
+	{ID: "param-description-missing", Severity: Warning, check: paramDescriptionMissing,
+		Doc: "An input property has no description (for a form: no toolparamdescription or label), so the agent guesses its value."},
+	{ID: "annotations-explicit", Severity: Warning, check: annotationsExplicit,
+		Doc: "A registerTool() tool declares no annotations: readOnlyHint and consequentialHint are defaults nobody chose."},
+	{ID: "sensitive-params", Severity: Warning, check: sensitiveParams,
+		Doc: "A tool asks the agent for a password, token or payment secret; the person should enter it in the page."},
+	{ID: "similar-descriptions", Severity: Warning, check: similarDescriptions,
+		Doc: "Two tools' descriptions share most of their words, so an agent confuses them."},
+	{ID: "too-many-tools", Severity: Warning, check: tooManyTools,
+		Doc: fmt.Sprintf("The page offers more than %d tools, more than an agent chooses among well.", MaxTools)},
+	{ID: "webmcp-form-coverage", Severity: Info, check: formCoverage,
+		Doc: "A form has neither toolname nor tooldescription, so an agent fills it field by field."},
+}
+
+func noTools(p *page) []Finding {
+	if len(p.tools) > 0 {
+		return nil
+	}
+	return []Finding{{Message: "the page registered no tools (an agent sees none); if it should have, look at the other findings and the console"}}
+}
+
+func declarativeDescription(p *page) []Finding {
+	var out []Finding
+	for _, f := range p.forms {
+		if f.ToolName == nil {
+			continue
+		}
+		var why string
+		switch {
+		case f.ToolDescription == nil:
+			why = "has no tooldescription"
+		case blank(*f.ToolDescription):
+			why = "has a blank tooldescription"
+		default:
+			continue
+		}
+		then := "Chromium makes it no tool"
+		if f.tool != nil {
+			then = "agents choose tools by their description"
+		}
+		out = append(out, Finding{Tool: *f.ToolName, Frame: f.FrameURL, Message: fmt.Sprintf("%s %s: %s", f.Locator(), why, then)})
+	}
+	return out
+}
+
+func descriptionMissing(p *page) []Finding {
+	var out []Finding
+	for _, t := range p.tools {
+		if t.Declarative || !blank(t.Description) {
+			continue
+		}
+		what := "empty"
+		if t.Description != "" {
+			what = "blank"
+		}
+		out = append(out, Finding{Tool: t.Name, Frame: t.FrameURL,
+			Message: fmt.Sprintf("its description is %s: agents choose tools by their description (Chromium registers a blank one)", what)})
+	}
+	return append(out, p.refusals("description-missing", "a tool without a description is not registered")...)
+}
+
+func toolNameValid(p *page) []Finding {
+	var out []Finding
+	for _, t := range p.tools {
+		if !validName.MatchString(t.Name) {
+			out = append(out, Finding{Tool: t.Name, Frame: t.FrameURL, Message: fmt.Sprintf("the name %q is not 1-128 letters, digits, '_', '-' or '.'", t.Name)})
+		}
+	}
+	for _, f := range p.forms {
+		switch {
+		case f.ToolName == nil && f.ToolDescription != nil:
+			out = append(out, Finding{Frame: f.FrameURL, Message: fmt.Sprintf("%s has a tooldescription but no toolname: it is no tool", f.Locator())})
+		case f.ToolName != nil && !validName.MatchString(*f.ToolName):
+			then := "Chromium drops the form without a word"
+			if f.tool != nil {
+				then = "agents may refuse it"
+			}
+			out = append(out, Finding{Tool: *f.ToolName, Frame: f.FrameURL,
+				Message: fmt.Sprintf("%s: the name %q is not 1-128 letters, digits, '_', '-' or '.': %s", f.Locator(), *f.ToolName, then)})
+		}
+	}
+	return append(out, p.refusals("tool-name-valid", "the tool is not registered; Chromium takes 1-128 letters, digits, '_', '-' or '.'")...)
+}
+
+func duplicateToolName(p *page) []Finding {
+	var out []Finding
+	seen := map[string][]string{} // name → frames of its catalog entries
+	for _, t := range p.tools {
+		seen[t.Name] = append(seen[t.Name], frameLabel(t.FrameURL, p.url))
+	}
+	for _, name := range sortedKeys(seen) {
+		if frames := seen[name]; len(frames) > 1 {
+			out = append(out, Finding{Tool: name, Message: fmt.Sprintf("%d tools are named %q (frames: %s): the agent cannot tell which it calls", len(frames), name, strings.Join(frames, ", "))})
+		}
+	}
+	// Forms that lost their name to another form or to registerTool():
+	// valid names with a description that did not become the tool.
+	type key struct{ frame, name string }
+	byName := map[key][]form{}
+	var order []key
+	for _, f := range p.forms {
+		if f.ToolName == nil || !validName.MatchString(*f.ToolName) || f.ToolDescription == nil || blank(*f.ToolDescription) {
+			continue
+		}
+		k := key{f.FrameURL, *f.ToolName}
+		if _, ok := byName[k]; !ok {
+			order = append(order, k)
+		}
+		byName[k] = append(byName[k], f)
+	}
+	for _, k := range order {
+		forms := byName[k]
+		var lost []string
+		for _, f := range forms {
+			if f.tool == nil {
+				lost = append(lost, fmt.Sprintf("form #%d", f.Index+1))
+			}
+		}
+		if len(lost) == 0 {
+			continue
+		}
+		imperative := slices.ContainsFunc(p.tools, func(t pagetools.Tool) bool {
+			return t.Name == k.name && !t.Declarative && sameDocument(t.FrameURL, k.frame, p.url)
+		})
+		var msg string
+		switch {
+		case len(forms) > 1:
+			msg = fmt.Sprintf("%d forms are named %q; Chromium made %s no tool", len(forms), k.name, strings.Join(lost, " and "))
+		case imperative:
+			msg = fmt.Sprintf("a form and a registerTool() are both named %q; the registered tool won and the form is no tool", k.name)
+		default:
+			continue // not in the catalog for a reason this rule does not know
+		}
+		out = append(out, Finding{Tool: k.name, Frame: k.frame, Message: msg})
+	}
+	return append(out, p.refusals("duplicate-tool-name", "a second tool of a name already registered is not registered")...)
+}
+
+func schemaShape(p *page) []Finding {
+	var out []Finding
+	for _, t := range p.tools {
+		if len(t.InputSchema) == 0 {
+			continue // a tool that takes no input
+		}
+		if problems := schemaProblems(t.InputSchema); len(problems) > 0 {
+			out = append(out, Finding{Tool: t.Name, Frame: t.FrameURL, Message: "its input schema is wrong: " + strings.Join(problems, "; ")})
+		}
+	}
+	return out
+}
+
+func autosubmitSensitive(p *page) []Finding {
+	var out []Finding
+	for _, f := range p.forms {
+		if f.ToolName == nil || !f.AutoSubmit {
+			continue
+		}
+		var fields []string
+		for _, fd := range f.Fields {
+			if kind := secretField(fd); kind != "" {
+				fields = append(fields, fmt.Sprintf("%q (%s)", fd.Name, kind))
+			} else if consentField(fd) {
+				fields = append(fields, fmt.Sprintf("%q (consent)", fd.Name))
+			}
+		}
+		if len(fields) > 0 {
+			out = append(out, Finding{Tool: *f.ToolName, Frame: f.FrameURL,
+				Message: fmt.Sprintf("%s has toolautosubmit and asks for %s: the person must confirm that; drop toolautosubmit", f.Locator(), strings.Join(fields, ", "))})
+		}
+	}
+	return out
+}
+
+func paramDescriptionMissing(p *page) []Finding {
+	var out []Finding
+	for _, t := range p.tools {
+		_, undescribed := propertyNames(t.InputSchema)
+		if len(undescribed) == 0 {
+			continue
+		}
+		how := "add a description"
+		if t.Declarative {
+			how = "give the field a <label> or toolparamdescription"
+		}
+		out = append(out, Finding{Tool: t.Name, Frame: t.FrameURL,
+			Message: fmt.Sprintf("parameter(s) %s have no description: %s", quoteList(undescribed), how)})
+	}
+	return out
+}
+
+func annotationsExplicit(p *page) []Finding {
+	var out []Finding
+	for _, t := range p.tools {
+		if t.Declarative || t.AnnotationsDeclared == nil || *t.AnnotationsDeclared {
+			continue
+		}
+		out = append(out, Finding{Tool: t.Name, Frame: t.FrameURL,
+			Message: "it declares no annotations: say readOnlyHint and consequentialHint, true or false, so an agent knows whether calling it changes anything"})
+	}
+	return out
+}
+
+func sensitiveParams(p *page) []Finding {
+	var out []Finding
+	forms := map[string]form{}
+	for _, f := range p.forms {
+		if f.tool != nil {
+			forms[f.tool.FrameID+"\x00"+f.tool.Name] = f
+		}
+	}
+	for _, t := range p.tools {
+		names, _ := propertyNames(t.InputSchema)
+		kinds := map[string]string{}
+		for _, n := range names {
+			if k := secretName(n); k != "" {
+				kinds[n] = k
+			}
+		}
+		if f, ok := forms[t.FrameID+"\x00"+t.Name]; ok {
+			for _, fd := range f.Fields {
+				if k := secretField(fd); k != "" && slices.Contains(names, fd.Name) {
+					kinds[fd.Name] = k
+				}
+			}
+		}
+		if len(kinds) == 0 {
+			continue
+		}
+		var list []string
+		for _, n := range sortedKeys(kinds) {
+			list = append(list, fmt.Sprintf("%q (%s)", n, kinds[n]))
+		}
+		out = append(out, Finding{Tool: t.Name, Frame: t.FrameURL,
+			Message: fmt.Sprintf("it asks the agent for %s: let the person enter it in the page", strings.Join(list, ", "))})
+	}
+	return out
+}
+
+func similarDescriptions(p *page) []Finding {
+	var out []Finding
+	for i, a := range p.tools {
+		for _, b := range p.tools[i+1:] {
+			if a.Name == b.Name || blank(a.Description) || blank(b.Description) {
+				continue
+			}
+			if s := similarity(a.Description, b.Description); s >= SimilarDescriptions {
+				first, second := a, b
+				if second.Name < first.Name {
+					first, second = second, first
+				}
+				out = append(out, Finding{Tool: first.Name, Frame: first.FrameURL,
+					Message: fmt.Sprintf("its description reads like %q's (%.2f of their words shared): say what differs", second.Name, s)})
+			}
+		}
+	}
+	return out
+}
+
+func tooManyTools(p *page) []Finding {
+	if len(p.tools) <= MaxTools {
+		return nil
+	}
+	return []Finding{{Message: fmt.Sprintf("the page offers %d tools, more than %d: offer the tools of the current view only", len(p.tools), MaxTools)}}
+}
+
+func formCoverage(p *page) []Finding {
+	var out []Finding
+	for _, f := range p.forms {
+		if f.ToolName == nil && f.ToolDescription == nil {
+			out = append(out, Finding{Frame: f.FrameURL,
+				Message: fmt.Sprintf("%s is no tool (no toolname, no tooldescription): an agent must fill it field by field", f.Locator())})
+		}
+	}
+	return out
+}
+
+func frameLabel(frame, pageURL string) string {
+	if frame == "" || sameDocument(frame, pageURL, pageURL) {
+		return "top"
+	}
+	return frame
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
