@@ -265,6 +265,63 @@ type CatalogExpect struct {
 	SchemaMatch SchemaMatch     `yaml:"schema_match,omitempty" json:"schemaMatch,omitzero"`
 	Autosubmit  map[string]bool `yaml:"autosubmit,omitempty" json:"autosubmit,omitempty"` // tool → annotation
 	ReadOnly    map[string]bool `yaml:"read_only,omitempty" json:"readOnly,omitempty"`
+	// Contract pins every tool of the start page (name, description,
+	// schema, annotations, kind): a file next to the scenario (written by
+	// agentready catalog URL --update-contract FILE), or the contract inline.
+	Contract *ContractRef `yaml:"contract,omitempty" json:"contract,omitempty"`
+}
+
+// ContractRef is a tool contract, written as a file's path (relative to the
+// scenario file) or inline. Loading reads the file in, so that the scenario
+// as run (and its bundle) holds the contract it was judged against.
+type ContractRef struct {
+	File     string          `yaml:"-" json:"file,omitempty"`
+	Contract record.Contract `yaml:"-" json:"contract"`
+}
+
+// UnmarshalYAML reads a path or an inline contract.
+func (c *ContractRef) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		c.File = n.Value
+		return nil
+	}
+	// Inline, the contract is written as its JSON file is (inputSchema as
+	// a mapping): through JSON, with the file's strictness.
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("line %d: the contract: %w", n.Line, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c.Contract); err != nil {
+		return fmt.Errorf("line %d: not a tool contract: %w", n.Line, err)
+	}
+	return nil
+}
+
+// loadContract reads a contract file named relative to the scenario file.
+func (c *ContractRef) loadContract(scenarioFile string) error {
+	if c.File == "" {
+		return nil
+	}
+	path := c.File
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(scenarioFile), path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("expect.catalog.contract: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c.Contract); err != nil {
+		return fmt.Errorf("expect.catalog.contract: %s is not a tool contract: %w", c.File, err)
+	}
+	return nil
 }
 
 // CallsExpect is about which calls the agent made.
@@ -374,6 +431,11 @@ func Parse(name string, data []byte) (Scenario, error) {
 	sc.File = name
 	if sc.Family == "" {
 		sc.Family, _, _ = strings.Cut(sc.ID, ".")
+	}
+	if c := sc.Expect.Catalog; c != nil && c.Contract != nil {
+		if err := c.Contract.loadContract(name); err != nil {
+			return Scenario{}, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	if err := sc.Validate(); err != nil {
 		return Scenario{}, fmt.Errorf("%s: %w", name, err)

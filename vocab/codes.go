@@ -39,6 +39,7 @@ const (
 	InputViolatesSchema          Code = "input_violates_schema"
 	ValidInputRefused            Code = "valid_input_refused"
 	ServerRuleBroken             Code = "server_rule_broken"
+	ContractBroken               Code = "contract_broken"
 )
 
 // Codes is the table of every code.
@@ -66,6 +67,7 @@ var Codes = map[Code]CodeInfo{
 	EvidenceDisagrees:            {"two sources disagree (network log vs journal, transcript vs trace, protocol catalog vs getTools())", []Source{SrcNetwork, SrcJournal, SrcTrace, SrcCatalog}, true},
 	CaseIncomplete:               {"the prompt lacks data that the tool's schema requires: the case itself cannot be done right", []Source{SrcCase}, false},
 	InputViolatesSchema:          {"the agent called a tool with input its declared schema refuses (the agent's fault: the browser checks none)", []Source{SrcTrace}, true},
+	ContractBroken:               {"a tool of the page differs from its contract (name, description, input schema, annotations or kind), or a tool was added or is gone", []Source{SrcCatalog}, true},
 	ServerRuleBroken:             {"a request sent straight to the server as the person's session was not answered as the scenario expects: the server does not hold a rule the page enforces", []Source{SrcNetwork}, true},
 	ValidInputRefused:            {"the page refused, as invalid, an input its own declared schema allows (the app's fault: schema and page disagree)", []Source{SrcTrace}, true},
 }

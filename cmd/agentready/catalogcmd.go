@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/pagetools"
+	"github.com/agentready/agentready/record"
 )
 
 // catalogCmd is `agentready catalog URL [--json]`: the tools a page offers,
@@ -24,6 +25,7 @@ func catalogCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON (with input schemas) instead of a table")
+	contract := fs.String("update-contract", "", "write (or rewrite, on purpose) the page's tool contract to this file")
 	opts := pageOptions(fs)
 	if err := fs.Parse(reorder(args)); err != nil {
 		return 2
@@ -35,6 +37,19 @@ func catalogCmd(args []string, stdout, stderr io.Writer) int {
 	l, code := readPage(fs.Arg(0), *opts, stderr)
 	if code != 0 {
 		return code
+	}
+	if *contract != "" {
+		u, _ := url.Parse(l.URL)
+		data, err := json.MarshalIndent(record.ContractOf(u.Path, l.Catalog()), "", "  ")
+		if err == nil {
+			err = os.WriteFile(*contract, append(data, '\n'), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "agentready catalog:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "wrote %s: the contract of %d tool(s) of %s\n", *contract, len(l.Tools), l.URL)
+		return 0
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

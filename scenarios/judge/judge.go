@@ -238,6 +238,9 @@ func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
 		j.inconclusive("catalog", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "the start page's catalog was not recorded")
 		return
 	}
+	if c.Contract != nil {
+		j.judgeContract(c.Contract)
+	}
 	if j.ev.PageTools == nil {
 		j.inconclusive("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "what getTools() answered was not recorded")
 	} else if err := record.Disagreement(j.ev.Catalog, j.ev.PageTools); err != nil {
@@ -1322,4 +1325,25 @@ func (j *judge) journalMarksInOrder() bool {
 		prev = m.Journal
 	}
 	return true
+}
+
+// judgeContract holds the start page's catalog to its contract: every
+// tool's name, description, schema, annotations and kind.
+func (j *judge) judgeContract(ref *scenarios.ContractRef) {
+	diffs := ref.Contract.Differences(j.ev.Catalog)
+	what := "the tool contract"
+	if ref.File != "" {
+		what += " " + ref.File
+	}
+	if len(diffs) == 0 {
+		j.pass("catalog.contract", vocab.SrcCatalog, ref.Contract.Names(), j.ev.Catalog.Names(), "every tool keeps "+what)
+		return
+	}
+	places := "1 place"
+	if len(diffs) > 1 {
+		places = fmt.Sprintf("%d places", len(diffs))
+	}
+	j.add(Check{ID: "catalog.contract", Source: vocab.SrcCatalog, Status: vocab.CheckFail, Code: vocab.ContractBroken,
+		Expected: ref.Contract.Names(), Actual: j.ev.Catalog.Names(), Differences: diffs,
+		Message: fmt.Sprintf("the page breaks %s in %s: %s (agentready catalog URL --update-contract FILE rewrites it, on purpose)", what, places, record.DiffText(diffs, diffLimit))})
 }

@@ -1206,3 +1206,38 @@ func TestTheWitnessesAgreeOnEveryRequest(t *testing.T) {
 		})
 	}
 }
+
+// A tool contract pins every tool: a reworded description, a parameter's
+// type, a tool gone each break it, named by pointer.
+func TestAToolContract(t *testing.T) {
+	for _, tt := range []struct {
+		name, pointer string
+		change        func(ev *scenarios.Evidence)
+	}{
+		{"kept", "", func(*scenarios.Evidence) {}},
+		{"a reworded description", "/tools/prepare_event_registration/description", func(ev *scenarios.Evidence) {
+			ev.Catalog[0].Description = "Register now."
+			ev.PageTools[0].Description = "Register now."
+		}},
+		{"a parameter's type", "/tools/prepare_event_registration/inputSchema/properties/email/type", func(ev *scenarios.Evidence) {
+			s := json.RawMessage(strings.Replace(string(ev.Catalog[0].InputSchema), `"email":{"description":"Email","type":"string"}`, `"email":{"description":"Email","type":"number"}`, 1))
+			ev.Catalog[0].InputSchema, ev.PageTools[0].InputSchema = s, s
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc, ev := goodConf01(t)
+			sc.Expect.Catalog.Contract = &scenarios.ContractRef{Contract: record.ContractOf("/", ev.Catalog)}
+			sc.Expect.Catalog.Schemas = nil // the contract pins the schema
+			tt.change(ev)
+			v := Judge(sc, ev)
+			if tt.pointer == "" {
+				wantVerdict(t, v, vocab.Pass)
+				return
+			}
+			wantVerdict(t, v, vocab.Fail, vocab.ContractBroken)
+			if !strings.Contains(Explain(v), tt.pointer) {
+				t.Errorf("the explanation does not name %s:\n%s", tt.pointer, Explain(v))
+			}
+		})
+	}
+}
