@@ -63,6 +63,13 @@ func diffAt(at spec.NormalizedPath, want, got any, subset bool, out *[]Differenc
 	here := func(child spec.NormalSelector) spec.NormalizedPath {
 		return append(slices.Clip(at), child)
 	}
+	if c, ok := want.(map[string]any); ok && IsConstraint(c) {
+		if ok, _ := satisfies(c, got); ok {
+			return
+		}
+		*out = append(*out, Difference{Pointer: at.Pointer(), Expected: CompactJSON(want), Actual: CompactJSON(got)})
+		return
+	}
 	switch w := want.(type) {
 	case map[string]any:
 		g, ok := got.(map[string]any)

@@ -35,6 +35,11 @@ func roundTrips(t *testing.T, sc Scenario) (fromJSON, fromYAML Scenario) {
 func TestEmptyListsAndObjectsSurviveRoundTrips(t *testing.T) {
 	y := edit(t, "\nexpect:\n  calls:\n    exactly:\n      - tool: prepare\n",
 		"\nexpect:\n  catalog: {exactly: []}\n  calls:\n    exactly:\n      - {tool: prepare, input: {}}\n")
+	if _, err := Parse(badName, []byte(y)); err == nil || !strings.Contains(err.Error(), "not a tool the page offers") {
+		t.Fatalf("a call to a tool exactly: [] says is not offered loaded: %v", err)
+	}
+	y = edit(t, "\nexpect:\n  calls:\n    exactly:\n      - tool: prepare\n",
+		"\nexpect:\n  catalog: {exactly: []}\n  calls:\n    none: true\n")
 	sc, err := Parse(badName, []byte(y))
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +47,13 @@ func TestEmptyListsAndObjectsSurviveRoundTrips(t *testing.T) {
 	if sc.Expect.Catalog.Exactly == nil || len(sc.Expect.Catalog.Exactly) != 0 {
 		t.Fatalf("exactly: [] loads as %#v", sc.Expect.Catalog.Exactly)
 	}
-	if sc.Expect.Calls.Exactly[0].Input == nil {
+	y = edit(t, "\nexpect:\n  calls:\n    exactly:\n      - tool: prepare\n",
+		"\nexpect:\n  calls:\n    exactly:\n      - {tool: prepare, input: {}}\n")
+	withInput, err := Parse(badName, []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withInput.Expect.Calls.Exactly[0].Input == nil {
 		t.Fatal("input: {} loads as no input")
 	}
 	j, yy := roundTrips(t, sc)
@@ -50,6 +61,9 @@ func TestEmptyListsAndObjectsSurviveRoundTrips(t *testing.T) {
 		if back.Expect.Catalog == nil || back.Expect.Catalog.Exactly == nil || len(back.Expect.Catalog.Exactly) != 0 {
 			t.Errorf("%s: catalog.exactly: [] came back as %#v", name, back.Expect.Catalog)
 		}
+	}
+	j, yy = roundTrips(t, withInput)
+	for name, back := range map[string]Scenario{"JSON": j, "YAML": yy} {
 		if in := back.Expect.Calls.Exactly[0].Input; in == nil || len(in) != 0 {
 			t.Errorf("%s: input: {} came back as %#v", name, in)
 		}

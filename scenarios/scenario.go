@@ -328,6 +328,21 @@ func (c *ContractRef) loadContract(scenarioFile string) error {
 type CallsExpect struct {
 	None    bool             `yaml:"none,omitempty" json:"none,omitempty"`
 	Exactly List[CallSketch] `yaml:"exactly,omitempty" json:"exactly,omitzero"`
+	// Required names calls the agent must make — in this order, with other
+	// calls allowed between them — as webmcp-evals' expected calls do: a
+	// call (tool, input, optional), or a group {ordered: [...]} or
+	// {unordered: [...]}. A required call the agent skipped is
+	// missing_tool_call; the right tool with other input, wrong_tool_input.
+	Required []CallNode `yaml:"required,omitempty" json:"required,omitempty"`
+}
+
+// CallNode is one required call, or a group of them.
+type CallNode struct {
+	Tool      string     `yaml:"tool,omitempty" json:"tool,omitempty"`
+	Input     Object     `yaml:"input,omitempty" json:"input,omitzero"` // constraints allowed; no input key: any input
+	Optional  bool       `yaml:"optional,omitempty" json:"optional,omitempty"`
+	Ordered   []CallNode `yaml:"ordered,omitempty" json:"ordered,omitempty"`
+	Unordered []CallNode `yaml:"unordered,omitempty" json:"unordered,omitempty"`
 }
 
 // CallSketch is an expected call: the tool and, when given, the exact input
@@ -539,19 +554,50 @@ func (sc Scenario) validateCalls(p *problems) {
 	if e.Calls == nil {
 		return
 	}
-	used := map[string]bool{}
-	for _, c := range sc.Agent.Calls {
-		used[c.Tool] = true
+	// A call the transcript never makes is what missing_tool_call is for;
+	// a call to a tool the page does not offer (by the catalog expectation)
+	// cannot be met at all.
+	offered := func(tool string) bool {
+		return e.Catalog == nil || e.Catalog.Exactly == nil || slices.Contains(e.Catalog.Exactly, tool)
 	}
 	for i, c := range e.Calls.Exactly {
+		if err := record.CheckConstraints(c.Input); c.Input != nil && err != nil {
+			p.bad("expect.calls.exactly[%d].input: %v", i, err)
+		}
 		if c.Tool == "" {
 			p.bad("expect.calls.exactly[%d].tool: missing", i)
-		} else if !used[c.Tool] {
-			p.bad("expect.calls.exactly[%d].tool: %q is a tool the transcript never uses", i, c.Tool)
+		} else if !offered(c.Tool) {
+			p.bad("expect.calls.exactly[%d].tool: %q is not a tool the page offers (expect.catalog.exactly)", i, c.Tool)
 		}
 	}
-	if e.Calls.None && len(e.Calls.Exactly) > 0 {
-		p.bad("expect.calls: none and exactly contradict each other")
+	var checkNodes func(key string, nodes []CallNode)
+	checkNodes = func(key string, nodes []CallNode) {
+		for i, n := range nodes {
+			k := fmt.Sprintf("%s[%d]", key, i)
+			set := 0
+			for _, b := range []bool{n.Tool != "", n.Ordered != nil, n.Unordered != nil} {
+				if b {
+					set++
+				}
+			}
+			switch {
+			case set != 1:
+				p.bad("%s: a required call names a tool, or is {ordered: [...]} or {unordered: [...]}", k)
+			case n.Tool != "" && !offered(n.Tool):
+				p.bad("%s.tool: %q is not a tool the page offers (expect.catalog.exactly)", k, n.Tool)
+			case n.Tool == "" && (n.Input != nil || n.Optional):
+				p.bad("%s: input and optional belong to a call, not to a group", k)
+			}
+			if err := record.CheckConstraints(n.Input); n.Input != nil && err != nil {
+				p.bad("%s.input: %v", k, err)
+			}
+			checkNodes(k+".ordered", n.Ordered)
+			checkNodes(k+".unordered", n.Unordered)
+		}
+	}
+	checkNodes("expect.calls.required", e.Calls.Required)
+	if e.Calls.None && (len(e.Calls.Exactly) > 0 || len(e.Calls.Required) > 0) {
+		p.bad("expect.calls: none contradicts exactly and required")
 	}
 }
 
@@ -596,6 +642,11 @@ func (sc Scenario) validateSnapshots(p *problems) {
 			p.bad("expect.state.%s: phase must be agent or human", phase)
 		}
 		w := e.State[phase]
+		for _, q := range keys(w.Equals) {
+			if err := record.CheckConstraints(w.Equals[q]); err != nil {
+				p.bad("expect.state.%s.equals %s: %v", phase, q, err)
+			}
+		}
 		for _, q := range append(keys(w.Equals), keys(w.Changes)...) {
 			if _, err := jsonpath.Parse(q); err != nil {
 				p.bad("expect.state.%s: %q is not a JSONPath query (RFC 9535): %v", phase, q, err)
@@ -671,6 +722,8 @@ func checkResult(key string, x *CallExpect, bad func(string, ...any)) {
 	if want, ok := x.WantOutput(); ok {
 		if _, err := json.Marshal(want); err != nil {
 			bad("%s.output: not a JSON value: %v", key, err)
+		} else if err := record.CheckConstraints(want); err != nil {
+			bad("%s.output: %v", key, err)
 		}
 	}
 	switch x.Match {

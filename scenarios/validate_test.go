@@ -140,11 +140,17 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a ui element without a selector", edit(t, `{selector: "#result", text_contains: ok}`, `{text_contains: ok}`), "expect.ui.human[0].selector: missing")
 	add("a case without a tool", edit(t, "\nexpect:\n", "\nexpect:\n  case: {tool: \"\"}\n"), "expect.case.tool: missing")
 
-	add("calls.exactly naming a tool the transcript never uses", edit(t, "      - tool: prepare\n  requests", "      - tool: register\n  requests"),
-		"expect.calls.exactly[0].tool", `"register"`)
+	add("calls.exactly naming a tool the page does not offer", edit(t, "      - tool: prepare\n  requests", "      - tool: register\n  requests", "  calls:\n    exactly:", "  catalog: {exactly: [prepare]}\n  calls:\n    exactly:"),
+		"expect.calls.exactly[0].tool", `"register" is not a tool the page offers`)
+	add("a required call to a tool the page does not offer", edit(t, "  calls:\n    exactly:", "  catalog: {exactly: [prepare]}\n  calls:\n    required: [{tool: lookup}]\n    exactly:"),
+		"expect.calls.required[0].tool", `"lookup"`)
+	add("a required group with input", edit(t, "  calls:\n    exactly:", "  calls:\n    required: [{ordered: [{tool: prepare}], input: {a: 1}}]\n    exactly:"),
+		"expect.calls.required[0]", "belong to a call")
+	add("a required call with an unknown operator", edit(t, "  calls:\n    exactly:", "  calls:\n    required: [{tool: prepare, input: {email: {$regex: x}}}]\n    exactly:"),
+		"expect.calls.required[0].input", "unknown operator $regex")
 	add("calls.exactly without a tool", edit(t, "      - tool: prepare\n  requests", "      - {input: {a: 1}}\n  requests"),
 		"expect.calls.exactly[0].tool: missing")
-	add("calls none and exactly together", edit(t, "  calls:\n    exactly:", "  calls:\n    none: true\n    exactly:"), "expect.calls", "none and exactly")
+	add("calls none and exactly together", edit(t, "  calls:\n    exactly:", "  calls:\n    none: true\n    exactly:"), "expect.calls", "none contradicts")
 
 	noHuman := edit(t, "human:\n  - click: \"#submit\"\n  - wait_request: POST /api/x\n", "")
 	add("state and ui for the person without human steps", noHuman, "expect.state.human", "expect.ui.human", "no human steps")

@@ -107,9 +107,10 @@ func (j *judge) inconclusive(id string, src vocab.Source, code vocab.Code, expec
 	j.add(Check{ID: id, Source: src, Status: vocab.CheckInconclusive, Code: code, Expected: expected, Actual: actual, Message: msg})
 }
 
-// expectEqual passes when want equals got (as JSON values), else fails with code.
+// expectEqual passes when got is want (as JSON values; want may hold
+// constraints such as {$pattern: …}), else fails with code.
 func (j *judge) expectEqual(id string, src vocab.Source, code vocab.Code, want, got any, msg string) bool {
-	if record.JSONEqual(want, got) {
+	if len(record.Diff(want, got, false)) == 0 {
 		j.pass(id, src, want, got, msg)
 		return true
 	}
@@ -328,6 +329,13 @@ func (j *judge) judgeCalls(want *scenarios.CallsExpect) {
 		return
 	}
 	calls := j.agentCalls()
+	if len(want.Required) > 0 {
+		m := &requiredMatch{j: j, calls: calls, used: make([]bool, len(calls))}
+		m.ordered("calls.required", want.Required)
+	}
+	if len(want.Exactly) == 0 && !want.None {
+		return
+	}
 	if want.None {
 		if len(calls) == 0 {
 			j.pass("calls.none", vocab.SrcTrace, 0, 0, "the agent made no call")
@@ -350,7 +358,7 @@ func (j *judge) judgeCalls(want *scenarios.CallsExpect) {
 		}
 		got := calls[cursor+k]
 		cursor += k + 1
-		if w.Input != nil && !record.JSONEqual(w.Input, nonNilMap(got.Call.Input)) {
+		if w.Input != nil && len(record.Diff(w.Input, nonNilMap(got.Call.Input), false)) > 0 {
 			j.fail(id, vocab.SrcTrace, vocab.WrongToolInput, w.Input, nonNilMap(got.Call.Input), "the input of "+w.Tool+" differs from what the prompt gave")
 			continue
 		}
@@ -1346,4 +1354,71 @@ func (j *judge) judgeContract(ref *scenarios.ContractRef) {
 	j.add(Check{ID: "catalog.contract", Source: vocab.SrcCatalog, Status: vocab.CheckFail, Code: vocab.ContractBroken,
 		Expected: ref.Contract.Names(), Actual: j.ev.Catalog.Names(), Differences: diffs,
 		Message: fmt.Sprintf("the page breaks %s in %s: %s (agentready catalog URL --update-contract FILE rewrites it, on purpose)", what, places, record.DiffText(diffs, diffLimit))})
+}
+
+// requiredMatch finds required calls in the agent's calls: a top-level list
+// and {ordered: [...]} in order, each after the one before (other calls may
+// come between); {unordered: [...]} in any order, each after the group's
+// start; optional calls may be missing. A call that met one requirement
+// meets no other.
+type requiredMatch struct {
+	j     *judge
+	calls []scenarios.CallRecord
+	used  []bool
+	pos   int // the agent's calls before it are behind the current requirement
+}
+
+func (m *requiredMatch) ordered(key string, nodes []scenarios.CallNode) {
+	for i, n := range nodes {
+		m.node(fmt.Sprintf("%s[%d]", key, i), n)
+	}
+}
+
+func (m *requiredMatch) node(id string, n scenarios.CallNode) {
+	switch {
+	case n.Ordered != nil:
+		m.ordered(id+".ordered", n.Ordered)
+	case n.Unordered != nil:
+		start, end := m.pos, m.pos
+		for i, c := range n.Unordered {
+			m.pos = start
+			m.node(fmt.Sprintf("%s.unordered[%d]", id, i), c)
+			end = max(end, m.pos)
+		}
+		m.pos = end
+	default:
+		m.call(id, n)
+	}
+}
+
+func (m *requiredMatch) call(id string, n scenarios.CallNode) {
+	fits := func(c scenarios.CallRecord) bool {
+		return n.Input == nil || len(record.Diff(n.Input, nonNilMap(c.Call.Input), false)) == 0
+	}
+	sameTool := -1
+	for k := m.pos; k < len(m.calls); k++ {
+		c := m.calls[k]
+		if m.used[k] || c.Call.Tool != n.Tool {
+			continue
+		}
+		if fits(c) {
+			m.used[k], m.pos = true, k+1
+			m.j.pass(id, vocab.SrcTrace, n, callSummary(c), "the agent called "+n.Tool+" as required")
+			return
+		}
+		if sameTool < 0 {
+			sameTool = k
+		}
+	}
+	switch {
+	case n.Optional:
+		m.j.pass(id, vocab.SrcTrace, n, nil, n.Tool+" is optional, and was not called as written")
+	case sameTool >= 0:
+		c := m.calls[sameTool]
+		m.j.add(Check{ID: id, Source: vocab.SrcTrace, Status: vocab.CheckFail, Code: vocab.WrongToolInput, Expected: n, Actual: callSummary(c),
+			Differences: record.Diff(n.Input, nonNilMap(c.Call.Input), false),
+			Message:     "the agent called " + n.Tool + " with other input than required: " + record.DiffText(record.Diff(n.Input, nonNilMap(c.Call.Input), false), diffLimit)})
+	default:
+		m.j.fail(id, vocab.SrcTrace, vocab.MissingToolCall, n, nil, "the agent never called "+n.Tool+" where it is required")
+	}
 }

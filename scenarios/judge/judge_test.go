@@ -1241,3 +1241,35 @@ func TestAToolContract(t *testing.T) {
 		})
 	}
 }
+
+// Required calls as webmcp-evals expresses them: in order with other calls
+// between, groups ordered or unordered, optional calls, inputs by
+// constraint. A skipped one is missing_tool_call; the right tool with other
+// input, wrong_tool_input.
+func TestRequiredCalls(t *testing.T) {
+	prepare := func(in scenarios.Object) scenarios.CallNode {
+		return scenarios.CallNode{Tool: prepareTool, Input: in}
+	}
+	for _, tt := range []struct {
+		name     string
+		required []scenarios.CallNode
+		want     []vocab.Code
+	}{
+		{"the call, its input by constraint", []scenarios.CallNode{prepare(scenarios.Object{"attendeeName": map[string]any{"$any": true}, "email": map[string]any{"$pattern": "@example\\.com$"}})}, nil},
+		{"a skipped lookup", []scenarios.CallNode{{Tool: "get_event_details"}, prepare(nil)}, []vocab.Code{vocab.MissingToolCall}},
+		{"an optional lookup", []scenarios.CallNode{{Tool: "get_event_details", Optional: true}, prepare(nil)}, nil},
+		{"an unordered group", []scenarios.CallNode{{Unordered: []scenarios.CallNode{{Tool: "save_event", Optional: true}, prepare(nil)}}}, nil},
+		{"the same call twice", []scenarios.CallNode{prepare(nil), {Ordered: []scenarios.CallNode{prepare(nil)}}}, []vocab.Code{vocab.MissingToolCall}},
+		{"other input", []scenarios.CallNode{prepare(scenarios.Object{"email": map[string]any{"$contains": "@elsewhere"}})}, []vocab.Code{vocab.WrongToolInput}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc, ev := goodConf01(t)
+			sc.Expect.Calls.Required = tt.required
+			if tt.want == nil {
+				wantVerdict(t, Judge(sc, ev), vocab.Pass)
+			} else {
+				wantVerdict(t, Judge(sc, ev), vocab.Fail, tt.want...)
+			}
+		})
+	}
+}
