@@ -8,7 +8,6 @@ import (
 	"github.com/agentready/agentready/e2e/matchers"
 	"github.com/agentready/agentready/fixtures/realpages"
 	"github.com/agentready/agentready/runs"
-	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -16,9 +15,9 @@ import (
 // that navigate, tools that answer text or arrays, decorated schemas, a page
 // without tools. Each scenario file reaches the verdict it states.
 var _ = Own("Real page patterns", MarkScenario, Label("real-pages"), func() {
-	all, err := scenarios.LoadDir("../fixtures/realpages/scenarios")
-	if err != nil {
-		It("load the real-page scenarios", func() { Fail(err.Error()) })
+	all, broken := framework.LoadScenarioDir("../fixtures/realpages/scenarios")
+	for _, fe := range broken {
+		It("loads "+fe.Path, Label(fe.Labels...), func() { Fail(fe.Error()) })
 	}
 	for _, sc := range all {
 		It(sc.ID+": "+sc.Title, Label(sc.Labels()...), framework.Timeout, func(ctx SpecContext) {

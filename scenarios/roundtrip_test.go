@@ -34,9 +34,9 @@ func roundTrips(t *testing.T, sc Scenario) (fromJSON, fromYAML Scenario) {
 // Both survive JSON and YAML, and an absent key stays absent.
 func TestEmptyListsAndObjectsSurviveRoundTrips(t *testing.T) {
 	y := edit(t, "\nexpect:\n  calls:\n    exactly:\n      - tool: prepare\n",
-		"\nexpect:\n  catalog: {exactly: []}\n  calls:\n    exactly:\n      - {tool: prepare, input: {}}\n")
-	if _, err := Parse(badName, []byte(y)); err == nil || !strings.Contains(err.Error(), "not a tool the page offers") {
-		t.Fatalf("a call to a tool exactly: [] says is not offered loaded: %v", err)
+		"\nexpect:\n  catalog: {exactly: []}\n  calls:\n    exactly:\n      - {tool: lookup, input: {}}\n")
+	if _, err := Parse(badName, []byte(y)); err == nil || !strings.Contains(err.Error(), `"lookup" is not a tool the page offers`) {
+		t.Fatalf("a required call to a tool that exactly: [] says is not offered, and no call brings, loaded: %v", err)
 	}
 	y = edit(t, "\nexpect:\n  calls:\n    exactly:\n      - tool: prepare\n",
 		"\nexpect:\n  catalog: {exactly: []}\n  calls:\n    none: true\n")

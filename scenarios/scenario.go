@@ -41,9 +41,12 @@ type Scenario struct {
 	// Clock fixes the page's clock to an instant before the start page
 	// loads (RFC 3339); from there it runs at the pace of real time. For
 	// pages whose rules depend on today's date.
-	Clock   *time.Time `yaml:"clock,omitempty" json:"clock,omitempty"`
-	Capture Capture    `yaml:"capture,omitempty" json:"capture"`
-	Setup   []Step     `yaml:"setup,omitempty" json:"setup,omitempty"` // done by the harness before the agent; not judged as the agent's
+	Clock *time.Time `yaml:"clock,omitempty" json:"clock,omitempty"`
+	// Today is the day {$date} values were resolved against (the fixed
+	// clock's, or the run's start), set when the file is loaded.
+	Today   string  `yaml:"-" json:"today,omitempty"`
+	Capture Capture `yaml:"capture,omitempty" json:"capture"`
+	Setup   []Step  `yaml:"setup,omitempty" json:"setup,omitempty"` // done by the harness before the agent; not judged as the agent's
 	// Probes read the app's state through its own API, as the person's
 	// session sees it: name → "GET /path" answering JSON. The state is
 	// read before the agent and after each phase.
@@ -437,7 +440,11 @@ func Load(path string) (Scenario, error) {
 
 // Parse reads and validates a scenario; name is used in error messages.
 func Parse(name string, data []byte) (Scenario, error) {
-	var sc Scenario
+	data, today, err := resolveDates(data, time.Now())
+	if err != nil {
+		return Scenario{}, fmt.Errorf("%s: %w", name, err)
+	}
+	sc := Scenario{Today: today}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&sc); err != nil {
@@ -555,10 +562,18 @@ func (sc Scenario) validateCalls(p *problems) {
 		return
 	}
 	// A call the transcript never makes is what missing_tool_call is for;
-	// a call to a tool the page does not offer (by the catalog expectation)
-	// cannot be met at all.
+	// a call to a tool no page offers (by the catalog expectation, the
+	// tools a call brings, or the transcript) cannot be met at all.
 	offered := func(tool string) bool {
-		return e.Catalog == nil || e.Catalog.Exactly == nil || slices.Contains(e.Catalog.Exactly, tool)
+		if e.Catalog == nil || e.Catalog.Exactly == nil || slices.Contains(e.Catalog.Exactly, tool) {
+			return true
+		}
+		for _, c := range sc.Agent.Calls {
+			if c.Tool == tool || c.Expect != nil && c.Expect.CatalogAfter != nil && slices.Contains(c.Expect.CatalogAfter.Present, tool) {
+				return true
+			}
+		}
+		return false
 	}
 	for i, c := range e.Calls.Exactly {
 		if err := record.CheckConstraints(c.Input); c.Input != nil && err != nil {
@@ -902,3 +917,32 @@ func scenarioFiles(dir string) ([]string, error) {
 
 // keys answers a map's keys in order.
 func keys[K ~string, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) }
+
+var clockLine = regexp.MustCompile(`(?m)^clock:.*$`)
+
+// resolveDates writes out the file's {$date} values against its fixed clock
+// or, without one, now (the run's start: scenarios are loaded as a run
+// begins), and answers the day they were resolved against, or "" when the
+// file has none.
+func resolveDates(data []byte, now time.Time) ([]byte, string, error) {
+	if !bytes.Contains(data, []byte("$date")) {
+		return data, "", nil
+	}
+	var head struct {
+		Clock *time.Time `yaml:"clock"`
+	}
+	// Only the clock's own line: before its dates are written out, a file
+	// may not be YAML yet (a date within a prompt's words).
+	if line := clockLine.Find(data); line != nil {
+		_ = yaml.Unmarshal(line, &head) // a bad clock is reported by the strict decode that follows
+	}
+	base := now.UTC()
+	if head.Clock != nil {
+		base = head.Clock.UTC()
+	}
+	out, n, err := record.ResolveDatesInText(data, base)
+	if err != nil || n == 0 {
+		return data, "", err
+	}
+	return out, base.Format(record.DefaultDateFormat), nil
+}

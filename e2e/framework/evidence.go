@@ -3,9 +3,11 @@ package framework
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -171,18 +173,24 @@ func moduleRoot() string {
 // suite's own.
 const EnvScenarios = "AGENTREADY_SCENARIOS"
 
-var scenarioLoad struct {
-	dir string
-	err error
-}
+// scenarioLoadErrs keeps, per folder, the load errors of the scenario files
+// read while the spec tree was built, for RequireScenarios.
+var scenarioLoadErrs = map[string]error{}
 
 // LoadScenarios reads the run's scenario files (ScenarioDir) when the spec
 // tree is built, answers those that loaded and the files that did not, and
 // keeps any load error for RequireScenarios.
 func LoadScenarios() ([]scenarios.Scenario, []*scenarios.FileError) {
-	dir := ScenarioDir()
+	return LoadScenarioDir(ScenarioDir())
+}
+
+// LoadScenarioDir is LoadScenarios for another folder: the scenarios of a
+// test app of the suite's own.
+func LoadScenarioDir(dir string) ([]scenarios.Scenario, []*scenarios.FileError) {
 	all, err := scenarios.LoadDir(dir)
-	scenarioLoad.dir, scenarioLoad.err = dir, err
+	if err != nil {
+		scenarioLoadErrs[dir] = err
+	}
 	return all, scenarios.FileErrors(err)
 }
 
@@ -191,8 +199,12 @@ func LoadScenarios() ([]scenarios.Scenario, []*scenarios.FileError) {
 // own would be dropped by a label filter, and the broken scenario would
 // silently not run.
 func RequireScenarios() {
-	if scenarioLoad.err != nil {
-		Fail(fmt.Sprintf("scenario files in %s do not load; no spec was run:\n%v", scenarioLoad.dir, scenarioLoad.err))
+	var msgs []string
+	for _, dir := range slices.Sorted(maps.Keys(scenarioLoadErrs)) {
+		msgs = append(msgs, fmt.Sprintf("scenario files in %s do not load:\n%v", dir, scenarioLoadErrs[dir]))
+	}
+	if len(msgs) > 0 {
+		Fail(strings.Join(msgs, "\n") + "\nno spec was run")
 	}
 }
 

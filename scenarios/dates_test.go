@@ -1,0 +1,67 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/vocab"
+)
+
+// Dates relative to the page's clock are written out when a scenario loads,
+// everywhere a value or a text is written: the scenario a bundle records
+// holds them as dates, so judging it again later reaches the same verdict.
+func TestRelativeDatesAreWrittenOutAgainstTheFixedClock(t *testing.T) {
+	y := edit(t,
+		"start: /events\n", "start: /events\nclock: 2027-06-01T09:00:00Z\n",
+		"prompt: Register reader@example.com for me.", "prompt: Book for {$date: today+7d}, as reader@example.com.",
+		"input: {email: reader@example.com}", "input: {email: reader@example.com, day: {$date: today+7d, $format: \"02/01/2006\"}}",
+		"  - navigate: /events\n", "  - navigate: /events\n  - fill: {\"#day\": {$date: today+1d}}\n",
+		"{selector: \"#result\", text_contains: ok}", "{selector: \"#result\", text_contains: {$date: today}}",
+	)
+	sc, err := Parse(badName, []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Today != "2027-06-01" || sc.Prompt != "Book for 2027-06-08, as reader@example.com." || sc.Agent.Calls[0].Input["day"] != "08/06/2027" ||
+		sc.Setup[1].Fill["#day"] != "2027-06-02" || sc.Expect.UI[vocab.PhaseHuman][0].TextContains != "2027-06-01" {
+		t.Fatalf("dates not written out: today %q, prompt %q, input %v, fill %v, text %q",
+			sc.Today, sc.Prompt, sc.Agent.Calls[0].Input, sc.Setup[1].Fill, sc.Expect.UI[vocab.PhaseHuman][0].TextContains)
+	}
+	recorded, err := json.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(recorded), "$date") || !strings.Contains(string(recorded), `"today":"2027-06-01"`) {
+		t.Fatalf("the recorded scenario: %s", recorded)
+	}
+}
+
+func TestRelativeDatesWithoutAClockAreTheRunsDays(t *testing.T) {
+	y := edit(t, "input: {email: reader@example.com}", "input: {email: reader@example.com, day: {$date: today+1d}}")
+	before := time.Now().UTC()
+	sc, err := Parse(badName, []byte(y))
+	after := time.Now().UTC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok bool
+	for _, now := range []time.Time{before, after} { // a run that starts at midnight
+		ok = ok || sc.Today == now.Format(time.DateOnly) && sc.Agent.Calls[0].Input["day"] == now.AddDate(0, 0, 1).Format(time.DateOnly)
+	}
+	if !ok {
+		t.Fatalf("today %q, day %v, run on %s", sc.Today, sc.Agent.Calls[0].Input["day"], before)
+	}
+	if plain, _ := Parse(badName, []byte(baseYAML)); plain.Today != "" {
+		t.Fatalf("a scenario without dates says it was resolved on %q", plain.Today)
+	}
+}
+
+func TestABadRelativeDateFailsLoadingWithItsLine(t *testing.T) {
+	y := edit(t, "input: {email: reader@example.com}", "input: {email: reader@example.com, day: {$date: next-friday}}")
+	_, err := Parse(badName, []byte(y))
+	if err == nil || !strings.Contains(err.Error(), badName+": "+lineOf(t, y, "next-friday")) || !strings.Contains(err.Error(), "next-friday") {
+		t.Fatalf("error: %v", err)
+	}
+}
