@@ -421,11 +421,15 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 	if x := c.Expect; x != nil && x.CatalogAfter != nil {
 		// Tools enter and leave the catalog just after an answer; wait (a
 		// bounded time) for the state the scenario looks for before recording.
-		for _, t := range x.CatalogAfter.Present {
-			_ = tools.WaitTool(ctx, t, true)
-		}
+		// The tools that must leave first: when the call navigates, they
+		// leave with the old document, and only then is a tool that must be
+		// present looked for in the new one (a site-wide tool is on both:
+		// the old document's would answer at once).
 		for _, t := range x.CatalogAfter.Absent {
 			_ = tools.WaitTool(ctx, t, false)
+		}
+		for _, t := range x.CatalogAfter.Present {
+			_ = tools.WaitTool(ctx, t, true)
 		}
 	}
 	r.ev.Calls = append(r.ev.Calls, scenarios.CallRecord{Phase: phase, Index: i, Call: c, Result: res,
