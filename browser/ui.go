@@ -10,8 +10,9 @@ import (
 )
 
 const snapshotJS = `((selectors) => selectors.map((sel) => {
-  const el = document.querySelector(sel);
-  if (!el) return { selector: sel, present: false, visible: false, enabled: false, toolFormActive: false, toolSubmitActive: false };
+  const all = document.querySelectorAll(sel);
+  const el = all[0];
+  if (!el) return { selector: sel, present: false, visible: false, enabled: false, toolFormActive: false, toolSubmitActive: false, checked: false, count: 0 };
   const style = getComputedStyle(el);
   const rect = el.getBoundingClientRect();
   const matches = (p) => { try { return el.matches(p); } catch (_) { return false; } };
@@ -23,10 +24,14 @@ const snapshotJS = `((selectors) => selectors.map((sel) => {
     text: (el.innerText ?? el.textContent ?? "").trim().slice(0, 2000),
     toolFormActive: matches(":tool-form-active"),
     toolSubmitActive: matches(":tool-submit-active"),
+    checked: el.checked === true || el.getAttribute("aria-checked") === "true",
+    count: all.length,
+    attributes: Object.fromEntries([...el.attributes].map((a) => [a.name, a.value.slice(0, 500)])),
   };
 }))`
 
-// Snapshot reads the state of each selector in the tab's page.
+// Snapshot reads the state of each selector in the tab's page (its first
+// match, and how many there are).
 func Snapshot(ctx context.Context, selectors ...string) ([]record.Element, error) {
 	if len(selectors) == 0 {
 		return nil, nil

@@ -93,6 +93,7 @@ type run struct {
 	ProbeReads []scenarios.ProbeRead          `json:"probeReads,omitempty"`
 	Windows    []scenarios.Window             `json:"windows,omitempty"`
 	Direct     []scenarios.DirectRecord       `json:"direct,omitempty"`
+	Pages      map[vocab.Phase]string         `json:"pages,omitempty"`
 }
 
 type catalogFile struct {
@@ -176,7 +177,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	parts := map[string]any{
 		ScenarioFile: b.Scenario,
-		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct},
+		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages},
 		CatalogFile:  catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools},
 		TraceFile:    ev.Trace,
 		StateFile:    ev.States,
@@ -238,7 +239,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		return Bundle{}, err
 	}
 	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, r.Calls, r.Marks, r.Final, r.Faults, r.Unmet
-	ev.ProbeReads, ev.Windows, ev.Direct = r.ProbeReads, r.Windows, r.Direct
+	ev.ProbeReads, ev.Windows, ev.Direct, ev.Pages = r.ProbeReads, r.Windows, r.Direct, r.Pages
 	_ = json.Unmarshal(r.Capture, &ev.Capture)
 	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
 	ev.States, ev.UI = states, ui

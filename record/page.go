@@ -10,6 +10,13 @@ type Element struct {
 	Text             string `json:"text,omitempty"`
 	ToolFormActive   bool   `json:"toolFormActive"`
 	ToolSubmitActive bool   `json:"toolSubmitActive"`
+	// Checked is a checkbox's or radio button's state, or aria-checked="true".
+	Checked bool `json:"checked"`
+	// Count is how many elements the selector matches.
+	Count int `json:"count"`
+	// Attributes are the element's attributes as written in the DOM (each
+	// value at most 500 characters).
+	Attributes map[string]string `json:"attributes,omitempty"`
 }
 
 // ConsoleEntry is one console error or exception.

@@ -65,3 +65,26 @@ func TestABadRelativeDateFailsLoadingWithItsLine(t *testing.T) {
 		t.Fatalf("error: %v", err)
 	}
 }
+
+func TestUIAndPageChecksLoadOnlyWhenTheyMeanSomething(t *testing.T) {
+	good := edit(t, "{selector: \"#result\", text_contains: ok}",
+		"{selector: \"#result\", text: {$pattern: \"^ok\"}, count: {$gte: 1}, checked: false, attributes: {aria-busy: \"false\", hidden: null}}\n  page:\n    human: {path: /events/done, url: {$contains: /events/}}")
+	sc, err := Parse(badName, []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := sc.Expect.Page[vocab.PhaseHuman]; p.Path != "/events/done" {
+		t.Fatalf("page: %+v", p)
+	}
+	for _, c := range []struct{ name, from, to, want string }{
+		{"an unknown operator in text", "text_contains: ok}", "text: {$regex: x}}", "expect.ui.human[0].text: the value: unknown operator $regex"},
+		{"a count that is no bound", "text_contains: ok}", "count: {$gte: many}}", "expect.ui.human[0].count"},
+		{"an attribute's bad pattern", "text_contains: ok}", "attributes: {href: {$pattern: \"(\"}}}", "expect.ui.human[0].attributes.href"},
+		{"a page that says nothing", "text_contains: ok}", "text_contains: ok}\n  page:\n    human: {}", "expect.page.human: says nothing"},
+	} {
+		_, err := Parse(badName, []byte(edit(t, c.from, c.to)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+}

@@ -40,6 +40,8 @@ type Evidence struct {
 	ProbeReads []ProbeRead `json:"probeReads,omitempty"`
 	// UI holds the elements the expectations name, after each phase.
 	UI map[vocab.Phase][]record.Element `json:"ui"`
+	// Pages are the page's URL after each phase, read with its UI.
+	Pages map[vocab.Phase]string `json:"pages,omitempty"`
 	// Marks are where each phase starts in the trace, request log and journal.
 	Marks   map[vocab.Phase]Mark  `json:"marks"`
 	Console []record.ConsoleEntry `json:"console"`

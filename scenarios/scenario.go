@@ -240,15 +240,16 @@ func (s Step) Kinds() []string {
 
 // Expect is what must be true, per source of evidence.
 type Expect struct {
-	Case     *CaseExpect           `yaml:"case,omitempty" json:"case,omitempty"`
-	Catalog  *CatalogExpect        `yaml:"catalog,omitempty" json:"catalog,omitempty"`
-	Calls    *CallsExpect          `yaml:"calls,omitempty" json:"calls,omitempty"`
-	Requests []RequestExpect       `yaml:"requests,omitempty" json:"requests,omitempty"`
-	Guarded  []string              `yaml:"guarded,omitempty" json:"guarded,omitempty"` // "METHOD /path" that may happen only after the agent, by the person
-	Writes   map[vocab.Phase]int   `yaml:"writes,omitempty" json:"writes,omitempty"`   // phase → number of write requests in the journal
-	State    map[vocab.Phase]State `yaml:"state,omitempty" json:"state,omitempty"`     // phase → state after it
-	UI       map[vocab.Phase][]UI  `yaml:"ui,omitempty" json:"ui,omitempty"`           // phase → elements after it
-	Answer   *AnswerExpect         `yaml:"answer,omitempty" json:"answer,omitempty"`
+	Case     *CaseExpect                `yaml:"case,omitempty" json:"case,omitempty"`
+	Catalog  *CatalogExpect             `yaml:"catalog,omitempty" json:"catalog,omitempty"`
+	Calls    *CallsExpect               `yaml:"calls,omitempty" json:"calls,omitempty"`
+	Requests []RequestExpect            `yaml:"requests,omitempty" json:"requests,omitempty"`
+	Guarded  []string                   `yaml:"guarded,omitempty" json:"guarded,omitempty"` // "METHOD /path" that may happen only after the agent, by the person
+	Writes   map[vocab.Phase]int        `yaml:"writes,omitempty" json:"writes,omitempty"`   // phase → number of write requests in the journal
+	State    map[vocab.Phase]State      `yaml:"state,omitempty" json:"state,omitempty"`     // phase → state after it
+	UI       map[vocab.Phase][]UI       `yaml:"ui,omitempty" json:"ui,omitempty"`           // phase → elements after it
+	Page     map[vocab.Phase]PageExpect `yaml:"page,omitempty" json:"page,omitempty"`       // phase → where the page is after it
+	Answer   *AnswerExpect              `yaml:"answer,omitempty" json:"answer,omitempty"`
 }
 
 // CaseExpect says which tool the prompt is meant to be done with, so that a
@@ -401,6 +402,21 @@ type UI struct {
 	TextContains     string  `yaml:"text_contains,omitempty" json:"textContains,omitempty"`
 	ToolFormActive   *bool   `yaml:"tool_form_active,omitempty" json:"toolFormActive,omitempty"`
 	ToolSubmitActive *bool   `yaml:"tool_submit_active,omitempty" json:"toolSubmitActive,omitempty"`
+	Checked          *bool   `yaml:"checked,omitempty" json:"checked,omitempty"` // a checkbox or radio button (or aria-checked)
+	// Count, Text and Attributes are values or constraints ({$gte: 1},
+	// {$pattern: "^Order BK-"}), judged by the one matcher: how many
+	// elements match the selector, the first one's whole text (trimmed),
+	// and attributes by name ({aria-expanded: "true"}; null: absent).
+	Count      any            `yaml:"count,omitempty" json:"count,omitempty"`
+	Text       any            `yaml:"text,omitempty" json:"text,omitempty"`
+	Attributes map[string]any `yaml:"attributes,omitempty" json:"attributes,omitempty"`
+}
+
+// PageExpect is where the page must be after a phase: its URL, or its path
+// (with the query, when it has one), as values or constraints.
+type PageExpect struct {
+	URL  any `yaml:"url,omitempty" json:"url,omitempty"`
+	Path any `yaml:"path,omitempty" json:"path,omitempty"`
 }
 
 // AnswerExpect is about the agent's final words.
@@ -679,9 +695,36 @@ func (sc Scenario) validateSnapshots(p *problems) {
 			if u.Selector == "" {
 				p.bad("expect.ui.%s[%d].selector: missing", phase, i)
 			}
-			if u.Present == nil && u.Visible == nil && u.Enabled == nil && u.Value == nil && u.TextContains == "" && u.ToolFormActive == nil && u.ToolSubmitActive == nil {
-				p.bad("expect.ui.%s[%d]: says nothing about %s (present, visible, enabled, value, text_contains, tool_form_active, tool_submit_active)", phase, i, u.Selector)
+			if u.Present == nil && u.Visible == nil && u.Enabled == nil && u.Value == nil && u.TextContains == "" && u.ToolFormActive == nil && u.ToolSubmitActive == nil &&
+				u.Checked == nil && u.Count == nil && u.Text == nil && len(u.Attributes) == 0 {
+				p.bad("expect.ui.%s[%d]: says nothing about %s (present, visible, enabled, value, text_contains, text, count, checked, attributes, tool_form_active, tool_submit_active)", phase, i, u.Selector)
 			}
+			if err := record.CheckConstraints(u.Count); u.Count != nil && err != nil {
+				p.bad("expect.ui.%s[%d].count: %v", phase, i, err)
+			}
+			if err := record.CheckConstraints(u.Text); u.Text != nil && err != nil {
+				p.bad("expect.ui.%s[%d].text: %v", phase, i, err)
+			}
+			for _, name := range keys(u.Attributes) {
+				if err := record.CheckConstraints(u.Attributes[name]); err != nil {
+					p.bad("expect.ui.%s[%d].attributes.%s: %v", phase, i, name, err)
+				}
+			}
+		}
+	}
+	for _, phase := range keys(e.Page) {
+		pe := e.Page[phase]
+		if !phase.Judged() {
+			p.bad("expect.page.%s: phase must be agent or human", phase)
+		}
+		if pe.URL == nil && pe.Path == nil {
+			p.bad("expect.page.%s: says nothing (url, path)", phase)
+		}
+		if err := record.CheckConstraints(pe.URL); pe.URL != nil && err != nil {
+			p.bad("expect.page.%s.url: %v", phase, err)
+		}
+		if err := record.CheckConstraints(pe.Path); pe.Path != nil && err != nil {
+			p.bad("expect.page.%s.path: %v", phase, err)
 		}
 	}
 	if len(sc.Human) == 0 {
@@ -690,6 +733,9 @@ func (sc Scenario) validateSnapshots(p *problems) {
 		}
 		if _, ok := e.UI[vocab.PhaseHuman]; ok {
 			p.bad("expect.ui.human: the scenario has no human steps")
+		}
+		if _, ok := e.Page[vocab.PhaseHuman]; ok {
+			p.bad("expect.page.human: the scenario has no human steps")
 		}
 	}
 }

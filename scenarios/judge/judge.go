@@ -82,6 +82,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgeWrites(e.Writes)
 	j.judgeState(e.State)
 	j.judgeUI(e.UI)
+	j.judgePage(e.Page)
 	j.judgeAnswer(e.Answer)
 	j.requireNamedSources()
 	return j.verdict()
@@ -1090,11 +1091,62 @@ func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
 			if u.TextContains != "" && !strings.Contains(el.Text, u.TextContains) {
 				wrong = append(wrong, fmt.Sprintf("text lacks %q", u.TextContains))
 			}
+			cmpBool("checked", u.Checked, el.Checked)
+			if u.Count != nil && len(record.Diff(u.Count, el.Count, false)) > 0 {
+				wrong = append(wrong, fmt.Sprintf("count is %d, not %s", el.Count, record.CompactJSON(u.Count)))
+			}
+			if u.Text != nil && (!el.Present || len(record.Diff(u.Text, el.Text, false)) > 0) {
+				wrong = append(wrong, fmt.Sprintf("text is %q, not %s", el.Text, record.CompactJSON(u.Text)))
+			}
+			for _, name := range slices.Sorted(maps.Keys(u.Attributes)) {
+				var got any // null: the element has no such attribute
+				if v, ok := el.Attributes[name]; ok {
+					got = v
+				}
+				if len(record.Diff(u.Attributes[name], got, false)) > 0 {
+					wrong = append(wrong, fmt.Sprintf("attribute %s is %s, not %s", name, record.CompactJSON(got), record.CompactJSON(u.Attributes[name])))
+				}
+			}
 			if len(wrong) > 0 {
 				j.fail(id, vocab.SrcUI, vocab.UIMismatch, u, el, strings.Join(wrong, "; "))
 			} else {
 				j.pass(id, vocab.SrcUI, u, el, "the element is as expected")
 			}
+		}
+	}
+}
+
+// judgePage judges where the page is after each phase: its URL, or its
+// path with its query.
+func (j *judge) judgePage(want map[vocab.Phase]scenarios.PageExpect) {
+	for _, phase := range keys(want) {
+		w := want[phase]
+		id := fmt.Sprintf("page.%s", phase)
+		at, ok := j.ev.Pages[phase]
+		if !ok || at == "" {
+			j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, w, nil, "the page's URL was not recorded after "+string(phase))
+			continue
+		}
+		u, err := url.Parse(at)
+		if err != nil {
+			j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, w, at, "the recorded URL does not parse: "+err.Error())
+			continue
+		}
+		path := u.EscapedPath()
+		if u.RawQuery != "" {
+			path += "?" + u.RawQuery
+		}
+		var wrong []string
+		if w.URL != nil && len(record.Diff(w.URL, at, false)) > 0 {
+			wrong = append(wrong, fmt.Sprintf("the URL is %q, not %s", at, record.CompactJSON(w.URL)))
+		}
+		if w.Path != nil && len(record.Diff(w.Path, path, false)) > 0 {
+			wrong = append(wrong, fmt.Sprintf("the path is %q, not %s", path, record.CompactJSON(w.Path)))
+		}
+		if len(wrong) > 0 {
+			j.fail(id, vocab.SrcUI, vocab.UIMismatch, w, at, strings.Join(wrong, "; "))
+		} else {
+			j.pass(id, vocab.SrcUI, w, at, "the page is where it should be")
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -1269,6 +1270,66 @@ func TestRequiredCalls(t *testing.T) {
 				wantVerdict(t, Judge(sc, ev), vocab.Pass)
 			} else {
 				wantVerdict(t, Judge(sc, ev), vocab.Fail, tt.want...)
+			}
+		})
+	}
+}
+
+// The UI checks people reach for: checked, count, attributes, whole text
+// by value or pattern, and where the page is. Each passes on what the page
+// shows and fails on a page that shows otherwise, with ui_mismatch.
+func TestUIChecksByValueAndConstraint(t *testing.T) {
+	const sel = "#agree"
+	agree := record.Element{Selector: sel, Present: true, Visible: true, Enabled: true, Checked: true, Count: 3,
+		Text: "Order BK-204811 is ready", Attributes: map[string]string{"aria-expanded": "true", "href": "/orders/BK-204811"}}
+	for _, tt := range []struct {
+		name   string
+		ui     scenarios.UI
+		page   *scenarios.PageExpect
+		change func(*record.Element, *string)
+		want   vocab.Outcome
+	}{
+		{"checked", scenarios.UI{Checked: ptr(true)}, nil, nil, vocab.Pass},
+		{"not checked", scenarios.UI{Checked: ptr(true)}, nil, func(e *record.Element, _ *string) { e.Checked = false }, vocab.Fail},
+		{"a count", scenarios.UI{Count: 3}, nil, nil, vocab.Pass},
+		{"another count", scenarios.UI{Count: 3}, nil, func(e *record.Element, _ *string) { e.Count = 4 }, vocab.Fail},
+		{"a count in range", scenarios.UI{Count: map[string]any{"$gte": 1, "$lte": 3}}, nil, nil, vocab.Pass},
+		{"none where some are wanted", scenarios.UI{Count: map[string]any{"$gte": 1}}, nil, func(e *record.Element, _ *string) { *e = record.Element{Selector: sel} }, vocab.Fail},
+		{"text by pattern", scenarios.UI{Text: map[string]any{"$pattern": `^Order BK-\d{6} `}}, nil, nil, vocab.Pass},
+		{"text off the pattern", scenarios.UI{Text: map[string]any{"$pattern": `^Order BK-\d{6} `}}, nil, func(e *record.Element, _ *string) { e.Text = "Order pending" }, vocab.Fail},
+		{"the whole text", scenarios.UI{Text: "Order BK-204811 is ready"}, nil, nil, vocab.Pass},
+		{"text of an absent element", scenarios.UI{Text: map[string]any{"$any": true}}, nil, func(e *record.Element, _ *string) { *e = record.Element{Selector: sel} }, vocab.Fail},
+		{"attributes", scenarios.UI{Attributes: map[string]any{"aria-expanded": "true", "href": map[string]any{"$pattern": "^/orders/BK-"}, "disabled": nil}}, nil, nil, vocab.Pass},
+		{"an attribute that differs", scenarios.UI{Attributes: map[string]any{"aria-expanded": "true"}}, nil, func(e *record.Element, _ *string) { e.Attributes["aria-expanded"] = "false" }, vocab.Fail},
+		{"an attribute that must be absent", scenarios.UI{Attributes: map[string]any{"disabled": nil}}, nil, func(e *record.Element, _ *string) { e.Attributes["disabled"] = "" }, vocab.Fail},
+		{"the path", scenarios.UI{Present: ptr(true)}, &scenarios.PageExpect{Path: "/orders/BK-204811?tab=1"}, nil, vocab.Pass},
+		{"another path", scenarios.UI{Present: ptr(true)}, &scenarios.PageExpect{Path: "/orders/BK-204811?tab=1"}, func(_ *record.Element, u *string) { *u = "https://localhost:8443/cart" }, vocab.Fail},
+		{"the URL by pattern", scenarios.UI{Present: ptr(true)}, &scenarios.PageExpect{URL: map[string]any{"$pattern": "^https://localhost:8443/orders/"}}, nil, vocab.Pass},
+		{"no URL recorded", scenarios.UI{Present: ptr(true)}, &scenarios.PageExpect{Path: "/orders/BK-204811?tab=1"}, func(_ *record.Element, u *string) { *u = "" }, vocab.Inconclusive},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc, ev := goodConf01(t)
+			u := tt.ui
+			u.Selector = sel
+			sc.Expect.UI[vocab.PhaseAgent] = append(sc.Expect.UI[vocab.PhaseAgent], u)
+			e := agree
+			e.Attributes = maps.Clone(agree.Attributes)
+			url := "https://localhost:8443/orders/BK-204811?tab=1"
+			if tt.change != nil {
+				tt.change(&e, &url)
+			}
+			ev.UI[vocab.PhaseAgent] = append(ev.UI[vocab.PhaseAgent], e)
+			if tt.page != nil {
+				sc.Expect.Page = map[vocab.Phase]scenarios.PageExpect{vocab.PhaseAgent: *tt.page}
+				ev.Pages = map[vocab.Phase]string{vocab.PhaseAgent: url}
+			}
+			switch tt.want {
+			case vocab.Pass:
+				wantVerdict(t, Judge(sc, ev), vocab.Pass)
+			case vocab.Fail:
+				wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.UIMismatch)
+			default:
+				wantVerdict(t, Judge(sc, ev), vocab.Inconclusive, vocab.EvidenceMissing)
 			}
 		})
 	}

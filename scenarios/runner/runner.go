@@ -75,6 +75,7 @@ func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
 		Env:        scenarios.Env{BaseURL: t.BaseURL, Variant: t.Variant, Browser: t.Browser.Product, Protocol: t.Browser.Protocol},
 		States:     map[vocab.Phase]*record.Snapshot{},
 		UI:         map[vocab.Phase][]record.Element{},
+		Pages:      map[vocab.Phase]string{},
 		Marks:      map[vocab.Phase]scenarios.Mark{},
 		Calls:      []scenarios.CallRecord{},
 		Final:      sc.Agent.Final,
@@ -120,8 +121,10 @@ func (r *runner) agent(ctx context.Context) {
 	// before the suite cancels it (canceling clears the form's WebMCP
 	// pseudo-classes); a later call leaves the page again.
 	var beforeCancel []record.Element
+	var beforeCancelURL string
 	r.t.Tab.Tools.OnNoResponse = func(ctx context.Context, _ record.Result) {
 		beforeCancel = r.snapshot(ctx, selectors)
+		beforeCancelURL = r.location(ctx)
 	}
 	for i, c := range r.sc.Agent.Calls {
 		beforeCancel = nil
@@ -131,8 +134,12 @@ func (r *runner) agent(ctx context.Context) {
 	switch {
 	case beforeCancel != nil:
 		r.ev.UI[vocab.PhaseAgent] = beforeCancel
-	case len(selectors) > 0:
-		r.ev.UI[vocab.PhaseAgent] = r.snapshot(ctx, selectors)
+		r.ev.Pages[vocab.PhaseAgent] = beforeCancelURL
+	default:
+		if len(selectors) > 0 {
+			r.ev.UI[vocab.PhaseAgent] = r.snapshot(ctx, selectors)
+		}
+		r.ev.Pages[vocab.PhaseAgent] = r.location(ctx)
 	}
 	// A person reviews for seconds before confirming: what the page does
 	// meanwhile happened before confirmation, in the agent's phase.
@@ -180,6 +187,7 @@ func (r *runner) human(ctx context.Context) {
 		if sel := r.selectors(vocab.PhaseHuman); len(sel) > 0 {
 			r.ev.UI[vocab.PhaseHuman] = r.snapshot(ctx, sel)
 		}
+		r.ev.Pages[vocab.PhaseHuman] = r.location(ctx)
 	}
 	r.mark(ctx, vocab.PhaseEnd)
 	if len(r.sc.Human) > 0 {
@@ -399,6 +407,21 @@ func (r *runner) selectors(phase vocab.Phase) []string {
 		}
 	}
 	return out
+}
+
+// location is the page's URL, once a navigation in progress has finished;
+// "" when it cannot be read (a fault).
+func (r *runner) location(ctx context.Context) string {
+	r.settleDocument(ctx)
+	ctx, cancel := r.t.Tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
+	url, err := chromedp.Run(ctx, chromedp.Evaluate[string]("location.href"))
+	if err != nil {
+		r.fault("read the page's URL: %v", err)
+	}
+	return url
 }
 
 func (r *runner) snapshot(ctx context.Context, selectors []string) []record.Element {
