@@ -87,3 +87,20 @@ func SplitRequest(s string) (method, path string, ok bool) {
 	path = strings.TrimSpace(path)
 	return strings.ToUpper(method), path, ok && method != "" && strings.HasPrefix(path, "/")
 }
+
+// Unloaded lists the requests of the given resource types (as the protocol
+// names them: Stylesheet, Script, Font, …) that did not load: failed (a
+// host unreachable, blocked) or answered 400 or above. A request canceled
+// by a navigation is not one.
+func (l Log) Unloaded(types ...string) []Request {
+	var out []Request
+	for _, r := range l {
+		if !slices.Contains(types, r.ResourceType) || r.Canceled {
+			continue
+		}
+		if r.Failure != "" || r.Blocked != "" || r.Status >= 400 {
+			out = append(out, r)
+		}
+	}
+	return out
+}

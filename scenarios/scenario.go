@@ -412,6 +412,12 @@ type UI struct {
 	Attributes map[string]any `yaml:"attributes,omitempty" json:"attributes,omitempty"`
 }
 
+// SaysSomething tells whether the entry expects anything of its element.
+func (u UI) SaysSomething() bool {
+	return u.Present != nil || u.Visible != nil || u.Enabled != nil || u.Value != nil || u.TextContains != "" ||
+		u.ToolFormActive != nil || u.ToolSubmitActive != nil || u.Checked != nil || u.Count != nil || u.Text != nil || len(u.Attributes) > 0
+}
+
 // PageExpect is where the page must be after a phase: its URL, or its path
 // (with the query, when it has one), as values or constraints.
 type PageExpect struct {
@@ -695,8 +701,7 @@ func (sc Scenario) validateSnapshots(p *problems) {
 			if u.Selector == "" {
 				p.bad("expect.ui.%s[%d].selector: missing", phase, i)
 			}
-			if u.Present == nil && u.Visible == nil && u.Enabled == nil && u.Value == nil && u.TextContains == "" && u.ToolFormActive == nil && u.ToolSubmitActive == nil &&
-				u.Checked == nil && u.Count == nil && u.Text == nil && len(u.Attributes) == 0 {
+			if !u.SaysSomething() {
 				p.bad("expect.ui.%s[%d]: says nothing about %s (present, visible, enabled, value, text_contains, text, count, checked, attributes, tool_form_active, tool_submit_active)", phase, i, u.Selector)
 			}
 			if err := record.CheckConstraints(u.Count); u.Count != nil && err != nil {

@@ -40,6 +40,7 @@ const (
 	ValidInputRefused            Code = "valid_input_refused"
 	ServerRuleBroken             Code = "server_rule_broken"
 	ContractBroken               Code = "contract_broken"
+	PageIncomplete               Code = "page_incomplete"
 )
 
 // Codes is the table of every code.
@@ -54,6 +55,7 @@ var Codes = map[Code]CodeInfo{
 	SideEffectBeforeConfirmation: {"a guarded request (a write the person must confirm) happened before the person's step", []Source{SrcNetwork, SrcJournal}, true},
 	RequestCountMismatch:         {"the number of requests of a method and path in a phase differs from the expected count", []Source{SrcNetwork, SrcJournal}, true},
 	RequestStatusMismatch:        {"a counted request of a method and path ended with another HTTP status than expected", []Source{SrcNetwork, SrcJournal}, true},
+	PageIncomplete:               {"a stylesheet of the page did not load (a 404, another host unreachable): whether an element is visible cannot be judged", []Source{SrcUI, SrcNetwork}, false},
 	UIMismatch:                   {"an element's value, visibility, enabled state, text or WebMCP pseudo-class differs", []Source{SrcUI}, true},
 	StateChanged:                 {"a document of the app's state changed where it must not", []Source{SrcState}, true},
 	StateMismatch:                {"a value at a path of the app's state, or its change since before the agent, differs from the expected one", []Source{SrcState}, true},

@@ -1060,6 +1060,12 @@ func mergeErrors(snaps ...*record.Snapshot) map[string]string {
 }
 
 func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
+	// Without its styles a page shows what it means to hide: visible
+	// cannot be judged, either way. The other properties still can.
+	var unstyled []string
+	for _, r := range j.ev.Requests.Unloaded("Stylesheet") {
+		unstyled = append(unstyled, fmt.Sprintf("%s (%s)", r.URL, cmp.Or(r.Failure, r.Blocked, fmt.Sprint(r.Status))))
+	}
 	for _, phase := range keys(want) {
 		snap, ok := j.ev.UI[phase]
 		for i, u := range want[phase] {
@@ -1067,6 +1073,14 @@ func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
 			if !ok {
 				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "the page was not recorded after "+string(phase))
 				continue
+			}
+			if u.Visible != nil && len(unstyled) > 0 {
+				j.inconclusive(id+" visible", vocab.SrcUI, vocab.PageIncomplete, *u.Visible, unstyled,
+					"the page's styles did not all load, so whether it is visible cannot be judged: "+strings.Join(unstyled, ", "))
+				u.Visible = nil
+				if !u.SaysSomething() {
+					continue
+				}
 			}
 			k := slices.IndexFunc(snap, func(e record.Element) bool { return e.Selector == u.Selector })
 			if k < 0 {

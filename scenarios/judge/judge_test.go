@@ -1334,3 +1334,51 @@ func TestUIChecksByValueAndConstraint(t *testing.T) {
 		})
 	}
 }
+
+// A page whose stylesheet did not load shows what it means to hide: a
+// visible check is INCONCLUSIVE with page_incomplete and names the sheet;
+// the element's other properties are still judged, and a failed image or
+// a sheet canceled by a navigation changes nothing.
+func TestVisibleOnAPageWithoutItsStylesIsInconclusive(t *testing.T) {
+	const sel = "#banner"
+	for _, tt := range []struct {
+		name    string
+		ui      scenarios.UI
+		request record.Request
+		want    vocab.Outcome
+		codes   []vocab.Code
+	}{
+		{"a sheet from a host that is unreachable", scenarios.UI{Visible: ptr(false)},
+			record.Request{ResourceType: "Stylesheet", URL: "http://cdn.invalid/site.css", Failure: "net::ERR_NAME_NOT_RESOLVED"}, vocab.Inconclusive, []vocab.Code{vocab.PageIncomplete}},
+		{"a sheet answered 404", scenarios.UI{Visible: ptr(false)},
+			record.Request{ResourceType: "Stylesheet", URL: "https://localhost:8443/site.css", Status: 404}, vocab.Inconclusive, []vocab.Code{vocab.PageIncomplete}},
+		{"the other properties are still judged", scenarios.UI{Visible: ptr(false), TextContains: "sale"},
+			record.Request{ResourceType: "Stylesheet", URL: "https://localhost:8443/site.css", Status: 404}, vocab.Fail, []vocab.Code{vocab.UIMismatch, vocab.PageIncomplete}},
+		{"a failed image", scenarios.UI{Visible: ptr(false)},
+			record.Request{ResourceType: "Image", URL: "https://localhost:8443/logo.png", Status: 404}, vocab.Pass, nil},
+		{"a sheet canceled by a navigation", scenarios.UI{Visible: ptr(false)},
+			record.Request{ResourceType: "Stylesheet", URL: "https://localhost:8443/site.css", Failure: "net::ERR_ABORTED", Canceled: true}, vocab.Pass, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc, ev := goodConf01(t)
+			u := tt.ui
+			u.Selector = sel
+			sc.Expect.UI[vocab.PhaseAgent] = append(sc.Expect.UI[vocab.PhaseAgent], u)
+			ev.UI[vocab.PhaseAgent] = append(ev.UI[vocab.PhaseAgent], record.Element{Selector: sel, Present: true, Enabled: true, Text: "Winter offers"})
+			r := tt.request
+			r.Seq, r.ID, r.Method, r.Done = len(ev.Requests)+1, "css.1", "GET", true
+			ev.Requests = append(ev.Requests, r)
+			v := Judge(sc, ev)
+			if tt.want == vocab.Pass {
+				wantVerdict(t, v, vocab.Pass)
+				return
+			}
+			wantVerdict(t, v, tt.want, tt.codes...)
+			for _, c := range v.Checks {
+				if c.Code == vocab.PageIncomplete && !strings.Contains(c.Message, r.URL) {
+					t.Errorf("the check does not name the sheet: %s", c.Message)
+				}
+			}
+		})
+	}
+}
