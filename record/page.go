@@ -1,7 +1,10 @@
 package record
 
-// Element is what a person (and a checker) can see of one element.
+// Element is what a person (and a checker) can see of one element. Frame,
+// when set, names the frame the selector was read in (as the expectation
+// wrote it); otherwise it is the top document.
 type Element struct {
+	Frame            string `json:"frame,omitempty"`
 	Selector         string `json:"selector"`
 	Present          bool   `json:"present"`
 	Visible          bool   `json:"visible"`
