@@ -182,8 +182,16 @@ func waitPosts(t *testing.T, tab *Tab, posts []post) {
 // the target that sent it; the server received it once; the HAR has it.
 func checkPosts(t *testing.T, s *sites, tab *Tab, posts []post) {
 	t.Helper()
-	if err := tab.Net.WaitSettled(t.Context()); err != nil {
-		t.Fatal(err)
+	settle, stop := context.WithTimeout(t.Context(), 15*time.Second)
+	defer stop()
+	if err := tab.Net.WaitSettled(settle); err != nil {
+		var open []string
+		for _, r := range tab.Net.Requests() {
+			if !r.Done {
+				open = append(open, r.Method+" "+r.URL)
+			}
+		}
+		t.Fatalf("the log never settled: %v; open: %v", err, open)
 	}
 	bound, cancel := tab.Bind(t.Context())
 	if err := tab.Net.FillBodies(bound); err != nil {
