@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 )
@@ -64,6 +65,7 @@ func OptionsFromEnv() Options {
 type Browser struct {
 	ctx        context.Context // a chromedp context bound to the browser
 	cancel     context.CancelFunc
+	mux        *mux // the connection, wrapped: the sessions of iframes and workers (sessions.go)
 	Version    Version
 	dataDir    string
 	spare      chan spareTab  // the tab opened ahead
@@ -90,16 +92,18 @@ var ErrPreflight = errors.New("browser preflight failed")
 
 // Launch starts Chromium (or attaches to opts.URL), then runs the preflight.
 // It never downloads a browser.
+//
+// The suite talks to the browser over a websocket it wraps (see mux in
+// sessions.go), so that the tabs see their iframes' and workers' sessions;
+// a browser it starts listens on a loopback port chosen by the system.
 func Launch(opts Options) (*Browser, error) {
 	var allocCtx context.Context
 	var allocCancel context.CancelFunc
-	b := &Browser{closed: make(chan struct{})}
+	b := &Browser{closed: make(chan struct{}), mux: newMux()}
 	if opts.URL != "" {
-		ropts := []remote.Option{}
-		if len(opts.Header) > 0 {
-			ropts = append(ropts, remote.NoModifyURL, remote.WithDialHTTPHeader(opts.Header))
-		}
-		allocCtx, allocCancel = remote.NewAllocator(context.Background(), opts.URL, ropts...)
+		// Without headers, an address with no /devtools/browser/ path is
+		// looked up at /json/version; with headers it is used as given.
+		allocCtx, allocCancel = chromedp.NewAllocatorContext(context.Background(), &attachAllocator{url: opts.URL, header: opts.Header, mux: b.mux})
 	} else {
 		path, err := FindChromium(opts.ExecPath)
 		if err != nil {
@@ -110,7 +114,8 @@ func Launch(opts Options) (*Browser, error) {
 			return nil, err
 		}
 		b.dataDir = dir
-		allocCtx, allocCancel = chromedp.NewExecAllocator(context.Background(), execOptions(path, dir, opts.Flags)...)
+		allocCtx, allocCancel = chromedp.NewExecAllocator(context.Background(),
+			append(execOptions(path, dir, opts.Flags), remote.WebSocket, chromedp.WithDialer(b.mux.dial))...)
 	}
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	b.ctx = ctx
@@ -130,6 +135,17 @@ func Launch(opts Options) (*Browser, error) {
 	}
 	b.Version = Version{Product: v.Product, Protocol: v.ProtocolVersion, Major: majorOf(v.Product)}
 	b.Version.Features = featureFlags(ctx)
+	// Shared workers are attached to no page: only the browser's own
+	// auto-attach reaches them. The mux hands each to the tab of its
+	// browser context, paused until that tab has its network on.
+	actx, acancel := context.WithTimeout(ctx, 10*time.Second)
+	_, err = chromedp.CallBrowser(actx, target.SetAutoAttach, target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true,
+		Flatten: new(true), Filter: target.Filter{{Type: "shared_worker"}, {Exclude: true}}})
+	acancel()
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("%w: Target.setAutoAttach for shared workers: %v", ErrPreflight, err)
+	}
 	if err := b.preflight(); err != nil {
 		b.Close()
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -153,7 +154,13 @@ func TestAttachToARunningBrowser(t *testing.T) {
 		}
 	}()
 
-	b, err := Launch(Options{URL: wsURL})
+	// Attached by its http://host:port (the websocket read from
+	// /json/version), a tab still follows its workers.
+	u, err := url.Parse(wsURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Launch(Options{URL: "http://" + u.Host})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,4 +170,9 @@ func TestAttachToARunningBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tab.Close()
+	s := newSites(t)
+	if err := tab.Navigate(t.Context(), s.A+"/workers"); err != nil {
+		t.Fatal(err)
+	}
+	waitPosts(t, tab, workerPosts)
 }

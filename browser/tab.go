@@ -2,16 +2,19 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	cdptarget "github.com/chromedp/cdproto/target"
 	cdpwebmcp "github.com/chromedp/cdproto/webmcp"
 	"github.com/chromedp/chromedp"
 
@@ -36,6 +39,12 @@ type Tab struct {
 	cancel        context.CancelFunc
 	close         sync.Once
 	browser       *Browser
+	// kids are the targets attached to the page (children.go);
+	// followChildren turns each one's network on before it runs.
+	kids           children
+	followChildren bool
+	browserContext cdp.BrowserContextID
+	onChildEvent   atomic.Pointer[func(c *child, method string, params json.RawMessage)] // for tests
 }
 
 // hookScript reports the page-side WebMCP events into the ordered CDP stream
@@ -89,7 +98,7 @@ func (b *Browser) warm() {
 	b.background.Add(1)
 	go func() {
 		defer b.background.Done()
-		t, err := b.openTab()
+		t, err := b.openTab(true)
 		b.spare <- spareTab{t, err}
 	}()
 }
@@ -99,13 +108,16 @@ func (b *Browser) warm() {
 // tab, the parts done out of sight included.
 func (b *Browser) Settle() { b.background.Wait() }
 
-func (b *Browser) openTab() (*Tab, error) {
-	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, browser: b, budgetExpired: make(chan struct{}, 1), loading: newLoading()}
+// openTab opens an isolated tab. With followChildren, every iframe in
+// another process and every worker of the page is paused when it starts
+// until its requests are recorded (children.go); without, they run
+// unobserved, as they would in a bare chromedp tab.
+func (b *Browser) openTab(followChildren bool) (*Tab, error) {
+	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, browser: b, budgetExpired: make(chan struct{}, 1), loading: newLoading(),
+		kids: children{bySession: map[cdptarget.SessionID]*child{}, gone: map[cdptarget.SessionID]bool{}}, followChildren: followChildren}
+	t.Net.SetSessions(t.childSession)
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
-		t.Trace.Observe(ev)
-		t.Net.Observe(ev)
-		t.Console.observe(ev)
-		t.loading.observe(ev)
+		t.observe(ev)
 		if _, ok := ev.(*emulation.EventVirtualTimeBudgetExpired); ok {
 			select {
 			case t.budgetExpired <- struct{}{}:
@@ -138,6 +150,13 @@ func (b *Browser) openTab() (*Tab, error) {
 			if _, err := chromedp.Call(ctx, cdpwebmcp.Enable, cdp.Empty{}); err != nil {
 				return fmt.Errorf("WebMCP.enable: %w", err)
 			}
+			if followChildren {
+				t.browserContext = chromedp.FromContext(ctx).BrowserContextID
+				b.mux.adopt(t.browserContext, target.SessionID)
+				if _, err := chromedp.Call(ctx, cdptarget.SetAutoAttach, autoAttach); err != nil {
+					return fmt.Errorf("Target.setAutoAttach: %w", err)
+				}
+			}
 			return nil
 		}))
 	}); err != nil {
@@ -156,6 +175,7 @@ func (t *Tab) Close() {
 		ctx, cancel := context.WithTimeout(t.Ctx, vocab.Bound)
 		_ = t.Net.FillBodies(ctx)
 		cancel()
+		t.browser.mux.disown(t.browserContext)
 		t.browser.background.Add(1)
 		go func() {
 			defer t.browser.background.Done()

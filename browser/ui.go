@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/agentready/agentready/record"
 	"github.com/chromedp/cdproto/page"
@@ -46,4 +47,64 @@ func Screenshot(ctx context.Context) ([]byte, error) {
 	res, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{
 		Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
 	return res.Data, err
+}
+
+// ElementRef names an element for Tab.Snapshot: a CSS selector, read in the
+// top document or, when Frame is set, in the frame it names: the CSS
+// selector of its iframe element in the top document, or the start of its
+// URL ("http://…") or of its path and query ("/…"); see record.ParseFrame.
+type ElementRef struct {
+	Frame    string
+	Selector string
+}
+
+// Snapshot reads the state of each element, in the top document or in a
+// frame, same-origin or cross-site. Each frame is found once per call; a
+// frame that is not there, or a URL that names several frames, is an error
+// (a missing element is not: it is recorded as not present).
+func (t *Tab) Snapshot(ctx context.Context, refs ...ElementRef) ([]record.Element, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	ctx, cancel := t.Bind(ctx)
+	defer cancel()
+	var frames []string
+	byFrame := map[string][]int{}
+	for i, r := range refs {
+		if _, ok := byFrame[r.Frame]; !ok {
+			frames = append(frames, r.Frame)
+		}
+		byFrame[r.Frame] = append(byFrame[r.Frame], i)
+	}
+	out := make([]record.Element, len(refs))
+	for _, f := range frames {
+		var sels []string
+		for _, i := range byFrame[f] {
+			sels = append(sels, refs[i].Selector)
+		}
+		var els []record.Element
+		var err error
+		if f == "" {
+			els, err = Snapshot(ctx, sels...)
+		} else {
+			var in frameLoc
+			if in, err = t.findFrame(ctx, f); err == nil {
+				els, err = in.snapshot(ctx, sels)
+			}
+			if err != nil {
+				err = fmt.Errorf("frame %q: %w", f, err)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(els) != len(sels) {
+			return nil, fmt.Errorf("frame %q: %d elements read for %d selectors", f, len(els), len(sels))
+		}
+		for k, i := range byFrame[f] {
+			els[k].Frame = f
+			out[i] = els[k]
+		}
+	}
+	return out, nil
 }

@@ -12,32 +12,65 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/record"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
-// Recorder keeps the requests of one tab. Observe is called from the tab's
-// listener; the other methods from anywhere.
+// Recorder keeps the requests of one tab: its page's, and those of the
+// other targets attached to it (iframes in other processes, workers), in one
+// log. Observe and ObserveFrom are called from the tab's listener; the other
+// methods from anywhere.
+//
+// A request id is unique in the browser, and one request can be reported by
+// two sessions: a worker's script or a cross-site iframe's document starts
+// on the page's session and finishes on the new target's. So entries are
+// found by request id alone, whichever session reports the event.
 type Recorder struct {
-	mu      sync.Mutex
-	reqs    []*record.Request
-	current map[string]int // requestId → index of its latest entry (redirects make new entries)
-	changed chan struct{}
+	mu       sync.Mutex
+	reqs     []*record.Request
+	current  map[string]int    // requestId → index of its latest entry (redirects make new entries)
+	session  map[string]string // requestId → the session that reported it, when not the page's
+	sessions func(id string) cdp.Session
+	changed  chan struct{}
 }
 
 // NewRecorder makes an empty log.
 func NewRecorder() *Recorder {
-	return &Recorder{current: map[string]int{}, changed: make(chan struct{})}
+	return &Recorder{current: map[string]int{}, session: map[string]string{}, changed: make(chan struct{})}
 }
 
-// Observe records ev when it is a network event. It returns fast and runs no
-// command, as a chromedp listener must.
-func (r *Recorder) Observe(ev any) {
+// Source says which session reported an event: the tab's page (the zero
+// Source) or another target attached to the tab.
+type Source struct {
+	Session string         // the CDP session id; "" for the page's own
+	Target  *record.Target // the target behind the session; nil for the page
+}
+
+// SetSessions tells the recorder how to reach the sessions of other targets,
+// for FillBodies: a request's body is asked of the session that reported it.
+func (r *Recorder) SetSessions(f func(id string) cdp.Session) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sessions = f
+}
+
+// Observe records ev, reported by the page's own session, when it is a
+// network event. It returns fast and runs no command, as a chromedp listener
+// must.
+func (r *Recorder) Observe(ev any) { r.ObserveFrom(Source{}, ev) }
+
+// ObserveFrom records ev, reported by src, when it is a network event. It
+// returns fast and runs no command.
+func (r *Recorder) ObserveFrom(src Source, ev any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch ev := ev.(type) {
 	case *network.EventRequestWillBeSent:
 		id := string(ev.RequestID)
+		if _, seen := r.current[id]; seen && ev.RedirectResponse == nil {
+			return // the same request, reported by a second session
+		}
 		if ev.RedirectResponse != nil {
 			if e := r.entry(id); e != nil {
 				e.Status, e.StatusText = int(ev.RedirectResponse.Status), ev.RedirectResponse.StatusText
@@ -55,6 +88,10 @@ func (r *Recorder) Observe(ev any) {
 		if ev.Initiator != nil {
 			req.Initiator = string(ev.Initiator.Type)
 		}
+		req.Target, req.FrameID = src.Target, string(ev.FrameID)
+		if src.Session != "" {
+			r.session[id] = src.Session
+		}
 		for _, p := range ev.Request.PostDataEntries {
 			req.Body += string(p.Bytes)
 		}
@@ -64,6 +101,7 @@ func (r *Recorder) Observe(ev any) {
 		if e := r.entry(string(ev.RequestID)); e != nil {
 			e.Status, e.StatusText, e.MimeType = int(ev.Response.Status), ev.Response.StatusText, ev.Response.MimeType
 			e.ResponseHeaders, e.Protocol, e.ResponseAt = headers(ev.Response.Headers), ev.Response.Protocol, float64(ev.Timestamp)
+			e.FromSW = ev.Response.FromServiceWorker
 		}
 	case *network.EventLoadingFinished:
 		if e := r.entry(string(ev.RequestID)); e != nil {
@@ -170,19 +208,36 @@ func (r *Recorder) WaitSettled(ctx context.Context) error {
 	}
 }
 
-// FillBodies fetches, with Network.getRequestPostData, the bodies the browser
-// announced but did not send inline. It must run while the tab is open.
+// FillBodies fetches, with Network.getRequestPostData on the session that
+// reported each request, the bodies the browser announced but did not send
+// inline. It must run while the tab (and the target) is open: ctx is bound
+// to the tab's page.
 func (r *Recorder) FillBodies(ctx context.Context) error {
+	type ask struct {
+		e       *record.Request
+		session cdp.Session
+	}
 	r.mu.Lock()
-	var missing []*record.Request
+	var missing []ask
 	for _, e := range r.reqs {
 		if e.HasBody && e.Body == "" {
-			missing = append(missing, e)
+			a := ask{e: e}
+			if id := r.session[e.ID]; id != "" && r.sessions != nil {
+				a.session = r.sessions(id)
+			}
+			missing = append(missing, a)
 		}
 	}
 	r.mu.Unlock()
-	for _, e := range missing {
-		res, err := chromedp.Call(ctx, network.GetRequestPostData, network.GetRequestPostDataParams{RequestID: network.RequestID(e.ID)})
+	for _, a := range missing {
+		e, params := a.e, network.GetRequestPostDataParams{RequestID: network.RequestID(a.e.ID)}
+		var res network.GetRequestPostDataResult
+		var err error
+		if a.session != nil {
+			res, err = cdp.Call(ctx, a.session, network.GetRequestPostData, params)
+		} else {
+			res, err = chromedp.Call(ctx, network.GetRequestPostData, params)
+		}
 		if err != nil {
 			continue // the browser no longer holds it: the entry keeps HasBody with no Body
 		}
@@ -193,8 +248,12 @@ func (r *Recorder) FillBodies(ctx context.Context) error {
 	return nil
 }
 
-// Enable turns on the Network domain with room for request bodies.
+// EnableParams turn on the Network domain with room for request bodies, on
+// the page and on every target attached to it.
+var EnableParams = network.EnableParams{MaxPostDataSize: new(int64(64 << 10))}
+
+// Enable turns on the Network domain of the page with EnableParams.
 func Enable(ctx context.Context) error {
-	_, err := chromedp.Call(ctx, network.Enable, network.EnableParams{MaxPostDataSize: new(int64(64 << 10))})
+	_, err := chromedp.Call(ctx, network.Enable, EnableParams)
 	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentready/agentready/record"
 	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/network"
 )
 
@@ -241,5 +242,90 @@ func TestWaitSettledWaitsForOpenRequestsWithABound(t *testing.T) {
 	defer cancel2()
 	if err := r.WaitSettled(long); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestObserveFromOtherTargets: one log for the page and the targets attached
+// to it. A worker's script starts on the page's session and finishes on the
+// worker's; the worker's own POST names the worker; a second report of a
+// request already in the log (no redirect) adds nothing.
+func TestObserveFromOtherTargets(t *testing.T) {
+	worker := Source{Session: "S-W", Target: &record.Target{Type: "worker", ID: "W1"}}
+	frame := Source{Session: "S-F", Target: &record.Target{Type: "iframe", ID: "F2"}}
+	script := sent("10", "GET", "http://app.test/worker.js", 100, nil)
+	script.FrameID = "F1"
+	post := sent("11", "POST", "http://app.test/api/from-worker", 100.2, nil, "w=1")
+	framePost := sent("12", "POST", "http://other.test/api/from-frame", 100.3, nil, "f=1")
+	framePost.FrameID = "F2"
+	answered := received("13", 100.5, 200, "application/json", nil)
+	answered.Response.FromServiceWorker = true
+	r := NewRecorder()
+	r.Observe(script)
+	r.ObserveFrom(worker, received("10", 100.1, 200, "text/javascript", nil))
+	r.ObserveFrom(worker, finished("10", 100.15, 100))
+	r.ObserveFrom(worker, post)
+	r.ObserveFrom(worker, sent("11", "POST", "http://app.test/api/from-worker", 100.2, nil, "w=1")) // reported twice
+	r.ObserveFrom(frame, framePost)
+	r.ObserveFrom(worker, finished("11", 100.25, 10))
+	r.ObserveFrom(frame, failed("12", 100.4, "net::ERR_FAILED", false, ""))
+	r.Observe(sent("13", "POST", "http://app.test/api/through-sw", 100.45, nil, "s=1"))
+	r.Observe(answered)
+	r.Observe(finished("13", 100.6, 1))
+
+	log := r.Requests()
+	if len(log) != 4 {
+		t.Fatalf("want 4 entries (one per request), got %d: %+v", len(log), log)
+	}
+	if e := log[0]; e.Target != nil || e.FrameID != "F1" || !e.Done || e.Status != 200 {
+		t.Errorf("the worker's script, begun on the page and finished on the worker: %+v", e)
+	}
+	if e := log[1]; e.Target == nil || *e.Target != (record.Target{Type: "worker", ID: "W1"}) || e.FrameID != "" || !e.Done || e.Body != "w=1" || e.Seq != 2 {
+		t.Errorf("the worker's POST: %+v", e)
+	}
+	if e := log[2]; e.Target == nil || e.Target.Type != "iframe" || e.FrameID != "F2" || !e.Done || e.Failure != "net::ERR_FAILED" {
+		t.Errorf("the cross-site frame's POST: %+v", e)
+	}
+	if e := log[3]; e.Target != nil || !e.FromSW {
+		t.Errorf("a request the service worker answered: %+v", e)
+	}
+}
+
+// fakeSession answers Network.getRequestPostData with its own name.
+type fakeSession struct {
+	name  string
+	asked []string
+}
+
+func (s *fakeSession) Call(_ context.Context, method string, params, res any) error {
+	p := params.(network.GetRequestPostDataParams)
+	s.asked = append(s.asked, method+" "+string(p.RequestID))
+	res.(*network.GetRequestPostDataResult).PostData = []byte("body from " + s.name)
+	return nil
+}
+
+func (s *fakeSession) Subscribe(string) (<-chan jsonv2.Value, func()) { return nil, func() {} }
+
+// TestFillBodiesAsksTheSessionThatReported: a body the browser did not send
+// inline is asked of the worker's session for the worker's request.
+func TestFillBodiesAsksTheSessionThatReported(t *testing.T) {
+	w := &fakeSession{name: "worker"}
+	r := NewRecorder()
+	r.SetSessions(func(id string) cdp.Session {
+		if id != "S-W" {
+			t.Errorf("asked for session %q", id)
+		}
+		return w
+	})
+	big := sent("20", "POST", "http://app.test/api/upload", 100, nil)
+	big.Request.HasPostData = true // announced, not inline
+	r.ObserveFrom(Source{Session: "S-W", Target: &record.Target{Type: "worker", ID: "W1"}}, big)
+	if err := r.FillBodies(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Requests()[0].Body; got != "body from worker" {
+		t.Errorf("body %q", got)
+	}
+	if len(w.asked) != 1 || w.asked[0] != "Network.getRequestPostData 20" {
+		t.Errorf("asked %v", w.asked)
 	}
 }

@@ -1,7 +1,17 @@
 package record
 
-// Element is what a person (and a checker) can see of one element.
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// Element is what a person (and a checker) can see of one element. Frame,
+// when set, names the frame the selector was read in (as the expectation
+// wrote it); otherwise it is the top document.
 type Element struct {
+	Frame            string `json:"frame,omitempty"`
 	Selector         string `json:"selector"`
 	Present          bool   `json:"present"`
 	Visible          bool   `json:"visible"`
@@ -25,4 +35,102 @@ type ConsoleEntry struct {
 	Text string `json:"text"`
 	URL  string `json:"url,omitempty"`
 	Line int64  `json:"line,omitempty"`
+}
+
+// FrameKind says how a frame is named.
+type FrameKind int
+
+// The ways to name a frame: the CSS selector of its iframe element in the
+// top document, the start of its URL, or the start of its path (and query).
+const (
+	FrameSelector FrameKind = iota + 1
+	FrameURL
+	FramePath
+)
+
+// ParseFrame reads how s names a frame: "http://…" or "https://…" is the
+// start of the frame's URL, "/…" the start of its path (and query), anything
+// else the CSS selector of its iframe element in the top document. It
+// rejects what can only be a mistake, saying why.
+func ParseFrame(s string) (FrameKind, error) {
+	switch {
+	case s == "":
+		return 0, fmt.Errorf("a frame is the CSS selector of an iframe, or the start of its URL or path; got nothing")
+	case strings.TrimSpace(s) != s:
+		return 0, fmt.Errorf("frame %q has spaces around it", s)
+	case strings.HasPrefix(s, "//"):
+		return 0, fmt.Errorf("frame %q: write the URL with its scheme (http://…) or the path alone (/…)", s)
+	case strings.HasPrefix(s, "/"):
+		if strings.ContainsAny(s, " \t\n#") {
+			return 0, fmt.Errorf("frame %q: a path has no spaces and no #fragment (a frame's URL is matched without it)", s)
+		}
+		return FramePath, nil
+	case strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://"):
+		u, err := url.Parse(s)
+		if err != nil {
+			return 0, fmt.Errorf("frame %q is not a URL: %v", s, err)
+		}
+		if u.Host == "" {
+			return 0, fmt.Errorf("frame %q: the URL has no host", s)
+		}
+		if u.Fragment != "" || strings.Contains(s, "#") {
+			return 0, fmt.Errorf("frame %q: a frame's URL is matched without its #fragment", s)
+		}
+		return FrameURL, nil
+	case strings.Contains(s, "://") || hasScheme(s):
+		return 0, fmt.Errorf("frame %q: only an http(s) URL, a path starting with / or a CSS selector names a frame", s)
+	case relativePath.MatchString(s):
+		return 0, fmt.Errorf("frame %q looks like a relative path: a path starts with / (a CSS selector would match an element <%s>)", s, strings.SplitN(s, ".", 2)[0])
+	}
+	if err := balanced(s); err != nil {
+		return 0, fmt.Errorf("frame %q is not a CSS selector: %v", s, err)
+	}
+	return FrameSelector, nil
+}
+
+var relativePath = regexp.MustCompile(`^[\w-]+\.(html?|php|aspx?|jsp)$`)
+
+// hasScheme: about:blank, data:…, javascript:… (a selector's pseudo-class
+// follows a name, as in iframe:first-child, and is let through).
+func hasScheme(s string) bool {
+	for _, p := range []string{"about:", "data:", "javascript:", "blob:", "file:"} {
+		if strings.HasPrefix(strings.ToLower(s), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// balanced checks brackets, parentheses and quotes, the mistakes a
+// selector written by hand has most.
+func balanced(s string) error {
+	var stack []rune
+	var quote rune
+	for _, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '"' || r == '\'':
+			quote = r
+		case r == '/' && len(stack) == 0:
+			return fmt.Errorf("it has a / outside brackets and quotes: a path starts with /, a URL with http(s)://")
+		case r == '[' || r == '(':
+			stack = append(stack, r)
+		case r == ']' || r == ')':
+			open := map[rune]rune{']': '[', ')': '('}[r]
+			if len(stack) == 0 || stack[len(stack)-1] != open {
+				return fmt.Errorf("%q closes nothing", r)
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if quote != 0 {
+		return fmt.Errorf("a %c quote is not closed", quote)
+	}
+	if len(stack) > 0 {
+		return fmt.Errorf("%q is not closed", stack[len(stack)-1])
+	}
+	return nil
 }

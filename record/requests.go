@@ -9,6 +9,13 @@ import (
 
 // Request is one request and what became of it. Times are the protocol's
 // monotonic timestamps in seconds; Started is the wall clock.
+//
+// Target is the browser target that reported the request when it is not the
+// tab's page itself (an iframe in another process, a worker); FrameID is the
+// frame the request belongs to, when it belongs to one (a worker's requests
+// do not). FromSW says that a service worker answered it: if the
+// worker fetched from the network to do so, its own request is in the log
+// too, with the service worker as its Target.
 type Request struct {
 	Seq             int               `json:"seq"`
 	ID              string            `json:"requestId"`
@@ -17,6 +24,8 @@ type Request struct {
 	Path            string            `json:"path"`
 	ResourceType    string            `json:"resourceType,omitempty"`
 	Initiator       string            `json:"initiator,omitempty"`
+	Target          *Target           `json:"target,omitempty"`
+	FrameID         string            `json:"frameId,omitempty"`
 	RequestHeaders  map[string]string `json:"requestHeaders,omitempty"`
 	HasBody         bool              `json:"hasBody,omitempty"`
 	Body            string            `json:"body,omitempty"`
@@ -25,6 +34,7 @@ type Request struct {
 	MimeType        string            `json:"mimeType,omitempty"`
 	ResponseHeaders map[string]string `json:"responseHeaders,omitempty"`
 	Protocol        string            `json:"protocol,omitempty"`
+	FromSW          bool              `json:"fromServiceWorker,omitempty"`
 	Failure         string            `json:"failure,omitempty"`
 	Canceled        bool              `json:"canceled,omitempty"`
 	Blocked         string            `json:"blocked,omitempty"`
@@ -34,6 +44,14 @@ type Request struct {
 	FinishedAt      float64           `json:"finishedAt,omitempty"`
 	EncodedBytes    int64             `json:"encodedBytes,omitempty"`
 	Done            bool              `json:"done"`
+}
+
+// Target is a browser target other than the tab's page: a cross-site iframe
+// (which runs in a process of its own), or a dedicated, shared or service
+// worker.
+type Target struct {
+	Type string `json:"type"` // as the protocol says: iframe, worker, shared_worker, service_worker, …
+	ID   string `json:"id"`   // the protocol's target id; an iframe's is its frame id
 }
 
 // Log is an ordered list of requests.

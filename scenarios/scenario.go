@@ -392,8 +392,13 @@ type State struct {
 	Changes   map[string]float64 `yaml:"changes,omitempty" json:"changes,omitempty"`     // path → after minus before the agent (numbers)
 }
 
-// UI is what one element must look like.
+// UI is what one element must look like. Frame, when set, reads the
+// element inside an iframe: the CSS selector of the iframe element in the
+// top document, or the start of the frame's URL ("http://…") or of its path
+// and query ("/…"); see record.ParseFrame. Same-origin and cross-site
+// frames alike.
 type UI struct {
+	Frame            string  `yaml:"frame,omitempty" json:"frame,omitempty"`
 	Selector         string  `yaml:"selector" json:"selector"`
 	Present          *bool   `yaml:"present,omitempty" json:"present,omitempty"`
 	Visible          *bool   `yaml:"visible,omitempty" json:"visible,omitempty"`
@@ -697,9 +702,21 @@ func (sc Scenario) validateSnapshots(p *problems) {
 		if !phase.Judged() {
 			p.bad("expect.ui.%s: phase must be agent or human", phase)
 		}
+		frameOf := map[string]string{} // selector → the frame it was first named in
 		for i, u := range e.UI[phase] {
 			if u.Selector == "" {
 				p.bad("expect.ui.%s[%d].selector: missing", phase, i)
+			}
+			if u.Frame != "" {
+				if _, err := record.ParseFrame(u.Frame); err != nil {
+					p.bad("expect.ui.%s[%d].frame: %v", phase, i, err)
+				}
+			}
+			if f, ok := frameOf[u.Selector]; ok && f != u.Frame {
+				// The judge tells recorded elements apart by selector.
+				p.bad("expect.ui.%s[%d]: selector %q is named in two frames (%s and %s) in one phase: make the selectors differ", phase, i, u.Selector, frameName(f), frameName(u.Frame))
+			} else if !ok {
+				frameOf[u.Selector] = u.Frame
 			}
 			if !u.SaysSomething() {
 				p.bad("expect.ui.%s[%d]: says nothing about %s (present, visible, enabled, value, text_contains, text, count, checked, attributes, tool_form_active, tool_submit_active)", phase, i, u.Selector)
@@ -743,6 +760,13 @@ func (sc Scenario) validateSnapshots(p *problems) {
 			p.bad("expect.page.human: the scenario has no human steps")
 		}
 	}
+}
+
+func frameName(f string) string {
+	if f == "" {
+		return "the top document"
+	}
+	return fmt.Sprintf("frame %q", f)
 }
 
 func (sc Scenario) validateKnown(p *problems) {

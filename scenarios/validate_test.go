@@ -82,6 +82,25 @@ func TestTheBaseScenarioIsValid(t *testing.T) {
 	}
 }
 
+func TestUIExpectationsMayNameFrames(t *testing.T) {
+	s := edit(t, `      - {selector: "#result", text_contains: ok}`, `      - {selector: "#result", text_contains: ok}
+      - {frame: "#checkout", selector: "#total", text_contains: "12"}
+      - {frame: "#checkout", selector: "#pay", enabled: true}
+      - {frame: /embed/pay, selector: "#card", present: true}
+      - {frame: "https://pay.example/embed", selector: "#iban", visible: false}`)
+	sc, err := Parse(badName, []byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames []string
+	for _, u := range sc.Expect.UI["human"] {
+		frames = append(frames, u.Frame)
+	}
+	if got := strings.Join(frames, " "); got != " #checkout #checkout /embed/pay https://pay.example/embed" {
+		t.Errorf("frames read: %q", got)
+	}
+}
+
 func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	type row struct {
 		name string
@@ -138,6 +157,16 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a probe named observer", edit(t, "prompt_data:", "probes: {observer: GET /api/x}\nprompt_data:"), "probes.observer")
 	add("a bad ui phase", edit(t, "  ui:\n    human:", "  ui:\n    end:"), "expect.ui.end")
 	add("a ui element without a selector", edit(t, `{selector: "#result", text_contains: ok}`, `{text_contains: ok}`), "expect.ui.human[0].selector: missing")
+	add("a ui frame that is a relative path", edit(t, `{selector: "#result", text_contains: ok}`, `{frame: pay.html, selector: "#result", text_contains: ok}`),
+		"expect.ui.human[0].frame", "relative path")
+	add("a ui frame with a fragment", edit(t, `{selector: "#result", text_contains: ok}`, `{frame: "/pay#card", selector: "#result", text_contains: ok}`),
+		"expect.ui.human[0].frame", "#fragment")
+	add("a ui frame of another scheme", edit(t, `{selector: "#result", text_contains: ok}`, `{frame: "about:blank", selector: "#result", text_contains: ok}`),
+		"expect.ui.human[0].frame", "only an http(s) URL")
+	add("a ui frame selector not closed", edit(t, `{selector: "#result", text_contains: ok}`, `{frame: "iframe[title='pay'", selector: "#result", text_contains: ok}`),
+		"expect.ui.human[0].frame", "not closed")
+	add("one selector in two frames", edit(t, `{selector: "#result", text_contains: ok}`, `{selector: "#result", text_contains: ok}
+      - {frame: "#pay", selector: "#result", text_contains: paid}`), "expect.ui.human[1]", `"#result" is named in two frames (the top document and frame "#pay")`)
 	add("a case without a tool", edit(t, "\nexpect:\n", "\nexpect:\n  case: {tool: \"\"}\n"), "expect.case.tool: missing")
 
 	add("calls.exactly naming a tool the page does not offer", edit(t, "      - tool: prepare\n  requests", "      - tool: register\n  requests", "  calls:\n    exactly:", "  catalog: {exactly: [prepare]}\n  calls:\n    exactly:"),

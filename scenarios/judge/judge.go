@@ -1082,7 +1082,7 @@ func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
 					continue
 				}
 			}
-			k := slices.IndexFunc(snap, func(e record.Element) bool { return e.Selector == u.Selector })
+			k := slices.IndexFunc(snap, func(e record.Element) bool { return e.Selector == u.Selector && e.Frame == u.Frame })
 			if k < 0 {
 				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "this element was not recorded")
 				continue

@@ -399,11 +399,11 @@ func (r *runner) probe(ctx context.Context) (map[string]probed, error) {
 
 // selectors are the elements the scenario's expectations name for a phase:
 // the page is recorded where someone will look.
-func (r *runner) selectors(phase vocab.Phase) []string {
-	var out []string
+func (r *runner) selectors(phase vocab.Phase) []browser.ElementRef {
+	var out []browser.ElementRef
 	for _, u := range r.sc.Expect.UI[phase] {
-		if !slices.Contains(out, u.Selector) {
-			out = append(out, u.Selector)
+		if ref := (browser.ElementRef{Frame: u.Frame, Selector: u.Selector}); !slices.Contains(out, ref) {
+			out = append(out, ref)
 		}
 	}
 	return out
@@ -424,13 +424,13 @@ func (r *runner) location(ctx context.Context) string {
 	return url
 }
 
-func (r *runner) snapshot(ctx context.Context, selectors []string) []record.Element {
+func (r *runner) snapshot(ctx context.Context, selectors []browser.ElementRef) []record.Element {
 	r.settleDocument(ctx)
 	ctx, cancel := r.t.Tab.Bind(ctx)
 	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
 	defer cancelBound()
-	els, err := browser.Snapshot(ctx, selectors...)
+	els, err := r.t.Tab.Snapshot(ctx, selectors...)
 	if err != nil {
 		r.fault("record the page: %v", err)
 	}
