@@ -2,6 +2,7 @@
 //
 //	agentready catalog [--json] URL
 //	agentready init --id ID [--out FILE] URL
+//	agentready import inspector TRACE.json --start URL --id ID [--out FILE]
 //	agentready smoke [--allow-writes] [--json] URL
 //	agentready lint [--format text|json|sarif] [--fail-on error|warning|info] URL...
 //	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T]
@@ -32,6 +33,7 @@ const usage = `usage: agentready <command> [flags]
 commands:
   catalog    list the tools a page offers (every frame), as a table or --json
   init       write a scenario with a page's real catalog pinned, to fill in
+  import     turn a Model Context Tool Inspector "Copy trace" into a scenario (import inspector TRACE.json)
   smoke      call each tool with inputs derived from its schema; report where page and schema disagree
   lint       check pages' tools against the lint rules (README "Lint rules"); text, --format json or sarif
   run        run scenario files against your app (--base-url) or the embedded one, with evidence
@@ -52,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return catalogCmd(args[1:], stdout, stderr)
 	case "init":
 		return initCmd(args[1:], stdout, stderr)
+	case "import":
+		return importCmd(args[1:], stdout, stderr)
 	case "smoke":
 		return smokeCmd(args[1:], stdout, stderr)
 	case "lint":
