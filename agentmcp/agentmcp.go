@@ -332,7 +332,6 @@ func ownTool(name string) bool { return name == FinalAnswer || name == PageClick
 // the live agent's calls going into it.
 type episode struct {
 	n        int
-	id       string
 	tab      *browser.Tab
 	ready    chan struct{} // closed when the agent may act
 	ended    chan struct{} // closed when the agent's phase is over
@@ -380,7 +379,7 @@ func (s *server) start(ctx context.Context, n int) (*episode, error) {
 		return nil, err
 	}
 	done := func() { closeTab(); stop() }
-	ep := &episode{n: n, id: sc.ID, tab: target.Tab, ready: make(chan struct{}), ended: make(chan struct{}), recorded: make(chan struct{}), result: make(chan Run, 1),
+	ep := &episode{n: n, tab: target.Tab, ready: make(chan struct{}), ended: make(chan struct{}), recorded: make(chan struct{}), result: make(chan Run, 1),
 		finish: make(chan *string, 1)}
 	target.Agent = func(ctx context.Context, act func(context.Context, scenarios.Call) record.Result) *string {
 		ep.mu.Lock()
