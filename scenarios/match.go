@@ -24,6 +24,10 @@ const (
 	MatchExact    Match = "exact"
 	MatchSubset   Match = "subset"   // a call's output (the default)
 	MatchContains Match = "contains" // a tool's schema
+	// MatchConstraints compares a call's output as webmcp-evals compares a
+	// result (package match): subset objects, arrays by position, and
+	// constraint objects ({"$pattern": …}, $contains, $gt, $type, …).
+	MatchConstraints Match = "constraints"
 )
 
 // SchemaMatch says how catalog.schemas are compared: one mode for every

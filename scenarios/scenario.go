@@ -22,6 +22,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/agentready/agentready/match"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/vocab"
 	"github.com/theory/jsonpath"
@@ -818,10 +819,16 @@ func checkResult(key string, x *CallExpect, bad func(string, ...any)) {
 	}
 	switch x.Match {
 	case "", MatchExact, MatchSubset:
+	case MatchConstraints:
+		if want, ok := x.WantOutput(); ok {
+			if err := match.Check(want); err != nil {
+				bad("%s.output: %v", key, err)
+			}
+		}
 	case MatchContains:
-		bad("%s.match: %q is a schema's word; an output is exact or subset", key, x.Match)
+		bad("%s.match: %q is a schema's word; an output is exact, subset or constraints", key, x.Match)
 	default:
-		bad("%s.match: %q is not exact or subset", key, x.Match)
+		bad("%s.match: %q is not exact or subset (or constraints, to match as webmcp-evals does)", key, x.Match)
 	}
 	if _, ok := x.WantOutput(); x.Match != "" && !ok {
 		bad("%s.match: says how output is compared, and there is no output", key)
@@ -856,7 +863,7 @@ func (sc Scenario) validateCatalog(p *problems) {
 	mode := func(key string, v Match) {
 		switch v {
 		case MatchExact, MatchContains:
-		case MatchSubset:
+		case MatchSubset, MatchConstraints:
 			p.bad("%s: %q is an output's word; a schema is exact or contains", key, v)
 		default:
 			p.bad("%s: %q is not exact or contains", key, v)

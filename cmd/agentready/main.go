@@ -2,6 +2,9 @@
 //
 //	agentready catalog [--json] URL
 //	agentready init --id ID [--out FILE] URL
+//	agentready import inspector TRACE.json --start URL --id ID [--out FILE]
+//	agentready evals FILE.json --url URL [--evidence DIR] [--run-id ID]
+//	agentready mcp [--url URL] [--scenario FILE] [--runs k] [--evidence DIR] [--page-actions]
 //	agentready smoke [--allow-writes] [--json] URL
 //	agentready lint [--format text|json|sarif] [--fail-on error|warning|info] URL...
 //	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T]
@@ -32,6 +35,9 @@ const usage = `usage: agentready <command> [flags]
 commands:
   catalog    list the tools a page offers (every frame), as a table or --json
   init       write a scenario with a page's real catalog pinned, to fill in
+  import     turn a Model Context Tool Inspector "Copy trace" into a scenario (import inspector TRACE.json)
+  evals      run webmcp-evals eval cases in smoke mode against a page: expected calls replayed, results matched
+  mcp        an MCP server over stdio: a real agent acts with the page's WebMCP tools, recorded and judged
   smoke      call each tool with inputs derived from its schema; report where page and schema disagree
   lint       check pages' tools against the lint rules (README "Lint rules"); text, --format json or sarif
   run        run scenario files against your app (--base-url) or the embedded one, with evidence
@@ -52,6 +58,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return catalogCmd(args[1:], stdout, stderr)
 	case "init":
 		return initCmd(args[1:], stdout, stderr)
+	case "import":
+		return importCmd(args[1:], stdout, stderr)
+	case "evals":
+		return evalsCmd(args[1:], stdout, stderr)
+	case "mcp":
+		return mcpCmd(args[1:], os.Stdin, stdout, stderr)
 	case "smoke":
 		return smokeCmd(args[1:], stdout, stderr)
 	case "lint":

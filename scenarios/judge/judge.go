@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentready/agentready/match"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
@@ -450,7 +451,9 @@ func (j *judge) judgeStatus(id string, c scenarios.CallRecord, x *scenarios.Call
 func (j *judge) judgeOutput(id string, c scenarios.CallRecord, x *scenarios.CallExpect) {
 	res := c.Result
 	if res.Status == vocab.Completed {
-		if want, ok := x.WantOutput(); ok {
+		if want, ok := x.WantOutput(); ok && x.Match == scenarios.MatchConstraints {
+			j.expectConstraints(id+".output", c, want)
+		} else if ok {
 			mode := cmp.Or(x.Match, scenarios.MatchSubset)
 			j.expectMatch(id+".output", vocab.SrcTrace, vocab.UnexpectedResult, want, resultValue(res), mode == scenarios.MatchSubset,
 				fmt.Sprintf("the output of %s (%s)", c.Call.Tool, mode))
@@ -466,6 +469,42 @@ func (j *judge) judgeOutput(id string, c scenarios.CallRecord, x *scenarios.Call
 			j.fail(id+".error", vocab.SrcTrace, vocab.UnexpectedResult, x.ErrorContains, res.ErrorText, "the error does not say what is expected")
 		}
 	}
+}
+
+// expectConstraints checks an output written with match: constraints, as
+// webmcp-evals checks a tool's result (package match). The result is read
+// as webmcp-evals reads it: an MCP-shaped answer ({content: [{text}]}, not
+// isError) is its first text.
+func (j *judge) expectConstraints(id string, c scenarios.CallRecord, want any) {
+	got := evalsResult(resultValue(c.Result))
+	what := fmt.Sprintf("the output of %s (constraints)", c.Call.Tool)
+	m := match.Match(want, got)
+	if m == nil {
+		j.pass(id, vocab.SrcTrace, want, got, what+" is as expected")
+		return
+	}
+	d := record.Difference{Pointer: m.Pointer, Expected: record.CompactJSON(m.Expected)}
+	if !m.Missing {
+		d.Actual = record.CompactJSON(m.Actual)
+	}
+	j.add(Check{ID: id, Source: vocab.SrcTrace, Status: vocab.CheckFail, Code: vocab.UnexpectedResult, Expected: want, Actual: got,
+		Differences: []record.Difference{d}, Message: what + " does not match: " + m.Error()})
+}
+
+// evalsResult unwraps an MCP-shaped tool answer the way webmcp-evals does.
+func evalsResult(v any) any {
+	o, ok := v.(map[string]any)
+	if !ok || o["isError"] == true {
+		return v
+	}
+	if content, ok := o["content"].([]any); ok && len(content) > 0 {
+		if first, ok := content[0].(map[string]any); ok {
+			if text, ok := first["text"].(string); ok && text != "" {
+				return text
+			}
+		}
+	}
+	return v
 }
 
 // judgeText checks a text result: the whole text (output_text) or a part

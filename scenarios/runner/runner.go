@@ -34,6 +34,13 @@ type Target struct {
 	// Bound limits each wait for something that should happen at once
 	// (vocab.Bound when zero).
 	Bound time.Duration
+	// Agent, when set, is a live agent acting in place of the scenario's
+	// transcript (agentready mcp). It is called once the start page is open
+	// and the state before the agent is read, and answers the agent's final
+	// words (nil: none) when the agent is done. Each call it makes through
+	// act is played and recorded as a transcript call is; act is not to be
+	// called concurrently, nor after Agent returns.
+	Agent func(ctx context.Context, act func(context.Context, scenarios.Call) record.Result) *string
 }
 
 // Run plays a scenario and records what happened. It judges nothing. A
@@ -126,9 +133,19 @@ func (r *runner) agent(ctx context.Context) {
 		beforeCancel = r.snapshot(ctx, selectors)
 		beforeCancelURL = r.location(ctx)
 	}
-	for i, c := range r.sc.Agent.Calls {
-		beforeCancel = nil
-		r.call(ctx, vocab.PhaseAgent, i, c)
+	if live := r.t.Agent; live != nil { // the live agent's calls are the transcript
+		n := 0
+		r.ev.Final = live(ctx, func(ctx context.Context, c scenarios.Call) record.Result {
+			beforeCancel = nil
+			r.call(ctx, vocab.PhaseAgent, n, c)
+			n++
+			return r.ev.Calls[len(r.ev.Calls)-1].Result
+		})
+	} else {
+		for i, c := range r.sc.Agent.Calls {
+			beforeCancel = nil
+			r.call(ctx, vocab.PhaseAgent, i, c)
+		}
 	}
 	r.t.Tab.Tools.OnNoResponse = nil
 	switch {

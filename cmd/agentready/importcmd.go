@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/agentready/agentready/inspector"
+)
+
+// importCmd is `agentready import inspector TRACE.json --start URL --id ID
+// [--out FILE]`: a Model Context Tool Inspector "Copy trace" as a scenario
+// (prompt, calls with inputs, final words, expectations scaffolded from
+// what the trace recorded). A trace it cannot read is an error and nothing
+// is written; it refuses to overwrite a file.
+func importCmd(args []string, stdout, stderr io.Writer) int {
+	const usage = "usage: agentready import inspector TRACE.json --start URL --id ID [--out FILE]"
+	if len(args) == 0 || args[0] != "inspector" {
+		fmt.Fprintln(stderr, usage)
+		fmt.Fprintln(stderr, "  (the one source it imports from is the Model Context Tool Inspector's \"Copy trace\")")
+		return 2
+	}
+	fs := flag.NewFlagSet("import inspector", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	id := fs.String("id", "", "the scenario's ID (letters, digits, '.', '_', '-')")
+	start := fs.String("start", "", "the page the trace was taken on: its URL (or a path)")
+	out := fs.String("out", "", "the file to write (default: <id>.yaml in the current folder; - for standard output)")
+	if err := fs.Parse(reorder(args[1:])); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || *id == "" || *start == "" {
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	if !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`).MatchString(*id) {
+		fmt.Fprintf(stderr, "agentready import: --id %q may hold only letters, digits, '.', '_' and '-'\n", *id)
+		return 2
+	}
+	target := *out
+	if target == "" {
+		target = *id + ".yaml"
+	}
+	if target != "-" {
+		if _, err := os.Stat(target); err == nil {
+			fmt.Fprintf(stderr, "agentready import: %s exists; not overwriting it\n", target)
+			return 2
+		} else if !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintln(stderr, "agentready import:", err)
+			return 2
+		}
+	}
+	data, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready import:", err)
+		return 2
+	}
+	tr, err := inspector.Parse(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentready import: %s: %v; nothing was written\n", fs.Arg(0), err)
+		return 2
+	}
+	y, err := tr.Scenario(inspector.Options{ID: *id, Start: *start, Source: filepath.Base(fs.Arg(0))})
+	if err != nil {
+		fmt.Fprintf(stderr, "agentready import: %s: %v; nothing was written\n", fs.Arg(0), err)
+		return 2
+	}
+	if target == "-" {
+		_, _ = stdout.Write(y)
+		return 0
+	}
+	if err := os.WriteFile(target, y, 0o644); err != nil {
+		fmt.Fprintln(stderr, "agentready import:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d call(s), final words %s; check its expectations and add what the trace cannot show (see the file's header)\n",
+		target, len(tr.Calls), map[bool]string{true: "recorded", false: "absent"}[tr.Final != nil])
+	return 0
+}

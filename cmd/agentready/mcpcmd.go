@@ -1,0 +1,94 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentready/agentready/agentmcp"
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/scenarios"
+)
+
+// mcpCmd is `agentready mcp [--url URL] [--scenario FILE] [--evidence DIR]
+// [--runs k]`: an MCP server over stdio through which a real agent acts on
+// a page with the page's own WebMCP tools, recorded (and, with a scenario,
+// judged) as a scenario run is. Standard output is the protocol's: every
+// word for the person goes to standard error. It exits 0 once the client
+// has gone and every run reached PASS (or, without a scenario, was
+// recorded) and every bundle verifies; 1 otherwise; 2 on bad usage.
+func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o agentmcp.Options
+	fs.StringVar(&o.URL, "url", "", "the page the agent starts on (with --scenario: the app's base URL, or that page; without it, each run starts the reference app afresh)")
+	scenarioFile := fs.String("scenario", "", "a scenario file: its start page, a person's steps and expectations judge each run; the agent's transcript is what it does")
+	fs.IntVar(&o.Runs, "runs", 1, "how many runs, each on a fresh page (final_answer ends one); the report gives pass^k and pass@k")
+	fs.StringVar(&o.ID, "id", "mcp-session", "the bundles' id without --scenario")
+	fs.BoolVar(&o.PageActions, "page-actions", false, "also offer page_click, as a browser agent that clicks in the page")
+	fs.StringVar(&o.ObserverToken, "observer-token", os.Getenv(runs.EnvObserverToken), "the token of your app's observation endpoints, if it has them")
+	evidence := fs.String("evidence", cmp.Or(os.Getenv("AGENTREADY_EVIDENCE"), "evidence"), "where runs are written: <evidence>/<run-id>/")
+	fs.StringVar(&o.RunID, "run-id", cmp.Or(os.Getenv("AGENTREADY_RUN_ID"), runs.NewID()), "the run's id")
+	if err := fs.Parse(reorder(args)); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || o.Runs < 1 || (o.URL == "" && *scenarioFile == "") {
+		fmt.Fprintln(stderr, "usage: agentready mcp [--url URL] [--scenario FILE] [--runs k] [--evidence DIR] [--page-actions]")
+		return 2
+	}
+	if *scenarioFile != "" {
+		sc, err := scenarios.Load(*scenarioFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "agentready mcp:", err)
+			return 2
+		}
+		o.Scenario = &sc
+	}
+	o.Evidence = filepath.Join(*evidence, o.RunID)
+	o.Log = stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready mcp:", err)
+		return 2
+	}
+	defer b.Close()
+	rep, err := agentmcp.Serve(ctx, b, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}}, o)
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready mcp:", err)
+		if len(rep.Runs) == 0 {
+			return 2
+		}
+	}
+	var rows []runs.Row
+	for _, r := range rep.Runs {
+		rows = append(rows, runs.Row{ID: r.ID, Outcome: r.Outcome, Expected: r.Expected || !rep.Judged})
+	}
+	verified := 0
+	if len(rows) > 0 {
+		if err := runs.WriteIndex(o.Evidence, o.RunID, rows); err != nil {
+			fmt.Fprintln(stderr, "agentready mcp: the run's index:", err)
+		}
+		verified = verify([]string{o.Evidence}, stderr, stderr)
+		fmt.Fprintf(stderr, "evidence: %s\n", filepath.Join(o.Evidence, "index.html"))
+	}
+	fmt.Fprint(stderr, rep.Summary())
+	if err != nil || verified != 0 || (rep.Judged && !rep.PassHatK()) {
+		return 1
+	}
+	return 0
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
