@@ -38,8 +38,8 @@ func TestAnUnknownOperatorIsAnErrorNotAPass(t *testing.T) {
 	for _, tt := range []struct{ want, err string }{
 		{`{"code":{"$regex":"x"}}`, "/code: unknown operator $regex"},
 		{`{"$pattern":"("}`, "$pattern"},
-		{`{"n":{"$gt":"10"}}`, "/n: $gt needs a number"},
-		{`[{"$type":"integer"}]`, "/0: $type is one of"},
+		{`{"n":{"$gt":"10"}}`, "/n: $gt takes a number"},
+		{`[{"$type":"integer"}]`, "/0: $type takes one of"},
 	} {
 		err := CheckConstraints(rawJSON(tt.want))
 		if err == nil || !strings.Contains(err.Error(), tt.err) {

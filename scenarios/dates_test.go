@@ -77,7 +77,7 @@ func TestUIAndPageChecksLoadOnlyWhenTheyMeanSomething(t *testing.T) {
 		t.Fatalf("page: %+v", p)
 	}
 	for _, c := range []struct{ name, from, to, want string }{
-		{"an unknown operator in text", "text_contains: ok}", "text: {$regex: x}}", "expect.ui.human[0].text: the value: unknown operator $regex"},
+		{"an unknown operator in text", "text_contains: ok}", "text: {$regex: x}}", "expect.ui.human[0].text: the whole value: unknown operator $regex"},
 		{"a count that is no bound", "text_contains: ok}", "count: {$gte: many}}", "expect.ui.human[0].count"},
 		{"an attribute's bad pattern", "text_contains: ok}", "attributes: {href: {$pattern: \"(\"}}}", "expect.ui.human[0].attributes.href"},
 		{"a page that says nothing", "text_contains: ok}", "text_contains: ok}\n  page:\n    human: {}", "expect.page.human: says nothing"},
