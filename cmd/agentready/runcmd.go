@@ -76,12 +76,16 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "agentready run:", err)
 		return 2
 	}
-	b, err := browser.Launch(browser.OptionsFromEnv())
+	b, release, err := browser.LaunchFromEnv()
 	if err != nil {
 		fmt.Fprintln(stderr, "agentready run:", err)
 		return 2
 	}
-	defer b.Close()
+	defer func() {
+		if err := release(); err != nil {
+			fmt.Fprintln(stderr, "agentready run:", err)
+		}
+	}()
 	runDir := filepath.Join(*evidence, shard.RunID(*runID, sh))
 	var rows []runs.Row
 	for _, sc := range picked {
