@@ -55,7 +55,7 @@ $(GO) run ./ci/summarize --label $(1) $(REPORTS)/$(REPORT).json || status=1; \
 exit $$status
 endef
 
-.PHONY: all deps chromium test unit e2e mutants bench flake scenario serve verify vet fmt clean
+.PHONY: all deps chromium test unit e2e mutants bench flake scenario serve verify vet fmt clean grid-test
 
 all: test
 
@@ -101,6 +101,11 @@ mutants: deps
 e2e: deps
 	@mkdir -p $(REPORTS)
 	@$(GINKGO) $(GINKGO_FLAGS) $(E2E_FILTER) ./e2e; $(call after-run,e2e)
+
+## grid-test: a Selenium Grid on loopback (ci/grid.sh), CONF-01 and the server rules through it, every
+## bundle verified, interrupts that delete their sessions, and a grid stop that leaves no process
+grid-test: deps
+	@bash ci/grid-test.sh
 
 ## verify BUNDLE=path: check bundles (or a run folder) offline
 verify:
