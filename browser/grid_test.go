@@ -158,7 +158,10 @@ func TestLaunchFromEnvRefusesTwoBrowsersAndABadKeepAlive(t *testing.T) {
 
 func TestPingEveryPingsUntilStopped(t *testing.T) {
 	stop, pinged, done := make(chan struct{}), make(chan struct{}, 10), make(chan struct{})
-	go func() { pingEvery(stop, 5*time.Millisecond, func() error { pinged <- struct{}{}; return nil }); close(done) }()
+	go func() {
+		pingEvery(stop, 5*time.Millisecond, func() error { pinged <- struct{}{}; return nil })
+		close(done)
+	}()
 	bound := time.After(5 * time.Second)
 	for range 3 {
 		select {
