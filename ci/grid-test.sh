@@ -26,7 +26,8 @@ finish() {
     echo "grid-test: something still answers at $AGENTREADY_GRID_URL after stop"; status=1
   fi
   rm -rf "$work"
-  [ "$status" = 0 ] && echo "grid-test: 4 passed, 0 failed" || echo "grid-test: FAILED (exit $status)"
+  # Not an "N passed, N failed" line: the closing count of CI stays make test's.
+  [ "$status" = 0 ] && echo "grid-test: ok, all 4 checks" || echo "grid-test: FAILED (exit $status)"
   exit "$status"
 }
 trap finish EXIT
