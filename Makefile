@@ -55,7 +55,7 @@ $(GO) run ./ci/summarize --label $(1) $(REPORTS)/$(REPORT).json || status=1; \
 exit $$status
 endef
 
-.PHONY: all deps chromium test unit e2e mutants bench flake scenario serve verify vet fmt clean grid-test
+.PHONY: all deps chromium test unit e2e mutants bench flake scenario serve verify vet fmt clean grid-test grid-bench
 
 all: test
 
@@ -106,6 +106,13 @@ e2e: deps
 ## bundle verified, interrupts that delete their sessions, and a grid stop that leaves no process
 grid-test: deps
 	@bash ci/grid-test.sh
+
+## grid-bench N=5: a grid's browser against a local one (start, end, one scenario) as ratios in one run,
+## and the cost of merging shards; reports/grid-bench.json
+grid-bench: deps
+	@bash ci/grid.sh start
+	@AGENTREADY_GRID_URL=http://127.0.0.1:$${GRID_PORT:-4444} $(GO) run ./bench/grid -n $(or $(N),5) -out $(REPORTS)/grid-bench.json; \
+	status=$$?; bash ci/grid.sh stop || status=1; exit $$status
 
 ## verify BUNDLE=path: check bundles (or a run folder) offline
 verify:
