@@ -15,28 +15,47 @@ endif
 export AGENTREADY_RUN_ID := $(RUN_ID)
 VERIFY    := $(GO) run ./cmd/agentready verify
 
+# SHARD=k/N: run only shard k of N (specs and scenarios chosen by a stable
+# hash of their IDs), into the run folder <RUN_ID>.k-of-N with the reports
+# e2e.k-of-N.json and .junit.xml (copied into the run folder too, for
+# `agentready merge`). Give every shard the same RUN_ID.
+SHARD ?= $(AGENTREADY_SHARD)
+ifneq ($(SHARD),)
+ifeq ($(shell echo '$(SHARD)' | grep -Ex '[1-9][0-9]*/[1-9][0-9]*'),)
+$(error SHARD=$(SHARD) is not k/N, e.g. SHARD=1/2)
+endif
+SHARD_TAG := .$(subst /,-of-,$(SHARD))
+export AGENTREADY_SHARD := $(SHARD)
+SHARD_FILTER := !other-shard
+endif
+RUN_DIR   := $(AGENTREADY_EVIDENCE)/$(RUN_ID)$(SHARD_TAG)
+REPORT    := e2e$(SHARD_TAG)
+
 GINKGO_FLAGS := --procs=$(PROCS) --fail-on-empty --timeout=10m --poll-progress-after=60s \
-	--output-dir=$(REPORTS) --json-report=e2e.json --junit-report=e2e.junit.xml
+	--output-dir=$(REPORTS) --json-report=$(REPORT).json --junit-report=$(REPORT).junit.xml
 
 # Against a user's own app (AGENTREADY_BASE_URL), only the specs made from
 # scenario files run: the suite's own specs are about its embedded app.
 ifneq ($(AGENTREADY_BASE_URL),)
 ONLY_FILES := scenario-file
 endif
-E2E_FILTER := $(if $(ONLY_FILES),--label-filter='$(ONLY_FILES)')
-SCENARIO_FILTER = --label-filter='$(if $(ONLY_FILES),($(ID)) && $(ONLY_FILES),$(ID))'
+space := $(subst ,, )
+E2E_TERMS := $(strip $(ONLY_FILES) $(SHARD_FILTER))
+E2E_FILTER := $(if $(E2E_TERMS),--label-filter='$(subst $(space), && ,$(E2E_TERMS))')
+SCENARIO_FILTER = --label-filter='$(if $(E2E_TERMS),($(ID))$(foreach t,$(E2E_TERMS), && $(t)),$(ID))'
 
 # after-run: verify what was written, name the index, print the summary line,
 # whatever the specs did; fail when the specs or verify failed.
 define after-run
 status=$$?; \
-$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID) || status=1; \
-echo "evidence: $(AGENTREADY_EVIDENCE)/$(RUN_ID)/index.html"; \
-$(GO) run ./ci/summarize --label $(1) $(REPORTS)/e2e.json || status=1; \
+$(if $(SHARD),if [ -d $(RUN_DIR) ]; then cp $(REPORTS)/$(REPORT).json $(RUN_DIR)/e2e.json && cp $(REPORTS)/$(REPORT).junit.xml $(RUN_DIR)/e2e.junit.xml || status=1; fi;) \
+$(if $(SHARD),if ls $(RUN_DIR)/*/manifest.json >/dev/null 2>&1; then $(VERIFY) $(RUN_DIR) || status=1; else echo "verify: this shard wrote no bundle"; fi,$(VERIFY) $(RUN_DIR) || status=1); \
+echo "evidence: $(RUN_DIR)/index.html"; \
+$(GO) run ./ci/summarize --label $(1) $(REPORTS)/$(REPORT).json || status=1; \
 exit $$status
 endef
 
-.PHONY: all deps chromium test unit e2e mutants bench flake scenario serve verify vet fmt clean
+.PHONY: all deps chromium test unit e2e mutants bench flake scenario serve verify vet fmt clean grid-test grid-bench
 
 all: test
 
@@ -77,10 +96,23 @@ mutants: deps
 	@$(GO) run ./ci/summarize --label mutants $(REPORTS)/mutants.json
 
 ## e2e: the main job: every spec and scenario against the embedded reference app (or only the
-## scenario files against AGENTREADY_BASE_URL), with evidence, verify, the index and a summary
+## scenario files against AGENTREADY_BASE_URL), with evidence, verify, the index and a summary;
+## SHARD=k/N runs shard k of N (agentready merge joins the shards' run folders)
 e2e: deps
 	@mkdir -p $(REPORTS)
 	@$(GINKGO) $(GINKGO_FLAGS) $(E2E_FILTER) ./e2e; $(call after-run,e2e)
+
+## grid-test: a Selenium Grid on loopback (ci/grid.sh), CONF-01 and the server rules through it, every
+## bundle verified, interrupts that delete their sessions, and a grid stop that leaves no process
+grid-test: deps
+	@bash ci/grid-test.sh
+
+## grid-bench N=5: a grid's browser against a local one (start, end, one scenario) as ratios in one run,
+## and the cost of merging shards; reports/grid-bench.json
+grid-bench: deps
+	@bash ci/grid.sh start
+	@AGENTREADY_GRID_URL=http://127.0.0.1:$${GRID_PORT:-4444} $(GO) run ./bench/grid -n $(or $(N),5) -out $(REPORTS)/grid-bench.json; \
+	status=$$?; bash ci/grid.sh stop || status=1; exit $$status
 
 ## verify BUNDLE=path: check bundles (or a run folder) offline
 verify:

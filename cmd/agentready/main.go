@@ -7,7 +7,8 @@
 //	agentready mcp [--url URL] [--scenario FILE] [--runs k] [--evidence DIR] [--page-actions]
 //	agentready smoke [--allow-writes] [--json] URL
 //	agentready lint [--format text|json|sarif] [--fail-on error|warning|info] URL...
-//	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T]
+//	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T] [--shard k/N]
+//	agentready merge [--evidence DIR] [--run-id ID] [--reports DIR] RUN-FOLDER...
 //	agentready serve [--app events|plain|lint] [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
 //	agentready variants
 //	agentready verify [--json] BUNDLE|RUN-FOLDER...
@@ -40,7 +41,8 @@ commands:
   mcp        an MCP server over stdio: a real agent acts with the page's WebMCP tools, recorded and judged
   smoke      call each tool with inputs derived from its schema; report where page and schema disagree
   lint       check pages' tools against the lint rules (README "Lint rules"); text, --format json or sarif
-  run        run scenario files against your app (--base-url) or the embedded one, with evidence
+  run        run scenario files against your app (--base-url) or the embedded one, with evidence (--shard k/N: a part)
+  merge      combine the run folders of a run's N shards into one run folder (bundles, reports, run page)
   serve      run the reference app for a person to click through
   variants   list the deliberate defects the reference app can be started with
   verify     check evidence bundles offline: hashes, then the judge again to the same bytes
@@ -54,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return runScenarios(args[1:], stdout, stderr)
+	case "merge":
+		return mergeCmd(args[1:], stdout, stderr)
 	case "catalog":
 		return catalogCmd(args[1:], stdout, stderr)
 	case "init":

@@ -20,6 +20,7 @@ import (
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
+	"github.com/agentready/agentready/shard"
 )
 
 // runScenarios is `agentready run`: a user's scenarios against their app
@@ -41,7 +42,13 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	runID := fs.String("run-id", cmp.Or(os.Getenv("AGENTREADY_RUN_ID"), runs.NewID()), "the run's id")
 	var only idList
 	fs.Var(&only, "id", "run only this scenario ID or family (repeatable)")
+	part := fs.String("shard", os.Getenv(shard.Env), "run only shard k/N of the scenarios (by a stable hash of their IDs), into <run-id>.k-of-N; `agentready merge` joins the shards")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	sh, err := shard.Parse(*part)
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready run: --shard:", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -58,22 +65,31 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready run: no scenario in %s matches %v\n", *dir, []string(only))
 		return 2
 	}
+	picked = slices.DeleteFunc(picked, func(sc scenarios.Scenario) bool { return !sh.Has(sc.ID) })
+	if len(picked) == 0 {
+		fmt.Fprintf(stderr, "agentready run: shard %s has none of the %d scenarios in %s: use fewer shards\n", sh, len(only.pick(all)), *dir)
+		return 2
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := app.Check(ctx); err != nil {
 		fmt.Fprintln(stderr, "agentready run:", err)
 		return 2
 	}
-	b, err := browser.Launch(browser.OptionsFromEnv())
+	b, release, err := browser.LaunchFromEnv()
 	if err != nil {
 		fmt.Fprintln(stderr, "agentready run:", err)
 		return 2
 	}
-	defer b.Close()
-	runDir := filepath.Join(*evidence, *runID)
+	defer func() {
+		if err := release(); err != nil {
+			fmt.Fprintln(stderr, "agentready run:", err)
+		}
+	}()
+	runDir := filepath.Join(*evidence, shard.RunID(*runID, sh))
 	var rows []runs.Row
 	for _, sc := range picked {
-		row, err := runOne(ctx, b, app, sc, runDir, *runID)
+		row, err := runOne(ctx, b, app, sc, runDir, filepath.Base(runDir))
 		if err != nil {
 			fmt.Fprintf(stderr, "agentready run: %s: %v\n", sc.ID, err)
 		}
@@ -84,8 +100,13 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	runs.PrintVerdicts(stdout, runDir, rows)
-	if err := runs.WriteIndex(runDir, *runID, rows); err != nil {
+	if err := runs.WriteIndex(runDir, filepath.Base(runDir), rows); err != nil {
 		fmt.Fprintln(stderr, "agentready run: the run's index:", err)
+	}
+	if sh.On() {
+		if err := shard.WriteRecord(runDir, sh, shard.KindRun, app.BaseURL, rows); err != nil {
+			fmt.Fprintln(stderr, "agentready run: the shard's record:", err)
+		}
 	}
 	failed := 0
 	for _, r := range rows {

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
+	"github.com/agentready/agentready/shard"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -39,12 +41,13 @@ var Run struct {
 	Commit string
 }
 
-// NewRunID makes the run's id on the first process.
+// NewRunID makes the run's id on the first process; a shard's is the
+// run's with ".k-of-N" after it.
 func NewRunID() []byte {
 	if id := os.Getenv(EnvRunID); id != "" {
-		return []byte(id)
+		return []byte(shard.RunID(id, Shard))
 	}
-	return []byte(runs.NewID())
+	return []byte(shard.RunID(runs.NewID(), Shard))
 }
 
 // SetUpRun takes the run id in every process.
@@ -64,7 +67,7 @@ func SetUpRun(id []byte) {
 
 // Report entry names that tie a spec to its bundle.
 const (
-	EntryBundle   = "bundle"
+	EntryBundle   = shard.EntryBundle
 	EntryOutcome  = "outcome"
 	EntryExpected = "as-meant"
 )
@@ -144,13 +147,14 @@ func SummarizeRun(report Report) {
 		r.ID, r.Spec = filepath.Base(bundleDir), s.State.String()
 		rows = append(rows, r)
 	}
-	if len(rows) == 0 || Run.Dir == "" {
+	if Run.Dir == "" || (len(rows) == 0 && !Shard.On()) {
 		return
 	}
 	runs.PrintVerdicts(os.Stdout, Run.Dir, rows)
-	if err := runs.WriteIndex(Run.Dir, Run.ID, rows); err != nil {
+	if err := errors.Join(os.MkdirAll(Run.Dir, 0o755), runs.WriteIndex(Run.Dir, Run.ID, rows)); err != nil {
 		fmt.Println("run index:", err)
 	}
+	writeShardRecord(rows)
 }
 
 // moduleRoot is the nearest folder up from here that holds go.mod.
@@ -191,7 +195,9 @@ func LoadScenarioDir(dir string) ([]scenarios.Scenario, []*scenarios.FileError) 
 	if err != nil {
 		scenarioLoadErrs[dir] = err
 	}
-	return all, scenarios.FileErrors(err)
+	// Another shard's scenarios are left out of the tree (see Shard).
+	broken := slices.DeleteFunc(scenarios.FileErrors(err), func(fe *scenarios.FileError) bool { return !Shard.Has(fe.Path) })
+	return slices.DeleteFunc(all, func(sc scenarios.Scenario) bool { return !Shard.Has(sc.ID) }), broken
 }
 
 // RequireScenarios fails the run, before any spec, when a scenario file did

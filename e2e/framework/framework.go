@@ -34,14 +34,15 @@ func CheckApp(ctx context.Context) {
 	Expect(App.Check(ctx)).To(Succeed(), "the app under test is not usable; no spec was run")
 }
 
-// SetUpBrowser starts (or attaches to) the process's browser once, and
-// registers its shutdown. Call it from BeforeSuite: a failed preflight then
-// fails the run before any spec starts.
+// SetUpBrowser starts (or attaches to, or asks AGENTREADY_GRID_URL for) the
+// process's browser once, and registers its shutdown (a grid session is
+// deleted, on an interrupt too). Call it from BeforeSuite: a failed
+// preflight then fails the run before any spec starts.
 func SetUpBrowser() {
-	b, err := browser.Launch(browser.OptionsFromEnv())
+	b, release, err := browser.LaunchFromEnv()
 	Expect(err).NotTo(HaveOccurred(), "the browser is not usable; no spec was run")
 	Browser = b
-	DeferCleanup(b.Close)
+	DeferCleanup(release)
 }
 
 // Fixture is what one spec works with.
