@@ -185,19 +185,21 @@ var scenarioLoadErrs = map[string]error{}
 // tree is built, answers those that loaded and the files that did not, and
 // keeps any load error for RequireScenarios.
 func LoadScenarios() ([]scenarios.Scenario, []*scenarios.FileError) {
-	return LoadScenarioDir(ScenarioDir())
+	all, broken := LoadScenarioDir(ScenarioDir())
+	// Another shard's scenarios are left out of the tree (see Shard).
+	broken = slices.DeleteFunc(broken, func(fe *scenarios.FileError) bool { return !Shard.Has(fe.Path) })
+	return slices.DeleteFunc(all, func(sc scenarios.Scenario) bool { return !Shard.Has(sc.ID) }), broken
 }
 
-// LoadScenarioDir is LoadScenarios for another folder: the scenarios of a
-// test app of the suite's own.
+// LoadScenarioDir is LoadScenarios for another folder, the scenarios of a
+// test app of the suite's own, whose specs are sharded as the suite's own
+// are (by their text): all of them are answered.
 func LoadScenarioDir(dir string) ([]scenarios.Scenario, []*scenarios.FileError) {
 	all, err := scenarios.LoadDir(dir)
 	if err != nil {
 		scenarioLoadErrs[dir] = err
 	}
-	// Another shard's scenarios are left out of the tree (see Shard).
-	broken := slices.DeleteFunc(scenarios.FileErrors(err), func(fe *scenarios.FileError) bool { return !Shard.Has(fe.Path) })
-	return slices.DeleteFunc(all, func(sc scenarios.Scenario) bool { return !Shard.Has(sc.ID) }), broken
+	return all, scenarios.FileErrors(err)
 }
 
 // RequireScenarios fails the run, before any spec, when a scenario file did

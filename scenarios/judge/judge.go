@@ -332,7 +332,7 @@ func (j *judge) judgeCalls(want *scenarios.CallsExpect) {
 	}
 	calls := j.agentCalls()
 	if len(want.Required) > 0 {
-		m := &requiredMatch{j: j, calls: calls, used: make([]bool, len(calls))}
+		m := &requiredMatch{j: j, calls: calls, used: make([]bool, len(calls)), optionalBefore: -1}
 		m.ordered("calls.required", want.Required)
 	}
 	if len(want.Exactly) == 0 && !want.None {
@@ -1471,10 +1471,25 @@ type requiredMatch struct {
 	calls []scenarios.CallRecord
 	used  []bool
 	pos   int // the agent's calls before it are behind the current requirement
+	// optionalBefore bounds where an optional call may be found: before the
+	// first call that could meet the next required call of its list, so
+	// that taking it never leaves that one unmet (-1: no bound).
+	optionalBefore int
 }
 
 func (m *requiredMatch) ordered(key string, nodes []scenarios.CallNode) {
 	for i, n := range nodes {
+		m.optionalBefore = -1
+		if n.Optional && i+1 < len(nodes) {
+			if next := nodes[i+1]; next.Tool != "" && !next.Optional {
+				for k := m.pos; k < len(m.calls); k++ {
+					if !m.used[k] && m.calls[k].Call.Tool == next.Tool {
+						m.optionalBefore = k
+						break
+					}
+				}
+			}
+		}
 		m.node(fmt.Sprintf("%s[%d]", key, i), n)
 	}
 }
@@ -1501,7 +1516,11 @@ func (m *requiredMatch) call(id string, n scenarios.CallNode) {
 		return n.Input == nil || len(record.Diff(n.Input, nonNilMap(c.Call.Input), false)) == 0
 	}
 	sameTool := -1
-	for k := m.pos; k < len(m.calls); k++ {
+	end := len(m.calls)
+	if n.Optional && m.optionalBefore >= 0 {
+		end = m.optionalBefore
+	}
+	for k := m.pos; k < end; k++ {
 		c := m.calls[k]
 		if m.used[k] || c.Call.Tool != n.Tool {
 			continue

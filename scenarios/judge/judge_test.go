@@ -1382,3 +1382,21 @@ func TestVisibleOnAPageWithoutItsStylesIsInconclusive(t *testing.T) {
 		})
 	}
 }
+
+// An optional call is not taken from after the next required one: a
+// second lookup the agent made after saving is not the optional lookup
+// before it, and the save is still met (found by the evidence mutations:
+// the greedy match failed SAVE-01 with missing_tool_call).
+func TestAnOptionalCallDoesNotTakeTheNextRequiredOnesPlace(t *testing.T) {
+	sc, ev := goodConf01(t)
+	lookup := scenarios.CallRecord{Phase: vocab.PhaseAgent, Index: len(ev.Calls), Call: scenarios.Call{Tool: "get_event_details"}}
+	ev.Calls = append(ev.Calls, lookup)
+	sc.Expect.Calls.Required = []scenarios.CallNode{{Tool: "get_event_details", Optional: true}, {Tool: prepareTool}}
+	sc.Expect.Calls.Exactly = nil
+	v := Judge(sc, ev)
+	for _, c := range v.Checks {
+		if strings.HasPrefix(c.ID, "calls.required") && c.Status != vocab.CheckPass {
+			t.Fatalf("%s: %s %s", c.ID, c.Code, c.Message)
+		}
+	}
+}
