@@ -1,13 +1,11 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/agentready/agentready/inspector"
 )
@@ -36,22 +34,9 @@ func importCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, usage)
 		return 2
 	}
-	if !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`).MatchString(*id) {
-		fmt.Fprintf(stderr, "agentready import: --id %q may hold only letters, digits, '.', '_' and '-'\n", *id)
+	target, ok := newScenarioFile("import", *id, *out, stderr)
+	if !ok {
 		return 2
-	}
-	target := *out
-	if target == "" {
-		target = *id + ".yaml"
-	}
-	if target != "-" {
-		if _, err := os.Stat(target); err == nil {
-			fmt.Fprintf(stderr, "agentready import: %s exists; not overwriting it\n", target)
-			return 2
-		} else if !errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintln(stderr, "agentready import:", err)
-			return 2
-		}
 	}
 	data, err := os.ReadFile(fs.Arg(0))
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -34,22 +35,9 @@ func initCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: agentready init --id ID [--out FILE] URL")
 		return 2
 	}
-	if !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`).MatchString(*id) {
-		fmt.Fprintf(stderr, "agentready init: --id %q may hold only letters, digits, '.', '_' and '-'\n", *id)
+	target, ok := newScenarioFile("init", *id, *out, stderr)
+	if !ok {
 		return 2
-	}
-	target := *out
-	if target == "" {
-		target = *id + ".yaml"
-	}
-	if target != "-" {
-		if _, err := os.Stat(target); err == nil {
-			fmt.Fprintf(stderr, "agentready init: %s exists; not overwriting it\n", target)
-			return 2
-		} else if !errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintln(stderr, "agentready init:", err)
-			return 2
-		}
 	}
 	l, code := readPage(fs.Arg(0), *opts, stderr)
 	if code != 0 {
@@ -149,4 +137,25 @@ func orderedScenario(doc map[string]any) *yaml.Node {
 		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, &v)
 	}
 	return n
+}
+
+// newScenarioFile answers where a command that writes a new scenario
+// writes it (--out, or ID.yaml; "-" is standard output), after checking
+// the ID and that no file would be overwritten; it says why not on stderr.
+func newScenarioFile(cmd, id, out string, stderr io.Writer) (string, bool) {
+	if !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`).MatchString(id) {
+		fmt.Fprintf(stderr, "agentready %s: --id %q may hold only letters, digits, '.', '_' and '-'\n", cmd, id)
+		return "", false
+	}
+	target := cmp.Or(out, id+".yaml")
+	if target != "-" {
+		if _, err := os.Stat(target); err == nil {
+			fmt.Fprintf(stderr, "agentready %s: %s exists; not overwriting it\n", cmd, target)
+			return "", false
+		} else if !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(stderr, "agentready %s: %v\n", cmd, err)
+			return "", false
+		}
+	}
+	return target, true
 }
