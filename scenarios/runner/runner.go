@@ -34,6 +34,10 @@ type Target struct {
 	// Bound limits each wait for something that should happen at once
 	// (vocab.Bound when zero).
 	Bound time.Duration
+	// AtMark, when set, is called at each phase mark once it is taken: the
+	// report's filmstrip pictures the page there. It records nothing the
+	// judge reads.
+	AtMark func(ctx context.Context, phase vocab.Phase)
 }
 
 // Run plays a scenario and records what happened. It judges nothing. A
@@ -235,6 +239,9 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 		}
 	}
 	r.ev.Marks[phase] = m
+	if r.t.AtMark != nil {
+		r.t.AtMark(ctx, phase)
+	}
 }
 
 // journalOn: the app keeps a journal and the scenario records it.
