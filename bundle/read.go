@@ -3,8 +3,11 @@ package bundle
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -35,4 +38,31 @@ func Read(dir string) (Bundle, error) {
 		}
 	}
 	return b, nil
+}
+
+// Summary is what a run's page says of one bundle: its manifest's meta,
+// the scenario's title and the verdict it means to reach, and the verdict.
+type Summary struct {
+	Meta    Meta
+	Title   string
+	Known   *scenarios.Known
+	Verdict judge.Verdict
+}
+
+// ReadSummary reads a bundle's manifest, scenario and verdict, nothing else.
+func ReadSummary(dir string) (Summary, error) {
+	var s Summary
+	var m Manifest
+	var sc scenarios.Scenario
+	for name, dst := range map[string]any{ManifestFile: &m, ScenarioFile: &sc, VerdictFile: &s.Verdict} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return Summary{}, err
+		}
+		if err := json.Unmarshal(data, dst); err != nil {
+			return Summary{}, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+		}
+	}
+	s.Meta, s.Title, s.Known = m.Meta, sc.Title, sc.Known
+	return s, nil
 }
