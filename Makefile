@@ -26,13 +26,17 @@ endif
 E2E_FILTER := $(if $(ONLY_FILES),--label-filter='$(ONLY_FILES)')
 SCENARIO_FILTER = --label-filter='$(if $(ONLY_FILES),($(ID)) && $(ONLY_FILES),$(ID))'
 
-# after-run: verify what was written, name the index, print the summary line,
-# whatever the specs did; fail when the specs or verify failed.
+# E2E_SUMMARY: the scenarios' table and the closing line; an INCONCLUSIVE
+# scenario becomes a JUnit <error> with its codes (ci/summarize).
+E2E_SUMMARY = $(GO) run ./ci/summarize --scenarios --junit $(REPORTS)/e2e.junit.xml
+
+# after-run: verify what was written, name the index, print the table and the
+# summary line, whatever the specs did; fail when the specs or verify failed.
 define after-run
 status=$$?; \
 $(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID) || status=1; \
 echo "evidence: $(AGENTREADY_EVIDENCE)/$(RUN_ID)/index.html"; \
-$(GO) run ./ci/summarize --label $(1) $(REPORTS)/e2e.json || status=1; \
+$(E2E_SUMMARY) --label $(1) $(REPORTS)/e2e.json || status=1; \
 exit $$status
 endef
 
@@ -62,7 +66,7 @@ unit: deps
 ## test: what CI runs: vet, unit tests, the browser specs, verify every bundle they wrote, make e2e against
 ## an app of our own without observation endpoints (ci/user-mode.sh), then the mutant gate
 test: deps vet unit
-	$(GINKGO) $(GINKGO_FLAGS) ./e2e
+	@$(GINKGO) $(GINKGO_FLAGS) ./e2e; status=$$?; $(E2E_SUMMARY) --label e2e $(REPORTS)/e2e.json || status=1; exit $$status
 	$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID)
 	bash ci/user-mode.sh
 	$(MAKE) --no-print-directory mutants
