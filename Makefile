@@ -44,14 +44,18 @@ E2E_TERMS := $(strip $(ONLY_FILES) $(SHARD_FILTER))
 E2E_FILTER := $(if $(E2E_TERMS),--label-filter='$(subst $(space), && ,$(E2E_TERMS))')
 SCENARIO_FILTER = --label-filter='$(if $(E2E_TERMS),($(ID))$(foreach t,$(E2E_TERMS), && $(t)),$(ID))'
 
-# after-run: verify what was written, name the index, print the summary line,
-# whatever the specs did; fail when the specs or verify failed.
+# E2E_SUMMARY: the scenarios' table and the closing line; an INCONCLUSIVE
+# scenario becomes a JUnit <error> with its codes (ci/summarize).
+E2E_SUMMARY = $(GO) run ./ci/summarize --scenarios --junit $(REPORTS)/$(REPORT).junit.xml
+
+# after-run: verify what was written, name the index, print the table and the
+# summary line, whatever the specs did; fail when the specs or verify failed.
 define after-run
 status=$$?; \
-$(if $(SHARD),if [ -d $(RUN_DIR) ]; then cp $(REPORTS)/$(REPORT).json $(RUN_DIR)/e2e.json && cp $(REPORTS)/$(REPORT).junit.xml $(RUN_DIR)/e2e.junit.xml || status=1; fi;) \
 $(if $(SHARD),if ls $(RUN_DIR)/*/manifest.json >/dev/null 2>&1; then $(VERIFY) $(RUN_DIR) || status=1; else echo "verify: this shard wrote no bundle"; fi,$(VERIFY) $(RUN_DIR) || status=1); \
 echo "evidence: $(RUN_DIR)/index.html"; \
-$(GO) run ./ci/summarize --label $(1) $(REPORTS)/$(REPORT).json || status=1; \
+$(E2E_SUMMARY) --label $(1) $(REPORTS)/$(REPORT).json || status=1; \
+$(if $(SHARD),if [ -d $(RUN_DIR) ]; then cp $(REPORTS)/$(REPORT).json $(RUN_DIR)/e2e.json && cp $(REPORTS)/$(REPORT).junit.xml $(RUN_DIR)/e2e.junit.xml || status=1; fi;) \
 exit $$status
 endef
 
@@ -81,7 +85,7 @@ unit: deps
 ## test: what CI runs: vet, unit tests, the browser specs, verify every bundle they wrote, make e2e against
 ## an app of our own without observation endpoints (ci/user-mode.sh), then the mutant gate
 test: deps vet unit
-	$(GINKGO) $(GINKGO_FLAGS) ./e2e
+	@$(GINKGO) $(GINKGO_FLAGS) ./e2e; status=$$?; $(E2E_SUMMARY) --label e2e $(REPORTS)/e2e.json || status=1; exit $$status
 	$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID)
 	bash ci/user-mode.sh
 	$(MAKE) --no-print-directory mutants

@@ -46,6 +46,10 @@ const (
 	IndexFile      = "index.html"
 )
 
+// FrameFile names the picture of the page taken at a phase's mark
+// (optional; the report's filmstrip).
+func FrameFile(p vocab.Phase) string { return "frame-" + string(p) + ".jpg" }
+
 // Meta is what the manifest says about the run.
 type Meta struct {
 	Format       string    `json:"format"`
@@ -78,6 +82,14 @@ type Bundle struct {
 	Verdict    judge.Verdict
 	Screenshot []byte
 	Failure    []byte
+	Frames     []Frame // pictures at the phase marks, in order
+}
+
+// Frame is a JPEG of the page taken at a phase's mark. It is for people
+// (the report's filmstrip): the judge reads none.
+type Frame struct {
+	Phase vocab.Phase
+	Image []byte
 }
 
 // run is run.json: the parts of the evidence that are not a source of their own.
@@ -285,6 +297,11 @@ func Write(dir string, b Bundle) error {
 	}
 	if len(b.Failure) > 0 {
 		files[FailureFile] = b.Failure
+	}
+	for _, f := range b.Frames {
+		if len(f.Image) > 0 {
+			files[FrameFile(f.Phase)] = f.Image
+		}
 	}
 	files[IndexFile] = HTML(b)
 	m := Manifest{Meta: b.Meta, Files: map[string]string{}}

@@ -2,15 +2,18 @@ package bundle
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -64,6 +67,20 @@ var report = template.Must(template.New("bundle").Funcs(template.FuncMap{
 	"png": func(b []byte) template.URL {
 		return template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(b))
 	},
+	"picture": func(p *Picture) template.URL {
+		// The type is ours (image/jpeg or image/png), never the record's.
+		return template.URL("data:" + p.Mime + ";base64," + base64.StdEncoding.EncodeToString(p.Data))
+	},
+	"side": func(v json.RawMessage) string {
+		if v == nil {
+			return "nothing"
+		}
+		return Show(v)
+	},
+	"pointer": func(p string) string { return cmp.Or(Show(p), "(the whole value)") },
+	"mark": func(s vocab.CheckStatus) string {
+		return map[vocab.CheckStatus]string{vocab.CheckPass: "✓", vocab.CheckFail: "✗", vocab.CheckInconclusive: "?"}[s]
+	},
 }).Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -74,16 +91,32 @@ var report = template.Must(template.New("bundle").Funcs(template.FuncMap{
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1b1b1f; }
 h1 { margin: 0 0 .3rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #ccd; }
 .PASS, .pass { color: #0a6b2b; } .FAIL, .fail { color: #b00020; } .INCONCLUSIVE, .inconclusive { color: #8a5a00; }
+.meant { color: #555; font-weight: normal; font-size: 1rem; }
 table { border-collapse: collapse; width: 100%; } td, th { border: 1px solid #dde; padding: .25rem .4rem; vertical-align: top; text-align: left; }
 th { background: #f3f4f8; } pre, code, .v { font: 12px/1.35 ui-monospace, monospace; white-space: pre-wrap; word-break: break-all; }
 tr.counted td { background: #fff6d6; } .meta td:first-child { width: 12rem; color: #555; }
 img { max-width: 100%; border: 1px solid #ccd; }
+.check { border: 1px solid #dde; border-left: 4px solid #b00020; padding: .4rem .6rem; margin: .6rem 0; }
+.check.inconclusive { border-left-color: #8a5a00; }
+.check:target, tr:target td { background: #e8f0ff; }
+.check p { margin: .2rem 0; } .diff td:first-child { width: 30%; }
+.film { display: flex; gap: .8rem; flex-wrap: wrap; } .film figure { margin: 0; flex: 1 1 14rem; max-width: 24rem; }
+.film figcaption { font-size: 12px; color: #555; }
+.tl td:nth-child(1) { width: 2.5rem; color: #777; } .tl td:nth-child(2) { width: 4rem; } .tl td:nth-child(3) { width: 4.5rem; color: #555; }
+.tl td:nth-child(5) { width: 38%; } .tl td:last-child { width: 7rem; }
+.tl tr.mark td { background: #f3f4f8; font-weight: 600; border-top: 2px solid #99a; }
+.tl tr.dim td { color: #888; } .tl tr.bad td:nth-child(4) { color: #b00020; }
+.tl tr.call td:nth-child(4), .tl tr.step td:nth-child(4) { font-weight: 600; }
+a.chk { display: inline-block; margin: 0 .15rem .15rem 0; padding: 0 .3rem; border-radius: .6rem; font-size: 12px; text-decoration: none; border: 1px solid #ccd; }
+a.chk.fail { background: #fde7ea; color: #b00020; border-color: #f3b5bf; } a.chk.pass { color: #0a6b2b; } a.chk.inconclusive { background: #fff3d6; color: #8a5a00; }
+.changes { margin: 0; padding-left: 1rem; }
+details { margin-top: 1rem; } summary { cursor: pointer; font-weight: 600; }
 </style>
 </head>
 <body>
-<h1>{{.Meta.ScenarioID}} <span class="{{.Verdict.Outcome}}">{{.Verdict.Outcome}}</span></h1>
+<h1>{{.Meta.ScenarioID}} <span class="{{.Shown}}">{{.Verdict.Outcome}}</span>{{if .KnownBad}} <span class="meant">as expected: a known-answer case</span>{{end}}</h1>
 <p>{{show .Scenario.Title}}</p>
-<p>Codes: {{range .Verdict.Codes}}<code>{{.}}</code> {{else}}none{{end}}</p>
+<p>Codes: {{range .Verdict.Codes}}<code>{{.}}</code> {{else}}none{{end}}{{if not .AsMeant}} · <strong class="FAIL">not the verdict this scenario means to reach</strong> ({{.Meant}}){{end}}</p>
 <table class="meta">
 <tr><td>run</td><td>{{.Meta.RunID}}, {{.Meta.Start.Format "2006-01-02 15:04:05Z07:00"}} → {{.Meta.End.Format "15:04:05"}}</td></tr>
 <tr><td>suite</td><td>{{.Meta.SuiteVersion}} {{.Meta.SuiteCommit}}</td></tr>
@@ -92,16 +125,47 @@ img { max-width: 100%; border: 1px solid #ccd; }
 <tr><td>redacted</td><td>{{range .Meta.Redacted}}<code>{{.}}</code> {{else}}nothing{{end}}</td></tr>
 </table>
 
-<h2>Checks</h2>
+{{if .Failed}}<h2 id="failed">Checks that did not pass</h2>
+{{if .KnownBad}}<p>This scenario is a known-answer case: these are the findings it means to produce.</p>{{end}}
+{{range .Failed}}<div class="check {{.C.Status}}" id="check-{{.N}}">
+<p><strong class="{{.C.Status}}">{{.C.Status}}</strong> #{{.N}} <code>{{.C.Code}}</code> <span class="v">{{show .C.ID}}</span> <small>({{.C.Source}})</small></p>
+<p>{{show .C.Message}}</p>
+{{if .C.Differences}}<table class="diff"><tr><th>JSON pointer</th><th>expected</th><th>actual</th></tr>
+{{range .C.Differences}}<tr><td class="v">{{pointer .Pointer}}</td><td class="v">{{side .Expected}}</td><td class="v">{{side .Actual}}</td></tr>
+{{end}}</table>{{else}}{{if .C.Expected}}<p>expected: <span class="v">{{show .C.Expected}}</span></p>{{end}}{{if .C.Actual}}<p>actual: <span class="v">{{show .C.Actual}}</span></p>{{end}}{{end}}
+<p>Evidence: {{range .Rows}}<a href="#ev-{{.N}}">#{{.N}} {{.Phase}}: {{show .What}}</a>; {{else}}no row of the timeline (the check is about the harness or the scenario itself){{end}}</p>
+</div>
+{{end}}{{end}}
+
+{{if .Pictures}}<h2 id="filmstrip">Filmstrip</h2>
+<div class="film">{{range .Pictures}}<figure id="frame-{{.P.Phase}}"><a href="#ev-{{.Row}}"><img alt="the page at the {{.P.Phase}} mark" src="{{picture .P}}"></a><figcaption>{{.Caption}}</figcaption></figure>
+{{end}}</div>{{end}}
+
+<h2 id="timeline">Timeline</h2>
+<p>Everything the run recorded, in order (how it is ordered: docs/decisions/2026-11-30-report-timeline.md). The last column names the checks that used a row; highlighted requests are counted by a check.</p>
+<table class="tl">
+<tr><th>#</th><th>phase</th><th>who</th><th>what</th><th>detail</th><th>checks</th></tr>
+{{range .Rows}}<tr id="ev-{{.N}}" class="{{.Kind}}{{if .Bad}} bad{{end}}{{if .Dim}} dim{{end}}{{if .Counted}} counted{{end}}"><td>{{.N}}</td><td>{{.Phase}}</td><td>{{.Who}}</td><td>{{show .What}}{{if .Journal}}<br><small>{{show .Journal}}</small>{{end}}{{if .Picture}} · <a href="#frame-{{.Picture.Phase}}">picture</a>{{end}}</td><td class="v">{{if .Changes}}<ul class="changes">{{range .Changes}}<li>{{show .Source}} {{pointer .Pointer}}: {{side .Expected}} → {{side .Actual}}</li>{{end}}</ul>{{end}}{{show .Detail}}</td><td>{{range .Refs}}<a class="chk {{.Status}}" href="#check-{{.N}}" title="{{show .ID}}">{{mark .Status}}{{.N}}</a>{{end}}</td></tr>
+{{end}}</table>
+
+<h2 id="checks">All checks</h2>
 <table>
-<tr><th>status</th><th>source</th><th>check</th><th>code</th><th>message</th><th>expected</th><th>actual</th></tr>
-{{range .Verdict.Checks}}<tr><td class="{{.Status}}">{{.Status}}</td><td>{{.Source}}</td><td class="v">{{show .ID}}</td><td>{{.Code}}</td><td>{{show .Message}}</td><td class="v">{{show .Expected}}</td><td class="v">{{show .Actual}}</td></tr>
+<tr><th>#</th><th>status</th><th>source</th><th>check</th><th>code</th><th>message</th><th>expected</th><th>actual</th><th>rows</th></tr>
+{{range .All}}<tr id="{{if eq .C.Status "pass"}}check-{{.N}}{{else}}row-check-{{.N}}{{end}}"><td>{{.N}}</td><td class="{{.C.Status}}">{{.C.Status}}</td><td>{{.C.Source}}</td><td class="v">{{show .C.ID}}</td><td>{{.C.Code}}</td><td>{{show .C.Message}}</td><td class="v">{{show .C.Expected}}</td><td class="v">{{show .C.Actual}}</td><td>{{range .Rows}}<a href="#ev-{{.N}}">#{{.N}}</a> {{end}}</td></tr>
 {{end}}</table>
 
 <h2>Prompt and final words</h2>
 <p><strong>Prompt</strong></p><pre>{{show .Scenario.Prompt}}</pre>
 <p><strong>Final words</strong></p><pre>{{if .Evidence.Final}}{{show .Evidence.Final}}{{else}}(the agent said nothing){{end}}</pre>
 
+{{if or .Evidence.Faults .Evidence.Unmet}}<h2>Harness</h2>
+{{range .Evidence.Faults}}<pre>fault: {{show .}}</pre>{{end}}
+{{range .Evidence.Unmet}}<pre>wait not met: {{show .}}</pre>{{end}}{{end}}
+
+<h2>Console</h2>
+{{range .Evidence.Console}}<pre>{{.Type}}: {{show .Text}}</pre>{{else}}<p>No errors or warnings.</p>{{end}}
+
+<details><summary>The records one by one</summary>
 <h2>Tool calls</h2>
 <table>
 <tr><th>phase</th><th>tool</th><th>input</th><th>status</th><th>output or error</th><th>ms</th></tr>
@@ -137,15 +201,8 @@ img { max-width: 100%; border: 1px solid #ccd; }
 <tr><th>after</th><th>selector</th><th>present</th><th>visible</th><th>enabled</th><th>value</th><th>text</th><th>:tool-form-active</th><th>:tool-submit-active</th></tr>
 {{range .UI}}{{$p := .Phase}}{{range .Elements}}<tr><td>{{$p}}</td><td class="v">{{show .Selector}}</td><td>{{.Present}}</td><td>{{.Visible}}</td><td>{{.Enabled}}</td><td class="v">{{show .Value}}</td><td class="v">{{show .Text}}</td><td>{{.ToolFormActive}}</td><td>{{.ToolSubmitActive}}</td></tr>
 {{end}}{{end}}</table>
-{{if .Screenshot}}<p>At the end:</p><img alt="screenshot at the end of the run" src="{{png .Screenshot}}">{{end}}
-{{if .Failure}}<p>When the spec failed:</p><img alt="screenshot when the spec failed" src="{{png .Failure}}">{{end}}
-
-{{if or .Evidence.Faults .Evidence.Unmet}}<h2>Harness</h2>
-{{range .Evidence.Faults}}<pre>fault: {{show .}}</pre>{{end}}
-{{range .Evidence.Unmet}}<pre>wait not met: {{show .}}</pre>{{end}}{{end}}
-
-<h2>Console</h2>
-{{range .Evidence.Console}}<pre>{{.Type}}: {{show .Text}}</pre>{{else}}<p>No errors or warnings.</p>{{end}}
+</details>
+{{if .FailureShot}}<p>When the spec failed:</p><img alt="screenshot when the spec failed" src="{{png .FailureShot}}">{{end}}
 </body>
 </html>
 `))
@@ -155,7 +212,39 @@ type countedRequest struct {
 	Counted bool
 }
 
-// HTML renders the bundle as one self-contained page that runs no script.
+type checkRef struct {
+	N      int
+	Status vocab.CheckStatus
+	ID     string
+}
+
+type rowView struct {
+	Row
+	Refs    []checkRef
+	Counted bool
+}
+
+type checkView struct {
+	N    int
+	C    judge.Check
+	Rows []Row
+}
+
+type pictureView struct {
+	P       *Picture
+	Row     int
+	Caption string
+}
+
+var captions = map[vocab.Phase]string{
+	vocab.PhaseAgent: "agent mark: the page before the agent's first call",
+	vocab.PhaseHuman: "human mark: the page as the agent left it, what the person saw",
+	vocab.PhaseEnd:   "end: the page after the person's last step",
+}
+
+// HTML renders the bundle as one self-contained page that runs no script:
+// the checks that did not pass, each with its differences and the rows of
+// evidence it used; the filmstrip; the timeline; every check; the records.
 func HTML(b Bundle) []byte {
 	type phaseState struct {
 		Phase vocab.Phase
@@ -165,14 +254,72 @@ func HTML(b Bundle) []byte {
 		Phase    vocab.Phase
 		Elements any
 	}
+	if b.Evidence == nil {
+		b.Evidence = &scenarios.Evidence{}
+	}
+	tl := BuildTimeline(b)
 	view := struct {
 		Bundle
-		Requests []countedRequest
-		States   []phaseState
-		UI       []phaseUI
+		Shown    string // the verdict's colour: a known-answer case that reached its answer is not red
+		AsMeant  bool
+		KnownBad bool
+		Meant    string
+		Failed   []checkView
+		All      []checkView
+		Rows     []rowView
+		Pictures []pictureView
+		// FailureShot is the picture taken when the spec failed, when it
+		// is not the end's (shown in the filmstrip already).
+		FailureShot []byte
+		Requests    []countedRequest
+		States      []phaseState
+		UI          []phaseUI
 	}{Bundle: b}
-	for _, r := range b.Evidence.Requests {
-		view.Requests = append(view.Requests, countedRequest{R: r, Counted: counted(b.Scenario, r)})
+	view.AsMeant = judge.AsExpected(b.Scenario, b.Verdict)
+	view.Meant = MeantVerdict(b.Scenario)
+	view.KnownBad = view.AsMeant && b.Verdict.Outcome != vocab.Pass
+	view.Shown = string(b.Verdict.Outcome)
+	if !bytes.Equal(b.Failure, b.Screenshot) {
+		view.FailureShot = b.Failure
+	}
+	if view.KnownBad {
+		view.Shown = "meant"
+	}
+	countedReq := map[int]bool{}
+	for _, r := range tl.Rows {
+		rv := rowView{Row: r}
+		for _, ci := range r.Checks {
+			c := b.Verdict.Checks[ci]
+			rv.Refs = append(rv.Refs, checkRef{N: ci + 1, Status: c.Status, ID: c.ID})
+			if c.Source == vocab.SrcNetwork || c.Source == vocab.SrcJournal {
+				rv.Counted = r.Kind == RowRequest || r.Kind == RowJournal
+			}
+		}
+		if rv.Counted && r.Kind == RowRequest {
+			for _, k := range r.keys {
+				if i, ok := strings.CutPrefix(k, "req/"); ok {
+					n, _ := strconv.Atoi(i)
+					countedReq[n] = true
+				}
+			}
+		}
+		view.Rows = append(view.Rows, rv)
+		if r.Picture != nil {
+			view.Pictures = append(view.Pictures, pictureView{P: r.Picture, Row: r.N, Caption: captions[r.Picture.Phase]})
+		}
+	}
+	for ci, c := range b.Verdict.Checks {
+		cv := checkView{N: ci + 1, C: c}
+		for _, n := range tl.Checks[ci] {
+			cv.Rows = append(cv.Rows, tl.Rows[n-1])
+		}
+		view.All = append(view.All, cv)
+		if c.Status != vocab.CheckPass {
+			view.Failed = append(view.Failed, cv)
+		}
+	}
+	for i, r := range b.Evidence.Requests {
+		view.Requests = append(view.Requests, countedRequest{R: r, Counted: countedReq[i]})
 	}
 	for _, p := range []vocab.Phase{vocab.StateBefore, vocab.PhaseAgent, vocab.PhaseHuman} {
 		if s, ok := b.Evidence.States[p]; ok {
@@ -189,17 +336,15 @@ func HTML(b Bundle) []byte {
 	return buf.Bytes()
 }
 
-func counted(sc scenarios.Scenario, r record.Request) bool {
-	for _, e := range sc.Expect.Requests {
-		if record.MatchRequest(r.Method, r.Path, e.Method, e.Path) {
-			return true
-		}
+// MeantVerdict says the verdict a scenario means to reach: PASS, or its
+// known answer with its codes.
+func MeantVerdict(sc scenarios.Scenario) string {
+	if sc.Known == nil {
+		return string(vocab.Pass)
 	}
-	for _, g := range sc.Expect.Guarded {
-		method, path, _ := record.SplitRequest(g)
-		if record.MatchRequest(r.Method, r.Path, method, path) {
-			return true
-		}
+	out := string(sc.Known.Outcome)
+	for _, c := range sc.Known.Codes {
+		out += " " + string(c)
 	}
-	return false
+	return out
 }

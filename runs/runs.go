@@ -98,18 +98,21 @@ func Target(ctx context.Context, b *browser.Browser, a App, variant string) (t r
 	if err != nil {
 		return runner.Target{}, nil, err
 	}
-	t = runner.Target{BaseURL: a.BaseURL, Tab: tab, Observer: a.Observer(), Browser: b.Version, Variant: variant, Bound: vocab.Bound}
+	film := NewFilm(tab)
+	films.Store(tab, film)
+	t = runner.Target{BaseURL: a.BaseURL, Tab: tab, Observer: a.Observer(), Browser: b.Version, Variant: variant, Bound: vocab.Bound, AtMark: film.AtMark}
+	closeTab := func() { films.Delete(tab); tab.Close() }
 	if a.User() {
-		return t, tab.Close, nil
+		return t, closeTab, nil
 	}
 	token := Token()
 	app, err := refapp.Start(refapp.Options{Variant: refapp.Variant(variant), ObserverToken: token})
 	if err != nil {
-		tab.Close()
+		closeTab()
 		return runner.Target{}, nil, err
 	}
 	t.BaseURL, t.Observer = app.URL, observer.New(app.URL, token)
-	return t, func() { tab.Close(); app.Close() }, nil
+	return t, func() { closeTab(); app.Close() }, nil
 }
 
 // Token is a random observer token.
@@ -128,8 +131,8 @@ func NewID() string {
 
 // Record seals one scenario's evidence into a bundle in dir, with one
 // screenshot of the page as the run left it (kept as failure.png too when
-// the verdict is not the one the scenario means to reach), and answers the
-// verdict. The screenshot gets a short bound of its own, so that a run cut
+// the verdict is not the one the scenario means to reach) and the pictures
+// Target's tab took at its marks, and answers the verdict. The screenshot gets a short bound of its own, so that a run cut
 // short still shows its page.
 func Record(ctx context.Context, dir string, meta bundle.Meta, sc scenarios.Scenario, ev *scenarios.Evidence, tab *browser.Tab) (judge.Verdict, error) {
 	meta.End = time.Now().UTC()
@@ -138,6 +141,7 @@ func Record(ctx context.Context, dir string, meta bundle.Meta, sc scenarios.Scen
 		return judge.Verdict{}, err
 	}
 	b.Screenshot = screenshot(ctx, tab)
+	b.Frames = filmOf(tab).Frames()
 	if len(ev.Faults) > 0 || !judge.AsExpected(sc, b.Verdict) {
 		b.Failure = b.Screenshot
 	}

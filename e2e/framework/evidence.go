@@ -14,7 +14,8 @@ import (
 	"time"
 
 	. "github.com/onsi/ginkgo/v2" //nolint:revive
-	. "github.com/onsi/gomega"    //nolint:revive
+	"github.com/onsi/ginkgo/v2/types"
+	. "github.com/onsi/gomega" //nolint:revive
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/bundle"
@@ -65,11 +66,17 @@ func SetUpRun(id []byte) {
 	Run.ID, Run.Dir, Run.Commit = string(id), filepath.Join(abs, string(id)), suiteCommit()
 }
 
-// Report entry names that tie a spec to its bundle.
+// Report entry names that tie a spec to its bundle. They are in the JSON
+// and JUnit reports (ci/summarize reads them: its table, the JUnit errors
+// of INCONCLUSIVE verdicts, the CI summary); a passing spec prints none of
+// them, a failed one its bundle and verdict.
 const (
 	EntryBundle   = shard.EntryBundle
 	EntryOutcome  = "outcome"
 	EntryExpected = "as-meant"
+	EntryCodes    = "codes"   // the verdict's codes, space-separated
+	EntryMeant    = "meant"   // the verdict the scenario means to reach: PASS, or its known answer and codes
+	EntrySeconds  = "seconds" // the scenario's time, recording and bundle included
 )
 
 // RunScenario plays a scenario against its target, seals and writes its
@@ -117,18 +124,38 @@ func writeBundle(ctx context.Context, dir string, meta bundle.Meta, sc scenarios
 	GinkgoHelper()
 	v, err := runs.Record(ctx, dir, meta, sc, ev, tab)
 	Expect(err).NotTo(HaveOccurred())
-	AddReportEntry(EntryBundle, dir)
-	AddReportEntry(EntryOutcome, string(v.Outcome))
-	AddReportEntry(EntryExpected, judge.AsExpected(sc, v))
+	codes := make([]string, len(v.Codes))
+	for i, c := range v.Codes {
+		codes[i] = string(c)
+	}
+	AddReportEntry(EntryBundle, dir, ReportEntryVisibilityFailureOrVerbose)
+	AddReportEntry(EntryOutcome, string(v.Outcome), ReportEntryVisibilityNever)
+	AddReportEntry(EntryExpected, judge.AsExpected(sc, v), ReportEntryVisibilityNever)
+	AddReportEntry(EntryCodes, strings.Join(codes, " "), ReportEntryVisibilityNever)
+	AddReportEntry(EntryMeant, bundle.MeantVerdict(sc), ReportEntryVisibilityNever)
+	AddReportEntry(EntrySeconds, time.Since(meta.Start).Seconds(), ReportEntryVisibilityNever)
 	AddReportEntry("verdict", judge.Explain(v), ReportEntryVisibilityFailureOrVerbose)
 	return v
 }
 
-// SummarizeRun prints a verdict per scenario and writes the run's
-// index.html linking every bundle. It runs once, after all processes.
+// SummarizeRun writes the run's index.html (totals, then every bundle,
+// failures first) and prints one line of totals and the page's path; the
+// table of verdicts is ci/summarize's, at the end of the run. It runs once,
+// after all processes.
 func SummarizeRun(report Report) {
 	var rows []runs.Row
+	specs := runs.Specs{}
 	for _, s := range report.SpecReports {
+		if s.LeafNodeType == types.NodeTypeIt {
+			switch {
+			case s.State == types.SpecStatePassed:
+				specs.Passed++
+			case s.State.Is(types.SpecStateSkipped | types.SpecStatePending):
+				specs.Skipped++
+			default:
+				specs.Failed++
+			}
+		}
 		var r runs.Row
 		bundleDir := ""
 		for _, e := range s.ReportEntries {
@@ -150,8 +177,10 @@ func SummarizeRun(report Report) {
 	if Run.Dir == "" || (len(rows) == 0 && !Shard.On()) {
 		return
 	}
-	runs.PrintVerdicts(os.Stdout, Run.Dir, rows)
-	if err := errors.Join(os.MkdirAll(Run.Dir, 0o755), runs.WriteIndex(Run.Dir, Run.ID, rows)); err != nil {
+	x := runs.Index{RunID: Run.ID, Rows: rows, Specs: &specs}
+	fmt.Printf("\nscenarios: %d PASS, %d FAIL (%d as expected), %d INCONCLUSIVE (%d as expected); %d not as meant; run page %s\n",
+		x.Count(vocab.Pass), x.Count(vocab.Fail), x.Meant(vocab.Fail), x.Count(vocab.Inconclusive), x.Meant(vocab.Inconclusive), len(x.Bad()), filepath.Join(Run.Dir, "index.html"))
+	if err := errors.Join(os.MkdirAll(Run.Dir, 0o755), x.Write(Run.Dir)); err != nil {
 		fmt.Println("run index:", err)
 	}
 	writeShardRecord(rows)

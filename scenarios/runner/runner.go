@@ -41,6 +41,10 @@ type Target struct {
 	// act is played and recorded as a transcript call is; act is not to be
 	// called concurrently, nor after Agent returns.
 	Agent func(ctx context.Context, act func(context.Context, scenarios.Call) record.Result) *string
+	// AtMark, when set, is called at each phase mark once it is taken: the
+	// report's filmstrip pictures the page there. It records nothing the
+	// judge reads.
+	AtMark func(ctx context.Context, phase vocab.Phase)
 }
 
 // Run plays a scenario and records what happened. It judges nothing. A
@@ -260,6 +264,9 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 		}
 	}
 	r.ev.Marks[phase] = m
+	if r.t.AtMark != nil {
+		r.t.AtMark(ctx, phase)
+	}
 }
 
 // journalOn: the app keeps a journal and the scenario records it.

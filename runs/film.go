@@ -1,0 +1,77 @@
+package runs
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/vocab"
+)
+
+// FilmMarks are the marks where a run pictures the page for its report's
+// filmstrip: the human mark, the page as the agent left it (what the person
+// saw before confirming, and what the checks of the page after the agent
+// judged). The start of the agent's phase gets none (the page as loaded,
+// which no check looks at), and the end has the screenshot every run takes.
+// Why, with the numbers: docs/decisions/2026-11-30-filmstrip.md.
+var FilmMarks = []vocab.Phase{vocab.PhaseHuman}
+
+// FilmQuality is the JPEG quality of a picture: the page's text stays
+// readable at a third of the size of a PNG.
+const FilmQuality = 60
+
+// Film takes a tab's pictures at FilmMarks; AtMark is a runner.Target's.
+type Film struct {
+	tab    *browser.Tab
+	mu     sync.Mutex
+	frames []bundle.Frame
+}
+
+// NewFilm films tab.
+func NewFilm(tab *browser.Tab) *Film { return &Film{tab: tab} }
+
+// AtMark pictures the page at the marks of FilmMarks, within the bound of a
+// step; a picture that cannot be taken is left out (the report says none).
+func (f *Film) AtMark(ctx context.Context, phase vocab.Phase) {
+	if !slices.Contains(FilmMarks, phase) {
+		return
+	}
+	ctx, cancel := f.tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
+	defer cancelBound()
+	q := int64(FilmQuality)
+	res, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{
+		Format: page.CaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: new(true)})
+	if err != nil || len(res.Data) == 0 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.frames = append(f.frames, bundle.Frame{Phase: phase, Image: res.Data})
+}
+
+// Frames answers the pictures taken so far.
+func (f *Film) Frames() []bundle.Frame {
+	if f == nil {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.frames)
+}
+
+// films holds the film of each tab Target gave out, for Record.
+var films sync.Map // *browser.Tab → *Film
+
+func filmOf(tab *browser.Tab) *Film {
+	if f, ok := films.Load(tab); ok {
+		return f.(*Film)
+	}
+	return nil
+}

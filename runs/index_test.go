@@ -1,0 +1,81 @@
+package runs
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// writeTiny writes a bundle of a scenario that only checks the final words.
+func writeTiny(t *testing.T, dir, id, final string, known *scenarios.Known) {
+	t.Helper()
+	sc := scenarios.Scenario{ID: id, Title: "the final words of " + id, Start: "/", Prompt: "p", Known: known,
+		Expect: scenarios.Expect{Answer: &scenarios.AnswerExpect{MustMention: []string{"done"}}}}
+	ev := &scenarios.Evidence{ScenarioID: id, Final: &final, Calls: []scenarios.CallRecord{}}
+	start := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	b, err := bundle.Seal(bundle.Meta{RunID: "r", Start: start, End: start.Add(620 * time.Millisecond)}, sc, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bundle.Write(filepath.Join(dir, id), b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTheRunPageSaysTotalsThenFailuresFirst(t *testing.T) {
+	dir := t.TempDir()
+	writeTiny(t, dir, "A-pass", "done", nil)
+	writeTiny(t, dir, "B-known-bad", "nothing", &scenarios.Known{Outcome: vocab.Fail, Codes: []vocab.Code{vocab.AnswerIncomplete}})
+	writeTiny(t, dir, "C-broken", "nothing", nil)
+	rows := []Row{
+		{ID: "A-pass", Outcome: vocab.Pass, Expected: true, Spec: "passed"},
+		{ID: "B-known-bad", Outcome: vocab.Fail, Expected: true, Spec: "passed"},
+		{ID: "C-broken", Outcome: vocab.Fail, Expected: false, Spec: "failed"},
+	}
+	if err := (Index{RunID: "r", Rows: rows, Specs: &Specs{Passed: 2, Failed: 1}}).Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	text := regexp.MustCompile(`\s+`).ReplaceAllString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(page, " "), " ")
+	for _, want := range []string{
+		"1 PASS · 2 FAIL (1 as expected) · 0 INCONCLUSIVE — specs: 2 passed, 1 failed",
+		"1 of 3 scenarios did not reach the verdict they mean to",
+		"FAIL, as expected FAIL answer_incomplete answer_incomplete 0.62 s passed",
+		"1 check(s) did not pass answer_incomplete answer.must_mention[0]: the final words do not mention",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the page lacks %q:\n%s", want, text)
+		}
+	}
+	c, b, a := strings.Index(page, `href="C-broken/index.html"`), strings.Index(page, `href="B-known-bad/index.html"`), strings.Index(page, `href="A-pass/index.html"`)
+	if c < 0 || !(c < a && a < b) {
+		t.Errorf("the failure comes first, then the others by ID: C at %d, A at %d, B at %d", c, a, b)
+	}
+	if strings.Contains(page, "<script") || !strings.Contains(page, `content="default-src 'none'; style-src 'unsafe-inline'"`) {
+		t.Error("the run page must run no script, under its CSP")
+	}
+	if !regexp.MustCompile(`<td class="meant"><strong>FAIL, as expected</strong>`).MatchString(page) {
+		t.Error("a known-bad case that reached its FAIL is not shown as a failure")
+	}
+	if !regexp.MustCompile(`<tr class="bad"><td><a href="C-broken/index.html">`).MatchString(page) {
+		t.Error("the scenario that missed its verdict is marked")
+	}
+}
+
+func TestARowWithoutItsBundleSaysSo(t *testing.T) {
+	x := Index{RunID: "r", Rows: []Row{{ID: "gone", Outcome: vocab.Inconclusive}}}.Fill(t.TempDir())
+	if !strings.HasPrefix(x.Rows[0].Missing, "no bundle: ") {
+		t.Errorf("missing: %q", x.Rows[0].Missing)
+	}
+}
