@@ -32,6 +32,7 @@ import (
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/runs"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
@@ -247,24 +248,30 @@ func suite(ctx context.Context, b *browser.Browser, sc scenarios.Scenario, dir s
 	if err != nil {
 		return 0, 0, err
 	}
+	film := runs.NewFilm(tab) // the report's picture at the human mark, as the suite takes it
 	ev := runner.Run(ctx, sc, runner.Target{BaseURL: app.URL, Tab: tab,
-		Observer: observer.New(app.URL, "bench"), Browser: b.Version, Bound: vocab.Bound})
+		Observer: observer.New(app.URL, "bench"), Browser: b.Version, Bound: vocab.Bound, AtMark: film.AtMark})
 	// The screenshot is recording, like the UI snapshot: about 100 ms here,
-	// nearly all of it Chromium producing a frame.
-	shot, _ := browser.Screenshot(tab.Ctx)
+	// nearly all of it Chromium producing a frame, which runs.Record lets it
+	// do while the record is sealed; so does the bench.
+	shots := make(chan []byte, 1)
+	go func() { shot, _ := browser.Screenshot(tab.Ctx); shots <- shot }()
 	startWriting := time.Now()
 	sealed, err := bundle.Seal(bundle.Meta{RunID: "bench", Start: start, SuiteVersion: bundle.SuiteVersion, BaseURL: app.URL}, sc, ev)
 	if err != nil {
 		return 0, 0, err
 	}
+	writing = time.Since(startWriting)
+	shot := <-shots
 	if sealed.Verdict.Outcome != vocab.Pass {
 		return 0, 0, fmt.Errorf("the scenario did not pass:\n%s", judge.Explain(sealed.Verdict))
 	}
-	sealed.Screenshot = shot
+	sealed.Screenshot, sealed.Frames = shot, film.Frames()
+	startWriting = time.Now()
 	if err := bundle.Write(filepath.Join(dir, "CONF-01.attempt-3"), sealed); err != nil {
 		return 0, 0, err
 	}
-	writing = time.Since(startWriting)
+	writing += time.Since(startWriting)
 	tab.Close()
 	// The next tab is opened ahead, and this one closed, in the background; a
 	// scenario costs until that is done too, and the other ways must not

@@ -28,6 +28,7 @@ const FilmQuality = 60
 // Film takes a tab's pictures at FilmMarks; AtMark is a runner.Target's.
 type Film struct {
 	tab    *browser.Tab
+	taking sync.WaitGroup
 	mu     sync.Mutex
 	frames []bundle.Frame
 }
@@ -35,12 +36,31 @@ type Film struct {
 // NewFilm films tab.
 func NewFilm(tab *browser.Tab) *Film { return &Film{tab: tab} }
 
-// AtMark pictures the page at the marks of FilmMarks, within the bound of a
-// step; a picture that cannot be taken is left out (the report says none).
-func (f *Film) AtMark(ctx context.Context, phase vocab.Phase) {
+// AtMark starts a picture of the page at the marks of FilmMarks and
+// answers the wait for it: the runner reads the app's state meanwhile (most
+// of a picture's time is Chromium producing a frame) and waits before it
+// acts on the page, so the picture is the page at the mark. A picture that
+// cannot be taken within the bound of a step is left out (the report then
+// has none).
+func (f *Film) AtMark(ctx context.Context, phase vocab.Phase) (wait func()) {
 	if !slices.Contains(FilmMarks, phase) {
-		return
+		return nil
 	}
+	done := make(chan struct{})
+	f.taking.Add(1)
+	go func() {
+		defer f.taking.Done()
+		defer close(done)
+		if img := f.picture(ctx); len(img) > 0 {
+			f.mu.Lock()
+			f.frames = append(f.frames, bundle.Frame{Phase: phase, Image: img})
+			f.mu.Unlock()
+		}
+	}()
+	return func() { <-done }
+}
+
+func (f *Film) picture(ctx context.Context) []byte {
 	ctx, cancel := f.tab.Bind(ctx)
 	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
@@ -48,19 +68,18 @@ func (f *Film) AtMark(ctx context.Context, phase vocab.Phase) {
 	q := int64(FilmQuality)
 	res, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{
 		Format: page.CaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: new(true)})
-	if err != nil || len(res.Data) == 0 {
-		return
+	if err != nil {
+		return nil
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.frames = append(f.frames, bundle.Frame{Phase: phase, Image: res.Data})
+	return res.Data
 }
 
-// Frames answers the pictures taken so far.
+// Frames answers the pictures taken, once those being taken are done.
 func (f *Film) Frames() []bundle.Frame {
 	if f == nil {
 		return nil
 	}
+	f.taking.Wait()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.frames)

@@ -32,15 +32,29 @@ type Row struct {
 	Missing  string        // why the bundle could not be read, when it could not
 }
 
-// Bad tells whether the row is a failure of the run: a verdict other than
-// the one the scenario means to reach, or a spec that did not pass.
-func (r Row) Bad() bool { return !r.Expected || (r.Spec != "" && r.Spec != "passed") }
+// Bad tells whether the row is a failure of the run: a spec that did not
+// pass, or, without a test framework, a verdict other than the one the
+// scenario means to reach. (A spec may run a scenario to assert its FAIL
+// itself: that verdict is what the spec expects.)
+func (r Row) Bad() bool {
+	if r.Spec != "" {
+		return r.Spec != "passed"
+	}
+	return !r.Expected
+}
+
+// AsExpected tells whether the verdict is the one expected: the one the
+// scenario means to reach, or the one its passing spec asserted.
+func (r Row) AsExpected() bool { return r.Expected || (r.Spec == "passed") }
 
 // Shown is how the run's page words the verdict: a known-answer case that
 // reached its answer reads "FAIL, as expected", not as a failure.
 func (r Row) Shown() string {
-	if r.Expected && r.Outcome != vocab.Pass {
+	switch {
+	case r.Expected && r.Outcome != vocab.Pass:
 		return string(r.Outcome) + ", as expected"
+	case r.AsExpected() && r.Outcome != vocab.Pass:
+		return string(r.Outcome) + ", as its spec expects"
 	}
 	return string(r.Outcome)
 }
@@ -77,12 +91,12 @@ details ul { margin: .3rem 0; padding-left: 1.1rem; } summary { cursor: pointer;
 </style></head><body>
 <h1>agentready run {{.RunID}}</h1>
 <p class="totals"><b class="PASS">{{.Count "PASS"}}</b> PASS · <b class="{{if .Unmeant "FAIL"}}FAIL{{else}}meant{{end}}">{{.Count "FAIL"}}</b> FAIL{{with .Count "FAIL"}} ({{$.Meant "FAIL"}} as expected){{end}} · <b class="{{if .Unmeant "INCONCLUSIVE"}}INCONCLUSIVE{{else}}meant{{end}}">{{.Count "INCONCLUSIVE"}}</b> INCONCLUSIVE{{with .Count "INCONCLUSIVE"}} ({{$.Meant "INCONCLUSIVE"}} as expected){{end}}{{with .Specs}} — specs: <b>{{.Passed}}</b> passed, <b{{if .Failed}} class="FAIL"{{end}}>{{.Failed}}</b> failed{{if .Skipped}}, {{.Skipped}} skipped{{end}}{{end}}</p>
-{{if .Bad}}<p class="banner bad">{{len .Bad}} of {{len .Rows}} scenarios did not reach the verdict they mean to (or their spec failed): listed first.</p>
-{{else}}<p class="banner ok">All {{len .Rows}} scenarios reached the verdict they mean to{{if .KnownBad}}; {{.KnownBad}} of them are known-bad cases whose FAIL or INCONCLUSIVE is the right answer{{end}}.</p>{{end}}
+{{if .Bad}}<p class="banner bad">{{len .Bad}} of {{len .Rows}} scenarios did not reach the verdict expected of them (or their spec failed): listed first.</p>
+{{else}}<p class="banner ok">All {{len .Rows}} scenarios reached the verdict expected of them{{if .KnownBad}}; for {{.KnownBad}} of them that is a FAIL or INCONCLUSIVE, the right answer of a known-bad case{{end}}.</p>{{end}}
 <table>
 <tr><th>scenario</th><th>verdict</th><th>meant to reach</th><th>codes</th><th>time</th>{{if .Specs}}<th>spec</th>{{end}}<th>report</th></tr>
 {{range .Sorted}}<tr class="{{if .Bad}}bad{{end}}"><td><a href="{{.ID}}/index.html">{{.ID}}</a>{{if .Title}}<br><small>{{show .Title}}</small>{{end}}</td>
-<td class="{{if and .Expected (ne .Outcome "PASS")}}meant{{else}}{{.Outcome}}{{end}}"><strong>{{.Shown}}</strong></td>
+<td class="{{if and .AsExpected (ne .Outcome "PASS")}}meant{{else}}{{.Outcome}}{{end}}"><strong>{{.Shown}}</strong></td>
 <td>{{.Meant}}</td>
 <td>{{range .Codes}}<code>{{.}}</code> {{end}}</td>
 <td style="white-space: nowrap">{{secs .Duration}}</td>
@@ -103,11 +117,11 @@ func (x Index) Count(o vocab.Outcome) int {
 	return n
 }
 
-// Meant is how many scenarios reached an outcome they mean to reach.
+// Meant is how many scenarios reached an outcome expected of them.
 func (x Index) Meant(o vocab.Outcome) int {
 	n := 0
 	for _, r := range x.Rows {
-		if r.Outcome == o && r.Expected {
+		if r.Outcome == o && r.AsExpected() {
 			n++
 		}
 	}
@@ -122,12 +136,12 @@ func (x Index) Bad() []Row {
 	return slices.DeleteFunc(slices.Clone(x.Rows), func(r Row) bool { return !r.Bad() })
 }
 
-// KnownBad counts the known-answer cases that reached their FAIL or
-// INCONCLUSIVE.
+// KnownBad counts the scenarios whose FAIL or INCONCLUSIVE is the answer
+// expected of them.
 func (x Index) KnownBad() int {
 	n := 0
 	for _, r := range x.Rows {
-		if r.Expected && r.Outcome != vocab.Pass {
+		if r.AsExpected() && r.Outcome != vocab.Pass {
 			n++
 		}
 	}
@@ -199,7 +213,7 @@ func PrintVerdicts(w io.Writer, dir string, rows []Row) {
 	fmt.Fprintf(w, "\nScenario verdicts (evidence in %s):\n", dir)
 	for _, r := range x.Sorted() {
 		meant := "as meant"
-		if !r.Expected {
+		if r.Bad() {
 			meant = "NOT as meant"
 		}
 		line := fmt.Sprintf("  %-13s %-28s %s", r.Outcome, r.ID, meant)

@@ -34,12 +34,15 @@ func TestTheRunPageSaysTotalsThenFailuresFirst(t *testing.T) {
 	writeTiny(t, dir, "A-pass", "done", nil)
 	writeTiny(t, dir, "B-known-bad", "nothing", &scenarios.Known{Outcome: vocab.Fail, Codes: []vocab.Code{vocab.AnswerIncomplete}})
 	writeTiny(t, dir, "C-broken", "nothing", nil)
+	writeTiny(t, dir, "D-spec-asserts", "nothing", nil)
 	rows := []Row{
 		{ID: "A-pass", Outcome: vocab.Pass, Expected: true, Spec: "passed"},
 		{ID: "B-known-bad", Outcome: vocab.Fail, Expected: true, Spec: "passed"},
 		{ID: "C-broken", Outcome: vocab.Fail, Expected: false, Spec: "failed"},
+		// a spec that runs a scenario to assert its FAIL itself
+		{ID: "D-spec-asserts", Outcome: vocab.Fail, Expected: false, Spec: "passed"},
 	}
-	if err := (Index{RunID: "r", Rows: rows, Specs: &Specs{Passed: 2, Failed: 1}}).Write(dir); err != nil {
+	if err := (Index{RunID: "r", Rows: rows, Specs: &Specs{Passed: 3, Failed: 1}}).Write(dir); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "index.html"))
@@ -49,8 +52,9 @@ func TestTheRunPageSaysTotalsThenFailuresFirst(t *testing.T) {
 	page := string(data)
 	text := regexp.MustCompile(`\s+`).ReplaceAllString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(page, " "), " ")
 	for _, want := range []string{
-		"1 PASS · 2 FAIL (1 as expected) · 0 INCONCLUSIVE — specs: 2 passed, 1 failed",
-		"1 of 3 scenarios did not reach the verdict they mean to",
+		"1 PASS · 3 FAIL (2 as expected) · 0 INCONCLUSIVE — specs: 3 passed, 1 failed",
+		"1 of 4 scenarios did not reach the verdict expected of them",
+		"FAIL, as its spec expects PASS answer_incomplete 0.62 s passed",
 		"FAIL, as expected FAIL answer_incomplete answer_incomplete 0.62 s passed",
 		"1 check(s) did not pass answer_incomplete answer.must_mention[0]: the final words do not mention",
 	} {
@@ -58,9 +62,9 @@ func TestTheRunPageSaysTotalsThenFailuresFirst(t *testing.T) {
 			t.Errorf("the page lacks %q:\n%s", want, text)
 		}
 	}
-	c, b, a := strings.Index(page, `href="C-broken/index.html"`), strings.Index(page, `href="B-known-bad/index.html"`), strings.Index(page, `href="A-pass/index.html"`)
-	if c < 0 || !(c < a && a < b) {
-		t.Errorf("the failure comes first, then the others by ID: C at %d, A at %d, B at %d", c, a, b)
+	c, b, a, d := strings.Index(page, `href="C-broken/index.html"`), strings.Index(page, `href="B-known-bad/index.html"`), strings.Index(page, `href="A-pass/index.html"`), strings.Index(page, `href="D-spec-asserts/index.html"`)
+	if c < 0 || !(c < a && a < b && b < d) {
+		t.Errorf("the failure comes first, then the others by ID: C at %d, A at %d, B at %d, D at %d", c, a, b, d)
 	}
 	if strings.Contains(page, "<script") || !strings.Contains(page, `content="default-src 'none'; style-src 'unsafe-inline'"`) {
 		t.Error("the run page must run no script, under its CSP")

@@ -159,7 +159,7 @@ func TestTheReportsInABrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"1 PASS · 1 FAIL (1 as expected) · 0 INCONCLUSIVE", "All 2 scenarios reached the verdict they mean to", "FAIL, as expected"} {
+	for _, want := range []string{"1 PASS · 1 FAIL (1 as expected) · 0 INCONCLUSIVE", "All 2 scenarios reached the verdict expected of them", "FAIL, as expected"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the run page lacks %q:\n%s", want, text)
 		}

@@ -132,15 +132,20 @@ func NewID() string {
 // Record seals one scenario's evidence into a bundle in dir, with one
 // screenshot of the page as the run left it (kept as failure.png too when
 // the verdict is not the one the scenario means to reach) and the pictures
-// Target's tab took at its marks, and answers the verdict. The screenshot gets a short bound of its own, so that a run cut
-// short still shows its page.
+// Target's tab took at its marks, and answers the verdict. The screenshot
+// gets a short bound of its own, so that a run cut short still shows its
+// page.
 func Record(ctx context.Context, dir string, meta bundle.Meta, sc scenarios.Scenario, ev *scenarios.Evidence, tab *browser.Tab) (judge.Verdict, error) {
 	meta.End = time.Now().UTC()
+	// Chromium draws the screenshot while the record is sealed (the page is
+	// left alone meanwhile): most of a screenshot's time is waiting for a frame.
+	shot := make(chan []byte, 1)
+	go func() { shot <- screenshot(ctx, tab) }()
 	b, err := bundle.Seal(meta, sc, ev)
 	if err != nil {
 		return judge.Verdict{}, err
 	}
-	b.Screenshot = screenshot(ctx, tab)
+	b.Screenshot = <-shot
 	b.Frames = filmOf(tab).Frames()
 	if len(ev.Faults) > 0 || !judge.AsExpected(sc, b.Verdict) {
 		b.Failure = b.Screenshot

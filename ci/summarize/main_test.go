@@ -45,6 +45,8 @@ func reports(t *testing.T) (jsonPath, junitPath string) {
 		spec("D-unjudged", types.SpecStateFailed, "INCONCLUSIVE", false, "evidence_missing", "PASS"),
 		spec("E-fault", types.SpecStatePanicked, "INCONCLUSIVE", false, "evidence_missing", "PASS"),
 		spec("F-meant-inconclusive", types.SpecStatePassed, "INCONCLUSIVE", true, "case_incomplete", "INCONCLUSIVE case_incomplete"),
+		// a spec that runs a scenario to assert its FAIL itself
+		spec("G-spec-asserts", types.SpecStatePassed, "FAIL", false, "contract_broken", "PASS"),
 	}}
 	dir := t.TempDir()
 	jsonPath, junitPath = filepath.Join(dir, "e2e.json"), filepath.Join(dir, "e2e.junit.xml")
@@ -93,6 +95,7 @@ func TestAnInconclusiveScenarioIsAJUnitErrorWithItsCodes(t *testing.T) {
 		"[It] Scenarios D-unjudged":           "error INCONCLUSIVE: INCONCLUSIVE evidence_missing: D-unjudged was not judged (meant PASS); the evidence: /ev/run/D-unjudged",
 		"[It] Scenarios E-fault":              "error panicked: harness fault in E-fault",
 		"[It] Scenarios F-meant-inconclusive": "ok",
+		"[It] Scenarios G-spec-asserts":       "ok",
 	} {
 		if got[name] != want {
 			t.Errorf("%s: %q, want %q", name, got[name], want)
@@ -121,12 +124,12 @@ func TestTheTableAndTheJobSummary(t *testing.T) {
 		t.Fatalf("a run with failed specs must exit non-zero:\n%s", out.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if last := lines[len(lines)-1]; last != "e2e: 3 passed, 3 failed, 0 skipped" {
+	if last := lines[len(lines)-1]; last != "e2e: 4 passed, 3 failed, 0 skipped" {
 		t.Errorf("the closing line: %q", last)
 	}
 	text := out.String()
 	table := text[strings.Index(text, "scenario "):]
-	order := []string{"C-fails", "D-unjudged", "E-fault", "A-pass", "B-known-bad", "F-meant-inconclusive"}
+	order := []string{"C-fails", "D-unjudged", "E-fault", "A-pass", "B-known-bad", "F-meant-inconclusive", "G-spec-asserts"}
 	for i := 1; i < len(order); i++ {
 		if strings.Index(table, order[i-1]) > strings.Index(table, order[i]) {
 			t.Errorf("%s is listed after %s: failures first, then by ID\n%s", order[i-1], order[i], table)
@@ -136,7 +139,8 @@ func TestTheTableAndTheJobSummary(t *testing.T) {
 		"junit: 1 INCONCLUSIVE scenario(s) written as errors in " + junitPath,
 		"D-unjudged            INCONCLUSIVE ✗ meant PASS",
 		"B-known-bad           FAIL, as expected",
-		"scenarios: 1 PASS, 2 FAIL (1 as expected), 3 INCONCLUSIVE (1 as expected); 3 not as meant",
+		"G-spec-asserts        FAIL, as its spec expects",
+		"scenarios: 1 PASS, 3 FAIL (2 as expected), 3 INCONCLUSIVE (1 as expected); 3 not as meant",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the output lacks %q:\n%s", want, text)
@@ -147,10 +151,10 @@ func TestTheTableAndTheJobSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"### e2e: 3 passed, 3 failed, 0 skipped",
+		"### e2e: 4 passed, 3 failed, 0 skipped",
 		"**Not as meant**",
 		"| D-unjudged | INCONCLUSIVE ✗ meant PASS | PASS | `evidence_missing` | 0.6 s |",
-		"<details><summary>3 scenario(s) as meant</summary>",
+		"<details><summary>4 scenario(s) as meant</summary>",
 		"| B-known-bad | FAIL, as expected | FAIL answer_incomplete | `answer_incomplete` | 0.6 s |",
 	} {
 		if !strings.Contains(string(md), want) {

@@ -42,9 +42,11 @@ type Target struct {
 	// called concurrently, nor after Agent returns.
 	Agent func(ctx context.Context, act func(context.Context, scenarios.Call) record.Result) *string
 	// AtMark, when set, is called at each phase mark once it is taken: the
-	// report's filmstrip pictures the page there. It records nothing the
-	// judge reads.
-	AtMark func(ctx context.Context, phase vocab.Phase)
+	// report's filmstrip pictures the page there. It may go on while the
+	// runner reads the app's state, which changes nothing on the page; the
+	// func it answers (if any) is waited for before the page is acted on.
+	// It records nothing the judge reads.
+	AtMark func(ctx context.Context, phase vocab.Phase) (wait func())
 }
 
 // Run plays a scenario and records what happened. It judges nothing. A
@@ -78,6 +80,8 @@ type runner struct {
 	// did something: wait_request waits for a request after it.
 	actedAt int
 	clock   *browser.Clock // the page's fixed clock, or nil
+	// pictured waits for AtMark's picture of the last mark, or is nil.
+	pictured func()
 }
 
 func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
@@ -127,6 +131,7 @@ func (r *runner) open(ctx context.Context) {
 func (r *runner) agent(ctx context.Context) {
 	r.mark(ctx, vocab.PhaseAgent)
 	r.ev.States[vocab.StateBefore] = r.state(ctx, vocab.PhaseAgent)
+	r.waitPicture()
 	selectors := r.selectors(vocab.PhaseAgent)
 	// The page as the agent left it: when a call does not answer, that is
 	// before the suite cancels it (canceling clears the form's WebMCP
@@ -202,6 +207,7 @@ func (r *runner) window(ctx context.Context, after vocab.Phase, d time.Duration)
 func (r *runner) human(ctx context.Context) {
 	r.mark(ctx, vocab.PhaseHuman)
 	r.ev.States[vocab.PhaseAgent] = r.state(ctx, vocab.PhaseHuman)
+	r.waitPicture()
 	if len(r.sc.Human) > 0 {
 		r.steps(ctx, vocab.PhaseHuman, r.sc.Human)
 		r.window(ctx, vocab.PhaseHuman, r.sc.Capture.SettleTime())
@@ -214,6 +220,7 @@ func (r *runner) human(ctx context.Context) {
 	if len(r.sc.Human) > 0 {
 		r.ev.States[vocab.PhaseHuman] = r.state(ctx, vocab.PhaseEnd)
 	}
+	r.waitPicture()
 }
 
 // collect takes the ordered records from the tab and the app's journal.
@@ -265,7 +272,16 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	}
 	r.ev.Marks[phase] = m
 	if r.t.AtMark != nil {
-		r.t.AtMark(ctx, phase)
+		r.pictured = r.t.AtMark(ctx, phase)
+	}
+}
+
+// waitPicture lets the picture of the last mark finish before the page is
+// acted on.
+func (r *runner) waitPicture() {
+	if r.pictured != nil {
+		r.pictured()
+		r.pictured = nil
 	}
 }
 
