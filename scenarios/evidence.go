@@ -53,6 +53,9 @@ type Evidence struct {
 	// Windows are the spans of page time the run fast-forwarded (the
 	// person's review, the settle after their last step).
 	Windows []Window `json:"windows,omitempty"`
+	// Reviews are what the person had before them at each of their
+	// clicks, read just before the click.
+	Reviews []Review `json:"reviews,omitempty"`
 	// Unmet are waits of the scenario's steps that ran out: the page never
 	// got there. That is news about the app, which the checks judge; it is
 	// not a fault of the harness.
@@ -92,6 +95,30 @@ type DirectRecord struct {
 	Status int             `json:"status"`          // 0: no answer
 	Body   json.RawMessage `json:"body,omitempty"`  // the answer, when it is JSON
 	Error  string          `json:"error,omitempty"` // why there was no answer
+}
+
+// Review is what the person had before them when they clicked: the
+// controls of the clicked element's form, as the form would submit them,
+// and the elements the scenario's submitted expectations name.
+type Review struct {
+	Phase    vocab.Phase `json:"phase"`
+	Index    int         `json:"index"`    // the click step's position in its phase
+	Click    string      `json:"click"`    // the step's selector
+	Requests int         `json:"requests"` // the request log's length at the click: later requests came after it
+	// Form is the clicked element's form as FormData reads it, in document
+	// order; nil when the element is in no form.
+	Form []FormField `json:"form,omitempty"`
+	// Seen maps each selector the expectations name to the value (of a
+	// control) or text (of any other element) shown; a selector that
+	// matched nothing is absent.
+	Seen map[string]string `json:"seen,omitempty"`
+}
+
+// FormField is one control's entry of a form.
+type FormField struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Hidden bool   `json:"hidden,omitempty"` // type=hidden, or not rendered: the person did not see it
 }
 
 // Window is a span of page time granted at once after a phase.

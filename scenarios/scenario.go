@@ -250,7 +250,70 @@ type Expect struct {
 	State    map[vocab.Phase]State      `yaml:"state,omitempty" json:"state,omitempty"`     // phase → state after it
 	UI       map[vocab.Phase][]UI       `yaml:"ui,omitempty" json:"ui,omitempty"`           // phase → elements after it
 	Page     map[vocab.Phase]PageExpect `yaml:"page,omitempty" json:"page,omitempty"`       // phase → where the page is after it
-	Answer   *AnswerExpect              `yaml:"answer,omitempty" json:"answer,omitempty"`
+	// Content is what write requests carried, judged in full (seed 003):
+	// each matching request's body, or the resource the requests make.
+	Content []ContentExpect `yaml:"content,omitempty" json:"content,omitempty"`
+	// Submitted says that a request carries what the person had before
+	// them when they clicked: nothing changed, added or stale.
+	Submitted []SubmittedExpect `yaml:"submitted,omitempty" json:"submitted,omitempty"`
+	Answer    *AnswerExpect     `yaml:"answer,omitempty" json:"answer,omitempty"`
+}
+
+// ContentExpect is what the requests "METHOD /path" of a phase carried,
+// compared in full: every field and value, list order kept, key order and
+// formatting ignored. Exactly one of Body and Resource is set.
+type ContentExpect struct {
+	Request string      `yaml:"request" json:"request"`                 // "METHOD /path"; the path may be a pattern
+	Phase   vocab.Phase `yaml:"phase,omitempty" json:"phase,omitempty"` // agent, human or all (the default)
+	// Body is what each matching request's body must be (JSON, or form
+	// data read as an object of strings); constraints allowed.
+	Body any `yaml:"body,omitempty" json:"body,omitempty"`
+	// Resource is what the matching requests make of a resource of the
+	// app's state, by the API's merge rule.
+	Resource *ResourceExpect `yaml:"resource,omitempty" json:"resource,omitempty"`
+}
+
+// ResourceExpect reconstructs a resource after requests: the resource as
+// the state before the phase holds it (Before, a JSONPath selecting one
+// value of the state document), each matching request's body applied to it
+// in order by Merge, must equal Equals in full.
+type ResourceExpect struct {
+	Before string    `yaml:"before" json:"before"`
+	Merge  MergeRule `yaml:"merge" json:"merge"`
+	Equals any       `yaml:"equals" json:"equals"`
+}
+
+// MergeRule is how an API applies a request's body to a resource.
+type MergeRule string
+
+// The merge rules.
+const (
+	// MergePatch is RFC 7386 JSON Merge Patch: objects merged key by key
+	// (null removes a key), any other value — a list too — replaced whole.
+	MergePatch MergeRule = "merge-patch"
+	// JSONPatch is RFC 6902 JSON Patch: the body is a list of operations.
+	JSONPatch MergeRule = "json-patch"
+	// Replace: the body is the whole new resource.
+	Replace MergeRule = "replace"
+)
+
+// SubmittedExpect says that the first request "METHOD /path" after the
+// person's click carries only what the person had before them at that
+// click: every value the body holds equals the value shown for it.
+type SubmittedExpect struct {
+	Request string `yaml:"request" json:"request"` // "METHOD /path"; the path may be a pattern
+	// Click is the selector of the person's click step whose review
+	// counts; empty: the last click of the person's steps before the
+	// request.
+	Click string `yaml:"click,omitempty" json:"click,omitempty"`
+	// Fields maps a place in the body (a JSON pointer) to the selector of
+	// the element that showed it (a control's value, else its text).
+	// Empty: the clicked element's form, each control by its name (a JSON
+	// pointer, a plain key, or a[0][b] / a.0.b).
+	Fields map[string]string `yaml:"fields,omitempty" json:"fields,omitempty"`
+	// Ignore are places in the body the person is not shown (JSON
+	// pointers; a segment may be a path.Match pattern such as *).
+	Ignore []string `yaml:"ignore,omitempty" json:"ignore,omitempty"`
 }
 
 // CaseExpect says which tool the prompt is meant to be done with, so that a

@@ -41,6 +41,8 @@ const (
 	ServerRuleBroken             Code = "server_rule_broken"
 	ContractBroken               Code = "contract_broken"
 	PageIncomplete               Code = "page_incomplete"
+	ContentMismatch              Code = "content_mismatch"
+	SubmittedNotReviewed         Code = "submitted_not_reviewed"
 )
 
 // Codes is the table of every code.
@@ -71,6 +73,8 @@ var Codes = map[Code]CodeInfo{
 	InputViolatesSchema:          {"the agent called a tool with input its declared schema refuses (the agent's fault: the browser checks none)", []Source{SrcTrace}, true},
 	ContractBroken:               {"a tool of the page differs from its contract (name, description, input schema, annotations or kind), or a tool was added or is gone", []Source{SrcCatalog}, true},
 	ServerRuleBroken:             {"a request sent straight to the server as the person's session was not answered as the scenario expects: the server does not hold a rule the page enforces", []Source{SrcNetwork}, true},
+	ContentMismatch:              {"what a request carried, or the resource its body makes by the API's merge rule, differs in full from the expected document (a field changed, added or dropped; another list entry deleted)", []Source{SrcNetwork}, true},
+	SubmittedNotReviewed:         {"a request carried something other than what the person had before them when they clicked: a value changed or stale, or a field they were not shown", []Source{SrcNetwork, SrcUI}, true},
 	ValidInputRefused:            {"the page refused, as invalid, an input its own declared schema allows (the app's fault: schema and page disagree)", []Source{SrcTrace}, true},
 }
 
