@@ -59,7 +59,7 @@ $(if $(SHARD),if [ -d $(RUN_DIR) ]; then cp $(REPORTS)/$(REPORT).json $(RUN_DIR)
 exit $$status
 endef
 
-.PHONY: all deps chromium test unit e2e mutants bench flake scenario serve verify vet fmt clean grid-test grid-bench
+.PHONY: all deps chromium test unit e2e mutants bench flake known-answers scenario serve verify vet fmt clean grid-test grid-bench
 
 all: test
 
@@ -88,6 +88,7 @@ test: deps vet unit
 	@$(GINKGO) $(GINKGO_FLAGS) ./e2e; status=$$?; $(E2E_SUMMARY) --label e2e $(REPORTS)/e2e.json || status=1; exit $$status
 	$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID)
 	bash ci/user-mode.sh
+	bash ci/known-answers.sh
 	$(MAKE) --no-print-directory mutants
 	@$(GO) run ./ci/summarize --label all $(REPORTS)/unit.json $(REPORTS)/e2e.json $(REPORTS)/mutants.json
 
@@ -121,6 +122,10 @@ grid-bench: deps
 ## verify BUNDLE=path: check bundles (or a run folder) offline
 verify:
 	$(VERIFY) $(BUNDLE)
+
+## known-answers: seed 003's known-answer cases from a fresh clone of HEAD in another folder, into an empty output folder; prints a table, verifies every bundle
+known-answers:
+	@bash ci/known-answers.sh
 
 ## scenario ID=AMB-01: one scenario (or any label expression) alone
 scenario: deps
