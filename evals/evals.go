@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/match"
+	"github.com/agentready/agentready/record"
 )
 
 // Case is one eval case.
@@ -99,7 +100,7 @@ func Load(path string) ([]Case, error) {
 // node.
 func Parse(name string, data []byte) ([]Case, error) {
 	var raw []json.RawMessage
-	if err := decodeStrict(data, &raw); err != nil {
+	if err := record.DecodeOne(data, &raw); err != nil {
 		return nil, fmt.Errorf("%s: not an eval file (a JSON array of cases): %w", name, err)
 	}
 	if len(raw) == 0 {
@@ -284,15 +285,4 @@ func object(raw json.RawMessage, known ...string) (map[string]json.RawMessage, e
 		return nil, fmt.Errorf("unknown key %s (known: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
 	}
 	return fields, nil
-}
-
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("more than one JSON value")
-	}
-	return nil
 }

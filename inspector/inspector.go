@@ -24,6 +24,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentready/agentready/record"
 )
 
 // Trace is what a trace says, in the order it happened.
@@ -81,7 +83,7 @@ func SplitName(declared string) (name string, frame int, err error) {
 // names the entry: a trace that cannot be read faithfully is not guessed at.
 func Parse(data []byte) (*Trace, error) {
 	var entries []json.RawMessage
-	if err := strict(data, &entries); err != nil {
+	if err := record.DecodeOne(data, &entries); err != nil {
 		return nil, fmt.Errorf("not a trace (a JSON array of entries): %w", err)
 	}
 	if len(entries) == 0 {
@@ -110,7 +112,7 @@ type parser struct {
 
 func (p *parser) entry(raw json.RawMessage) error {
 	var e map[string]json.RawMessage
-	if err := strict(raw, &e); err != nil {
+	if err := record.DecodeOne(raw, &e); err != nil {
 		return fmt.Errorf("not an object with one key: %w", err)
 	}
 	if len(e) != 1 {
@@ -293,18 +295,6 @@ func (p *parser) response(raw json.RawMessage) error {
 		if words := strings.TrimSpace(strings.Join(text, "")); words != "" {
 			p.tr.Final = &words
 		}
-	}
-	return nil
-}
-
-// strict decodes JSON that must be exactly one value.
-func strict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("more than one JSON value")
 	}
 	return nil
 }

@@ -24,3 +24,22 @@ func TestJSONEqual(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeOneRefusesWhatFollowsTheValue(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{`{"a":1}`, true},
+		{"{\"a\":1}\n  \t", true},
+		{`{"a":1}{"a":2}`, false},
+		{`{"a":1}]`, false}, // json.Decoder.More says false here: a stray bracket must still be refused
+		{`{"a":1} x`, false},
+		{`{"a":`, false},
+	} {
+		var v map[string]any
+		if err := DecodeOne([]byte(tc.in), &v); (err == nil) != tc.ok {
+			t.Errorf("DecodeOne(%q): error %v, want ok=%v", tc.in, err, tc.ok)
+		}
+	}
+}
