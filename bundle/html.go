@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -110,6 +111,12 @@ img { max-width: 100%; border: 1px solid #ccd; }
 a.chk { display: inline-block; margin: 0 .15rem .15rem 0; padding: 0 .3rem; border-radius: .6rem; font-size: 12px; text-decoration: none; border: 1px solid #ccd; }
 a.chk.fail { background: #fde7ea; color: #b00020; border-color: #f3b5bf; } a.chk.pass { color: #0a6b2b; } a.chk.inconclusive { background: #fff3d6; color: #8a5a00; }
 .changes { margin: 0; padding-left: 1rem; }
+.diagnosis { border: 1px solid #f3b5bf; background: #fff8f9; padding: .5rem .8rem; margin: 1rem 0; }
+.diagnosis p { margin: .3rem 0; } .diagnosis .open { color: #444; }
+ol.chain { display: flex; flex-wrap: wrap; gap: .3rem; list-style: none; padding: 0; margin: .4rem 0; }
+ol.chain li { padding: .1rem .5rem; border-radius: .6rem; border: 1px solid #ccd; font-size: 12px; color: #555; }
+ol.chain li.held { color: #0a6b2b; border-color: #9fd3ae; } ol.chain li.unseen { background: #fff3d6; color: #8a5a00; border-color: #e8c98a; }
+ol.chain li.departs { background: #b00020; color: #fff; border-color: #b00020; font-weight: 600; } ol.chain li.later { background: #fde7ea; color: #b00020; border-color: #f3b5bf; }
 details { margin-top: 1rem; } summary { cursor: pointer; font-weight: 600; }
 </style>
 </head>
@@ -125,7 +132,13 @@ details { margin-top: 1rem; } summary { cursor: pointer; font-weight: 600; }
 <tr><td>redacted</td><td>{{range .Meta.Redacted}}<code>{{.}}</code> {{else}}nothing{{end}}</td></tr>
 </table>
 
-{{if .Failed}}<h2 id="failed">Checks that did not pass</h2>
+{{with .Diagnosis}}<div class="diagnosis" id="diagnosis">
+<p><strong class="FAIL">departs at: <code>{{.D.Link}}</code></strong> — {{show .D.Summary}}</p>
+<ol class="chain">{{range .Chain}}<li class="{{.State}}" title="{{.Holds}}">{{.Link}}{{with .Word}} · {{.}}{{end}}</li>{{end}}</ol>
+<p>Failing there: {{range .Checks}}<a class="chk fail" href="#check-{{.N}}" title="{{show .ID}}">✗{{.N}} {{show .ID}}</a> {{end}}</p>
+<p class="open">Open: {{show .D.Open}}</p>
+</div>
+{{end}}{{if .Failed}}<h2 id="failed">Checks that did not pass</h2>
 {{if .KnownBad}}<p>This scenario is a known-answer case: these are the findings it means to produce.</p>{{end}}
 {{range .Failed}}<div class="check {{.C.Status}}" id="check-{{.N}}">
 <p><strong class="{{.C.Status}}">{{.C.Status}}</strong> #{{.N}} <code>{{.C.Code}}</code> <span class="v">{{show .C.ID}}</span> <small>({{.C.Source}})</small></p>
@@ -230,6 +243,49 @@ type checkView struct {
 	Rows []Row
 }
 
+// diagnosisView is the verdict's diagnosis as the report shows it: the
+// chain, each link marked, and links to the failing checks at the first.
+type diagnosisView struct {
+	D      *judge.Diagnosis
+	Chain  []chainStep
+	Checks []checkRef
+}
+
+type chainStep struct {
+	Link  vocab.Link
+	Holds string
+	State string // held, unseen, departs, later, or "" (after the departure, not departing)
+	Word  string
+}
+
+func newDiagnosisView(v judge.Verdict) *diagnosisView {
+	d := v.Diagnosis
+	if d == nil {
+		return nil
+	}
+	dv := &diagnosisView{D: d}
+	for _, info := range vocab.Chain {
+		st := chainStep{Link: info.Link, Holds: info.Holds}
+		switch {
+		case info.Link == d.Link:
+			st.State, st.Word = "departs", "departs first"
+		case slices.Contains(d.Held, info.Link):
+			st.State, st.Word = "held", "held"
+		case slices.Contains(d.Unseen, info.Link):
+			st.State, st.Word = "unseen", "not seen"
+		case slices.Contains(d.Later, info.Link):
+			st.State, st.Word = "later", "also departs"
+		}
+		dv.Chain = append(dv.Chain, st)
+	}
+	for k, c := range v.Checks {
+		if c.Status == vocab.CheckFail && judge.CheckLink(c) == d.Link {
+			dv.Checks = append(dv.Checks, checkRef{N: k + 1, Status: c.Status, ID: c.ID})
+		}
+	}
+	return dv
+}
+
 type pictureView struct {
 	P       *Picture
 	Row     int
@@ -264,10 +320,12 @@ func HTML(b Bundle) []byte {
 		AsMeant  bool
 		KnownBad bool
 		Meant    string
-		Failed   []checkView
-		All      []checkView
-		Rows     []rowView
-		Pictures []pictureView
+		// Diagnosis is where a FAIL first departs, nil for other verdicts.
+		Diagnosis *diagnosisView
+		Failed    []checkView
+		All       []checkView
+		Rows      []rowView
+		Pictures  []pictureView
 		// FailureShot is the picture taken when the spec failed, when it
 		// is not the end's (shown in the filmstrip already).
 		FailureShot []byte
@@ -277,6 +335,7 @@ func HTML(b Bundle) []byte {
 	}{Bundle: b}
 	view.AsMeant = judge.AsExpected(b.Scenario, b.Verdict)
 	view.Meant = MeantVerdict(b.Scenario)
+	view.Diagnosis = newDiagnosisView(b.Verdict)
 	view.KnownBad = view.AsMeant && b.Verdict.Outcome != vocab.Pass
 	view.Shown = string(b.Verdict.Outcome)
 	if !bytes.Equal(b.Failure, b.Screenshot) {

@@ -29,7 +29,9 @@ type Row struct {
 	Codes    []vocab.Code
 	Duration time.Duration
 	Failed   []judge.Check // the checks that did not pass
-	Missing  string        // why the bundle could not be read, when it could not
+	// Diagnosis is where a FAIL first departs (the verdict's), nil otherwise.
+	Diagnosis *judge.Diagnosis
+	Missing   string // why the bundle could not be read, when it could not
 }
 
 // Bad tells whether the row is a failure of the run: a spec that did not
@@ -88,6 +90,7 @@ th { background: #f3f4f8; } code { font: 12px ui-monospace, monospace; }
 .banner { padding: .5rem .8rem; border-radius: .3rem; } .banner.ok { background: #e6f4ea; } .banner.bad { background: #fde7ea; }
 tr.bad td { background: #fff5f6; } tr.bad td:first-child { border-left: 4px solid #b00020; }
 details ul { margin: .3rem 0; padding-left: 1.1rem; } summary { cursor: pointer; }
+.departs { margin-top: .3rem; max-width: 32rem; font-size: 12px; } .departs .open { color: #555; }
 </style></head><body>
 <h1>agentready run {{.RunID}}</h1>
 <p class="totals"><b class="PASS">{{.Count "PASS"}}</b> PASS · <b class="{{if .Unmeant "FAIL"}}FAIL{{else}}meant{{end}}">{{.Count "FAIL"}}</b> FAIL{{with .Count "FAIL"}} ({{$.Meant "FAIL"}} as expected){{end}} · <b class="{{if .Unmeant "INCONCLUSIVE"}}INCONCLUSIVE{{else}}meant{{end}}">{{.Count "INCONCLUSIVE"}}</b> INCONCLUSIVE{{with .Count "INCONCLUSIVE"}} ({{$.Meant "INCONCLUSIVE"}} as expected){{end}}{{with .Specs}} — specs: <b>{{.Passed}}</b> passed, <b{{if .Failed}} class="FAIL"{{end}}>{{.Failed}}</b> failed{{if .Skipped}}, {{.Skipped}} skipped{{end}}{{end}}</p>
@@ -101,7 +104,7 @@ details ul { margin: .3rem 0; padding-left: 1.1rem; } summary { cursor: pointer;
 <td>{{range .Codes}}<code>{{.}}</code> {{end}}</td>
 <td style="white-space: nowrap">{{secs .Duration}}</td>
 {{if $.Specs}}<td class="{{if and .Spec (ne .Spec "passed")}}FAIL{{end}}">{{.Spec}}</td>{{end}}
-<td><a href="{{.ID}}/index.html">evidence</a>{{if .Failed}}<details{{if .Bad}} open{{end}}><summary>{{len .Failed}} check(s) did not pass</summary><ul>{{range .Failed}}<li><code>{{.Code}}</code> {{show .ID}}: {{show .Message}}</li>{{end}}</ul></details>{{end}}{{if .Missing}}<br><small>{{show .Missing}}</small>{{end}}</td></tr>
+<td><a href="{{.ID}}/index.html">evidence</a>{{with .Diagnosis}}<div class="departs"><strong>departs at: <code>{{.Link}}</code></strong> — {{show .Summary}}<br><span class="open">open: {{show .Open}}</span></div>{{end}}{{if .Failed}}<details{{if .Bad}} open{{end}}><summary>{{len .Failed}} check(s) did not pass</summary><ul>{{range .Failed}}<li><code>{{.Code}}</code> {{show .ID}}: {{show .Message}}</li>{{end}}</ul></details>{{end}}{{if .Missing}}<br><small>{{show .Missing}}</small>{{end}}</td></tr>
 {{end}}</table>
 </body></html>
 `))
@@ -175,7 +178,7 @@ func (x Index) Fill(dir string) Index {
 			x.Rows[i].Meant = cmp.Or(r.Meant, "?")
 			continue
 		}
-		r.Title, r.Codes, r.Failed = s.Title, s.Verdict.Codes, s.Verdict.Failed()
+		r.Title, r.Codes, r.Failed, r.Diagnosis = s.Title, s.Verdict.Codes, s.Verdict.Failed(), s.Verdict.Diagnosis
 		r.Meant = string(vocab.Pass)
 		if s.Known != nil {
 			r.Meant = string(s.Known.Outcome)
@@ -207,9 +210,10 @@ func WriteIndex(dir, runID string, rows []Row) error {
 	return Index{RunID: runID, Rows: rows}.Write(dir)
 }
 
-// PrintVerdicts writes one line per scenario, failures first, and the totals.
+// PrintVerdicts writes one line per scenario, failures first, with the link
+// a FAIL departs at (read from its bundle in dir), and the totals.
 func PrintVerdicts(w io.Writer, dir string, rows []Row) {
-	x := Index{Rows: rows}
+	x := Index{Rows: rows}.Fill(dir)
 	fmt.Fprintf(w, "\nScenario verdicts (evidence in %s):\n", dir)
 	for _, r := range x.Sorted() {
 		meant := "as meant"
@@ -219,6 +223,9 @@ func PrintVerdicts(w io.Writer, dir string, rows []Row) {
 		line := fmt.Sprintf("  %-13s %-28s %s", r.Outcome, r.ID, meant)
 		if r.Spec != "" {
 			line += "  (spec " + r.Spec + ")"
+		}
+		if r.Diagnosis != nil {
+			line += "  departs at " + string(r.Diagnosis.Link)
 		}
 		fmt.Fprintln(w, line)
 	}

@@ -57,6 +57,10 @@ func TestTheRunPageSaysTotalsThenFailuresFirst(t *testing.T) {
 		"FAIL, as its spec expects PASS answer_incomplete 0.62 s passed",
 		"FAIL, as expected FAIL answer_incomplete answer_incomplete 0.62 s passed",
 		"1 check(s) did not pass answer_incomplete answer.must_mention[0]: the final words do not mention",
+		// each FAIL says where it departs, and what stays open
+		"0.62 s failed evidence departs at: answer — the answer departs first: answer.must_mention[0] — the final words do not mention &#34;done&#34; " +
+			"open: not diagnosed: why the answer departs. The record shows where the evidence first departs, not what caused it. " +
+			"Nothing conclusive was checked at case, input, trace, page, request, server: the cause may lie there too. 1 check(s) did not pass",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page lacks %q:\n%s", want, text)
@@ -65,6 +69,9 @@ func TestTheRunPageSaysTotalsThenFailuresFirst(t *testing.T) {
 	c, b, a, d := strings.Index(page, `href="C-broken/index.html"`), strings.Index(page, `href="B-known-bad/index.html"`), strings.Index(page, `href="A-pass/index.html"`), strings.Index(page, `href="D-spec-asserts/index.html"`)
 	if c < 0 || !(c < a && a < b && b < d) {
 		t.Errorf("the failure comes first, then the others by ID: C at %d, A at %d, B at %d, D at %d", c, a, b, d)
+	}
+	if n := strings.Count(text, "departs at: answer"); n != 3 {
+		t.Errorf("%d scenarios say where they depart, want the 3 FAILs", n)
 	}
 	if strings.Contains(page, "<script") || !strings.Contains(page, `content="default-src 'none'; style-src 'unsafe-inline'"`) {
 		t.Error("the run page must run no script, under its CSP")
@@ -81,5 +88,19 @@ func TestARowWithoutItsBundleSaysSo(t *testing.T) {
 	x := Index{RunID: "r", Rows: []Row{{ID: "gone", Outcome: vocab.Inconclusive}}}.Fill(t.TempDir())
 	if !strings.HasPrefix(x.Rows[0].Missing, "no bundle: ") {
 		t.Errorf("missing: %q", x.Rows[0].Missing)
+	}
+}
+
+// The terminal's lines name the link each FAIL departs at, read from its bundle.
+func TestPrintVerdictsSaysWhereAFailDeparts(t *testing.T) {
+	dir := t.TempDir()
+	writeTiny(t, dir, "A-pass", "done", nil)
+	writeTiny(t, dir, "C-broken", "nothing", nil)
+	var out strings.Builder
+	PrintVerdicts(&out, dir, []Row{{ID: "A-pass", Outcome: vocab.Pass, Expected: true}, {ID: "C-broken", Outcome: vocab.Fail}})
+	lines := strings.Split(out.String(), "\n")
+	if len(lines) < 4 || !strings.HasSuffix(lines[2], "C-broken                     NOT as meant  departs at answer") ||
+		!strings.HasSuffix(lines[3], "A-pass                       as meant") {
+		t.Errorf("the lines:\n%s", out.String())
 	}
 }

@@ -6,7 +6,8 @@
 //
 //   - --scenarios prints a compact table of the scenarios' verdicts, failures
 //     first, just before the closing line, from the report entries each
-//     scenario spec records (bundle, outcome, as-meant, codes, meant, seconds);
+//     scenario spec records (bundle, outcome, as-meant, codes, meant, seconds,
+//     and departs: the link of the recorded chain where a FAIL first departs);
 //   - --junit FILE rewrites Ginkgo's JUnit report so that a scenario that
 //     ended INCONCLUSIVE when it means to reach another verdict is an
 //     <error type="INCONCLUSIVE"> with its codes, not a <failure>: the app
@@ -36,6 +37,7 @@ type tally struct{ passed, failed, skipped int }
 // scenario is one scenario run, as its spec's report entries tell it.
 type scenario struct {
 	ID, Bundle, Outcome, Codes, Meant string
+	Departs                           string // the link a FAIL departs at (the verdict's diagnosis); "" otherwise
 	AsMeant                           bool
 	Seconds                           float64
 	Spec                              string // the spec's state
@@ -237,6 +239,9 @@ func scenariosOf(entries []entry, state string) []scenario {
 		case "seconds":
 			_ = json.Unmarshal([]byte(e.Value.AsJSON), &f)
 			cur.Seconds = f
+		case "departs":
+			_ = json.Unmarshal([]byte(e.Value.AsJSON), &s)
+			cur.Departs = s
 		}
 	}
 	return out
@@ -286,14 +291,14 @@ func totals(scs []scenario) string {
 // printTable prints one line per scenario, failures first.
 func printTable(w io.Writer, scs []scenario) {
 	rows := sorted(scs)
-	idW, vW := len("scenario"), len("verdict")
+	idW, vW, dW := len("scenario"), len("verdict"), len("departs")
 	for _, s := range rows {
-		idW, vW = max(idW, len(s.ID)), max(vW, len([]rune(s.verdict())))
+		idW, vW, dW = max(idW, len(s.ID)), max(vW, len([]rune(s.verdict()))), max(dW, len(s.Departs))
 	}
-	fmt.Fprintf(w, "\n%-*s  %-*s  %6s  %s\n", idW, "scenario", vW, "verdict", "time", "codes")
+	fmt.Fprintf(w, "\n%-*s  %-*s  %6s  %-*s  %s\n", idW, "scenario", vW, "verdict", "time", dW, "departs", "codes")
 	for _, s := range rows {
 		v := s.verdict()
-		fmt.Fprintf(w, "%-*s  %s%s  %5.1fs  %s\n", idW, s.ID, v, strings.Repeat(" ", vW-len([]rune(v))), s.Seconds, cmp.Or(s.Codes, "-"))
+		fmt.Fprintf(w, "%-*s  %s%s  %5.1fs  %-*s  %s\n", idW, s.ID, v, strings.Repeat(" ", vW-len([]rune(v))), s.Seconds, dW, cmp.Or(s.Departs, "-"), cmp.Or(s.Codes, "-"))
 	}
 	fmt.Fprintf(w, "scenarios: %s\n", totals(scs))
 }
@@ -317,9 +322,13 @@ func appendMarkdown(path, closing string, scs []scenario, table bool) error {
 			if s.Codes != "" {
 				codes = "`" + strings.ReplaceAll(s.Codes, " ", "` `") + "`"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.1f s |\n", mdEscape(s.ID), mdEscape(s.verdict()), mdEscape(s.Meant), codes, s.Seconds)
+			departs := "—"
+			if s.Departs != "" {
+				departs = "`" + mdEscape(s.Departs) + "`"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.1f s | %s |\n", mdEscape(s.ID), mdEscape(s.verdict()), mdEscape(s.Meant), codes, s.Seconds, departs)
 		}
-		head := "| scenario | verdict | meant to reach | codes | time |\n| --- | --- | --- | --- | --- |\n"
+		head := "| scenario | verdict | meant to reach | codes | time | departs at |\n| --- | --- | --- | --- | --- | --- |\n"
 		if len(bad) > 0 {
 			b.WriteString("**Not as meant** (evidence: the bundle's `index.html`):\n\n" + head)
 			for _, s := range bad {

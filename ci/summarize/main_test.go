@@ -34,19 +34,25 @@ func spec(id string, state types.SpecState, outcome string, asMeant bool, codes,
 	return r
 }
 
+// departs adds the entry that names the link a FAIL departs at.
+func departs(r types.SpecReport, link string) types.SpecReport {
+	r.ReportEntries = append(r.ReportEntries, types.ReportEntry{Name: "departs", Value: types.WrapEntryValue(link)})
+	return r
+}
+
 // reports writes a Ginkgo JSON and JUnit report of one run, through
 // Ginkgo's own reporters, and answers their paths.
 func reports(t *testing.T) (jsonPath, junitPath string) {
 	t.Helper()
 	report := types.Report{SuiteDescription: "agentready e2e", SuiteSucceeded: false, SpecReports: types.SpecReports{
 		spec("A-pass", types.SpecStatePassed, "PASS", true, "", "PASS"),
-		spec("B-known-bad", types.SpecStatePassed, "FAIL", true, "answer_incomplete", "FAIL answer_incomplete"),
-		spec("C-fails", types.SpecStateFailed, "FAIL", false, "state_mismatch", "PASS"),
+		departs(spec("B-known-bad", types.SpecStatePassed, "FAIL", true, "answer_incomplete", "FAIL answer_incomplete"), "answer"),
+		departs(spec("C-fails", types.SpecStateFailed, "FAIL", false, "state_mismatch", "PASS"), "server"),
 		spec("D-unjudged", types.SpecStateFailed, "INCONCLUSIVE", false, "evidence_missing", "PASS"),
 		spec("E-fault", types.SpecStatePanicked, "INCONCLUSIVE", false, "evidence_missing", "PASS"),
 		spec("F-meant-inconclusive", types.SpecStatePassed, "INCONCLUSIVE", true, "case_incomplete", "INCONCLUSIVE case_incomplete"),
 		// a spec that runs a scenario to assert its FAIL itself
-		spec("G-spec-asserts", types.SpecStatePassed, "FAIL", false, "contract_broken", "PASS"),
+		departs(spec("G-spec-asserts", types.SpecStatePassed, "FAIL", false, "contract_broken", "PASS"), "page"),
 	}}
 	dir := t.TempDir()
 	jsonPath, junitPath = filepath.Join(dir, "e2e.json"), filepath.Join(dir, "e2e.junit.xml")
@@ -141,6 +147,11 @@ func TestTheTableAndTheJobSummary(t *testing.T) {
 		"B-known-bad           FAIL, as expected",
 		"G-spec-asserts        FAIL, as its spec expects",
 		"scenarios: 1 PASS, 3 FAIL (2 as expected), 3 INCONCLUSIVE (1 as expected); 3 not as meant",
+		// where each FAIL departs, "-" for the others
+		"scenario              verdict                      time  departs  codes\n",
+		"C-fails               FAIL ✗ meant PASS            0.6s  server   state_mismatch\n",
+		"D-unjudged            INCONCLUSIVE ✗ meant PASS    0.6s  -        evidence_missing\n",
+		"G-spec-asserts        FAIL, as its spec expects    0.6s  page     contract_broken\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the output lacks %q:\n%s", want, text)
@@ -156,6 +167,9 @@ func TestTheTableAndTheJobSummary(t *testing.T) {
 		"| D-unjudged | INCONCLUSIVE ✗ meant PASS | PASS | `evidence_missing` | 0.6 s |",
 		"<details><summary>4 scenario(s) as meant</summary>",
 		"| B-known-bad | FAIL, as expected | FAIL answer_incomplete | `answer_incomplete` | 0.6 s |",
+		"| scenario | verdict | meant to reach | codes | time | departs at |",
+		"| C-fails | FAIL ✗ meant PASS | PASS | `state_mismatch` | 0.6 s | `server` |",
+		"| A-pass | PASS | PASS | — | 0.6 s | — |",
 	} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("the job summary lacks %q:\n%s", want, md)

@@ -77,6 +77,7 @@ const (
 	EntryCodes    = "codes"   // the verdict's codes, space-separated
 	EntryMeant    = "meant"   // the verdict the scenario means to reach: PASS, or its known answer and codes
 	EntrySeconds  = "seconds" // the scenario's time, recording and bundle included
+	EntryDeparts  = "departs" // the link a FAIL first departs at (the verdict's diagnosis); "" for other verdicts
 )
 
 // RunScenario plays a scenario against its target, seals and writes its
@@ -134,6 +135,11 @@ func writeBundle(ctx context.Context, dir string, meta bundle.Meta, sc scenarios
 	AddReportEntry(EntryCodes, strings.Join(codes, " "), ReportEntryVisibilityNever)
 	AddReportEntry(EntryMeant, bundle.MeantVerdict(sc), ReportEntryVisibilityNever)
 	AddReportEntry(EntrySeconds, time.Since(meta.Start).Seconds(), ReportEntryVisibilityNever)
+	departs := ""
+	if v.Diagnosis != nil {
+		departs = string(v.Diagnosis.Link)
+	}
+	AddReportEntry(EntryDeparts, departs, ReportEntryVisibilityNever)
 	AddReportEntry("verdict", judge.Explain(v), ReportEntryVisibilityFailureOrVerbose)
 	return v
 }

@@ -44,6 +44,9 @@ type Verdict struct {
 	Outcome    vocab.Outcome `json:"outcome"`
 	Codes      []vocab.Code  `json:"codes"`
 	Checks     []Check       `json:"checks"`
+	// Diagnosis locates a FAIL: the first link of the recorded chain where
+	// the evidence departs (diagnosis.go). Only a FAIL has one.
+	Diagnosis *Diagnosis `json:"diagnosis,omitempty"`
 }
 
 // Failed lists the checks that did not pass.
@@ -167,6 +170,9 @@ func (j *judge) verdict() Verdict {
 		v.Outcome = vocab.Inconclusive
 	default:
 		v.Outcome = vocab.Pass
+	}
+	if v.Outcome == vocab.Fail {
+		v.Diagnosis = diagnose(v.Checks)
 	}
 	return v
 }
@@ -1261,6 +1267,10 @@ func keys[K ~string, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) 
 func Explain(v Verdict) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s %v (%d checks, %d not passed)\n", v.ScenarioID, v.Outcome, v.Codes, len(v.Checks), len(v.Failed()))
+	if d := v.Diagnosis; d != nil {
+		fmt.Fprintf(&b, "  departs at: %s (held: %s; unseen: %s; later: %s)\n      %s\n      open: %s\n",
+			d.Link, orNone(d.Held), orNone(d.Unseen), orNone(d.Later), d.Summary, d.Open)
+	}
 	for _, c := range v.Failed() {
 		fmt.Fprintf(&b, "  ✗ [%s] %s %s: %s\n", c.Source, strings.ToUpper(string(c.Status)), c.ID, c.Code)
 		if c.Message != "" && len(c.Differences) > 0 {

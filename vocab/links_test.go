@@ -1,0 +1,168 @@
+package vocab
+
+import (
+	"bufio"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Every code, from each source that raises it, lands on a link of the
+// chain: a diagnosis never has a check it cannot place.
+func TestEveryCodeFromEachOfItsSourcesHasALink(t *testing.T) {
+	if len(Codes) == 0 {
+		t.Fatal("no codes: the check would pass on nothing")
+	}
+	for code, info := range Codes {
+		for _, src := range info.Sources {
+			if l := LinkOf(code, src); l.Index() < 0 {
+				t.Errorf("%s from %s: link %q is not in the chain", code, src, l)
+			}
+		}
+	}
+	// A passing check has no code: its source alone places it.
+	for _, src := range Sources {
+		if l := LinkOf("", src); l.Index() < 0 {
+			t.Errorf("a passing check from %s: link %q is not in the chain", src, l)
+		}
+	}
+	if l := LinkOf("", "nowhere"); l != "" {
+		t.Errorf("a source that is not one is placed at %q", l)
+	}
+}
+
+func TestTheChainIsInOrderAndEachLinkOnce(t *testing.T) {
+	want := []Link{LinkCase, LinkInput, LinkTrace, LinkPage, LinkRequest, LinkServer, LinkAnswer}
+	var got []Link
+	for i, info := range Chain {
+		got = append(got, info.Link)
+		if info.Link.Index() != i || info.Link.Holds() == "" {
+			t.Errorf("%s: index %d, holds %q", info.Link, info.Link.Index(), info.Link.Holds())
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("chain %v, want %v", got, want)
+	}
+}
+
+// Where each code lands, as the decision note places it: by the code where
+// its meaning decides, by the source where it does not.
+func TestTheCodesLandWhereTheirMeaningSays(t *testing.T) {
+	for _, c := range []struct {
+		code Code
+		src  Source
+		want Link
+	}{
+		{InputViolatesSchema, SrcTrace, LinkInput},
+		{ToolNotInCatalog, SrcCatalog, LinkInput},
+		{ToolNotInCatalog, SrcTrace, LinkInput},
+		{WrongToolInput, SrcTrace, LinkInput},
+		{DeclarativeCompletionMissing, SrcTrace, LinkTrace},
+		{EvidenceDisagrees, SrcTrace, LinkTrace},
+		{EvidenceDisagrees, SrcCatalog, LinkPage},
+		{EvidenceDisagrees, SrcNetwork, LinkRequest},
+		{EvidenceDisagrees, SrcJournal, LinkServer},
+		{ToolError, SrcTrace, LinkPage},
+		{UnexpectedResult, SrcCatalog, LinkPage},
+		{ValidInputRefused, SrcTrace, LinkPage},
+		{PageIncomplete, SrcNetwork, LinkPage},
+		{SubmittedNotReviewed, SrcUI, LinkRequest},
+		{ContentMismatch, SrcNetwork, LinkRequest},
+		{RequestCountMismatch, SrcNetwork, LinkRequest},
+		{RequestCountMismatch, SrcJournal, LinkServer},
+		{RequestStatusMismatch, SrcJournal, LinkServer},
+		{WriteAttempt, SrcNetwork, LinkRequest},
+		{WriteAttempt, SrcJournal, LinkServer},
+		{SideEffectBeforeConfirmation, SrcNetwork, LinkRequest},
+		{SideEffectBeforeConfirmation, SrcJournal, LinkServer},
+		{ServerRuleBroken, SrcNetwork, LinkServer},
+		{StateChanged, SrcState, LinkServer},
+		{NoClarifyingQuestion, SrcAnswer, LinkAnswer},
+		{CaseIncomplete, SrcCase, LinkCase},
+		{EvidenceMissing, SrcNetwork, LinkRequest},
+		{EvidenceMissing, SrcUI, LinkPage},
+	} {
+		if got := LinkOf(c.code, c.src); got != c.want {
+			t.Errorf("%s from %s: %s, want %s", c.code, c.src, got, c.want)
+		}
+	}
+}
+
+// linkRows renders the README's link table from the chain and the codes:
+// each code once per link it lands on, with the sources that put it there
+// when not all of its sources do.
+func linkRows() map[Link][2]string {
+	rows := map[Link][2]string{}
+	for _, info := range Chain {
+		var cells []string
+		for _, code := range slices.Sorted(maps.Keys(Codes)) {
+			var here []string
+			for _, src := range Codes[code].Sources {
+				if LinkOf(code, src) == info.Link {
+					here = append(here, string(src))
+				}
+			}
+			switch {
+			case len(here) == 0:
+			case len(here) == len(Codes[code].Sources):
+				cells = append(cells, "`"+string(code)+"`")
+			default:
+				cells = append(cells, "`"+string(code)+"` ("+strings.Join(here, ", ")+")")
+			}
+		}
+		rows[info.Link] = [2]string{info.Holds, strings.Join(cells, ", ")}
+	}
+	return rows
+}
+
+// TestTheReadmeListsTheLinks keeps scenarios/README.md's link table equal
+// to the chain and to where LinkOf places each code.
+func TestTheReadmeListsTheLinks(t *testing.T) {
+	f, err := os.Open("../scenarios/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var order []Link
+	got := map[Link][2]string{}
+	section := ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "## ") {
+			section = strings.TrimPrefix(line, "## ")
+			continue
+		}
+		if section != "Where a failure departs" || !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		if len(cells) != 3 {
+			t.Errorf("a row of %d cells: %s", len(cells), line)
+			continue
+		}
+		l := Link(strings.Trim(strings.TrimSpace(cells[0]), "`"))
+		order = append(order, l)
+		got[l] = [2]string{strings.TrimSpace(cells[1]), strings.TrimSpace(cells[2])}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(order) == 0 {
+		t.Fatal("no link table in scenarios/README.md")
+	}
+	var chain []Link
+	for _, info := range Chain {
+		chain = append(chain, info.Link)
+	}
+	if !slices.Equal(order, chain) {
+		t.Errorf("README lists the links %v, the chain is %v", order, chain)
+	}
+	for l, want := range linkRows() {
+		if got[l] != want {
+			t.Errorf("%s: README says\n  | %s | %s |\nthe chain and LinkOf say\n  | `%s` | %s | %s |", l, got[l][0], got[l][1], l, want[0], want[1])
+		}
+	}
+}
