@@ -27,6 +27,10 @@ var _ = Describe("Scenarios", MarkScenario, MarkScenarioFile, func() {
 
 			if sc.Known != nil {
 				Expect(verdict).To(matchers.HaveVerdict(sc.Known.Outcome, sc.Known.Codes...))
+				if d := sc.Known.Departs; d != "" {
+					Expect(verdict.Diagnosis).NotTo(BeNil(), "a FAIL that must depart at %s has no diagnosis", d)
+					Expect(verdict.Diagnosis.Link).To(Equal(d), "where the evidence first departs:\n%s", judge.Explain(verdict))
+				}
 			} else {
 				Expect(verdict).To(matchers.HaveVerdict(vocab.Pass))
 			}

@@ -505,6 +505,9 @@ type AnswerExpect struct {
 type Known struct {
 	Outcome vocab.Outcome `yaml:"outcome" json:"outcome"`
 	Codes   []vocab.Code  `yaml:"codes,omitempty" json:"codes,omitempty"`
+	// Departs is the link of the chain where a FAIL's evidence must first
+	// depart (the verdict's diagnosis); empty: not asserted.
+	Departs vocab.Link `yaml:"departs,omitempty" json:"departs,omitempty"`
 }
 
 // Duration reads "3s" from YAML.
@@ -843,6 +846,13 @@ func (sc Scenario) validateKnown(p *problems) {
 	for _, c := range sc.Known.Codes {
 		if !c.Known() {
 			p.bad("known.codes: %q is not a failure code (see scenarios/README.md)", c)
+		}
+	}
+	if d := sc.Known.Departs; d != "" {
+		if d.Index() < 0 {
+			p.bad("known.departs: %q is not a link of the chain (see scenarios/README.md)", d)
+		} else if sc.Known.Outcome != vocab.Fail {
+			p.bad("known.departs: only a FAIL departs somewhere; outcome is %s", sc.Known.Outcome)
 		}
 	}
 }

@@ -186,6 +186,8 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 
 	add("a known code that does not exist", edit(t, "known: {outcome: PASS}", "known: {outcome: FAIL, codes: [wrong_code]}"), "known.codes", `"wrong_code"`)
 	add("a bad known outcome", edit(t, "known: {outcome: PASS}", "known: {outcome: OK}"), "known.outcome", `"OK"`)
+	add("a departure that is no link", edit(t, "known: {outcome: PASS}", "known: {outcome: FAIL, codes: [ui_mismatch], departs: network}"), "known.departs", `"network"`)
+	add("a PASS that departs", edit(t, "known: {outcome: PASS}", "known: {outcome: PASS, departs: page}"), "known.departs", "only a FAIL")
 	add("a known answer without an outcome", edit(t, "known: {outcome: PASS}", "known: {codes: [tool_error]}"), "known.outcome")
 
 	// A call's result: one of output, output_text, output_contains; match

@@ -55,12 +55,16 @@ func (v Verdict) Failed() []Check {
 }
 
 // AsExpected tells whether v is the verdict the scenario means to reach:
-// PASS, or, for a known-answer case, exactly its outcome and codes.
+// PASS, or, for a known-answer case, exactly its outcome and codes (and,
+// when it names one, the link where its evidence first departs).
 func AsExpected(sc scenarios.Scenario, v Verdict) bool {
 	if sc.Known == nil {
 		return v.Outcome == vocab.Pass
 	}
-	return v.Outcome == sc.Known.Outcome && slices.Equal(v.Codes, slices.Sorted(slices.Values(sc.Known.Codes)))
+	if v.Outcome != sc.Known.Outcome || !slices.Equal(v.Codes, slices.Sorted(slices.Values(sc.Known.Codes))) {
+		return false
+	}
+	return sc.Known.Departs == "" || (v.Diagnosis != nil && v.Diagnosis.Link == sc.Known.Departs)
 }
 
 // Judge decides a scenario from its evidence alone. It is a pure function:
