@@ -182,6 +182,7 @@ func TestSendingOnlyTheEditedEntryFailsThoughTheServerSaysValid(t *testing.T) {
 	if got := c.Differences[3]; string(got.Expected) != `{"description":"New","id":"b","title":"Keynote"}` || got.Actual != nil {
 		t.Errorf("/sessions/1: %s", got)
 	}
+	assertDeterministic(t, sc, ev)
 }
 
 func TestMergePatchRules(t *testing.T) {
@@ -426,6 +427,10 @@ func TestWhatWasSubmittedIsWhatThePersonSaw(t *testing.T) {
 	if len(c.Differences) != 1 || c.Differences[0].Pointer != "/description" || string(c.Differences[0].Expected) != `"Newer"` || string(c.Differences[0].Actual) != `"New"` {
 		t.Errorf("differences %v", c.Differences)
 	}
+	sc, ev := configRun(t)
+	ev.Reviews[0].Form[1].Value = "Newer"
+	ev.Requests[2].Body = "title=Keynote&description=New&csrf=tok-1&published=true"
+	assertDeterministic(t, sc, ev)
 
 	// A field the person never saw.
 	v = submit(t, func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
