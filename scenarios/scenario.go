@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -297,6 +298,9 @@ const (
 	Replace MergeRule = "replace"
 )
 
+// Valid tells whether r is one of the three rules.
+func (r MergeRule) Valid() bool { return r == MergePatch || r == JSONPatch || r == Replace }
+
 // SubmittedExpect says that the first request "METHOD /path" after the
 // person's click carries only what the person had before them at that
 // click: every value the body holds equals the value shown for it.
@@ -578,6 +582,7 @@ func (sc Scenario) Validate() error {
 	sc.validateCatalog(&p)
 	sc.validateRequests(&p)
 	sc.validateSnapshots(&p)
+	sc.validateContent(&p)
 	sc.validateKnown(&p)
 	return errors.Join(p.errs...)
 }
@@ -826,6 +831,104 @@ func (sc Scenario) validateSnapshots(p *problems) {
 		if _, ok := e.Page[vocab.PhaseHuman]; ok {
 			p.bad("expect.page.human: the scenario has no human steps")
 		}
+	}
+}
+
+// validateContent checks the expectations of what requests carried:
+// content (a body, or the resource the bodies make) and submitted (what
+// the person had before them at a click).
+func (sc Scenario) validateContent(p *problems) {
+	e := sc.Expect
+	for i, c := range e.Content {
+		key := fmt.Sprintf("expect.content[%d]", i)
+		if _, _, ok := record.SplitRequest(c.Request); !ok {
+			p.bad("%s.request: %q is not \"METHOD /path\"", key, c.Request)
+		}
+		switch {
+		case c.Phase != "" && !c.Phase.Counted():
+			p.bad("%s.phase: %q is not agent, human or all", key, c.Phase)
+		case c.Phase == vocab.PhaseHuman && len(sc.Human) == 0:
+			p.bad("%s.phase: human, and the scenario has no human steps", key)
+		}
+		if (c.Body == nil) == (c.Resource == nil) {
+			p.bad("%s: give exactly one of body (what each request carried) and resource (what the requests make of it)", key)
+		}
+		if c.Body != nil {
+			checkDocument(key+".body", c.Body, p.bad)
+		}
+		if r := c.Resource; r != nil {
+			if r.Before == "" {
+				p.bad("%s.resource.before: missing (a JSONPath query of the state before the phase, such as $.config)", key)
+			} else if _, err := jsonpath.Parse(r.Before); err != nil {
+				p.bad("%s.resource.before: %q is not a JSONPath query (RFC 9535): %v", key, r.Before, err)
+			}
+			if !r.Merge.Valid() {
+				p.bad("%s.resource.merge: %q is not merge-patch, json-patch or replace", key, r.Merge)
+			}
+			if r.Equals == nil {
+				p.bad("%s.resource.equals: missing (the whole resource as it must be)", key)
+			} else {
+				checkDocument(key+".resource.equals", r.Equals, p.bad)
+			}
+		}
+	}
+	var clicks []string
+	for _, s := range sc.Human {
+		if s.Click != "" {
+			clicks = append(clicks, s.Click)
+		}
+	}
+	for i, s := range e.Submitted {
+		key := fmt.Sprintf("expect.submitted[%d]", i)
+		if _, _, ok := record.SplitRequest(s.Request); !ok {
+			p.bad("%s.request: %q is not \"METHOD /path\"", key, s.Request)
+		}
+		switch {
+		case len(clicks) == 0:
+			p.bad("%s: the scenario has no human click step, so nothing the person reviewed is recorded", key)
+		case s.Click != "" && !slices.Contains(clicks, s.Click):
+			p.bad("%s.click: %q is not the selector of a human click step (%s)", key, s.Click, strings.Join(clicks, ", "))
+		}
+		for _, ptr := range keys(s.Fields) {
+			if err := checkPlace(ptr); err != nil {
+				p.bad("%s.fields: %v", key, err)
+			}
+			if strings.TrimSpace(s.Fields[ptr]) == "" {
+				p.bad("%s.fields %s: the selector is empty", key, ptr)
+			}
+		}
+		for k, ptr := range s.Ignore {
+			if err := checkPlace(ptr); err != nil {
+				p.bad("%s.ignore[%d]: %v", key, k, err)
+				continue
+			}
+			tokens, _ := record.SplitPointer(ptr)
+			for _, t := range tokens {
+				if _, err := path.Match(t, ""); err != nil {
+					p.bad("%s.ignore[%d]: %q is not a pattern (path.Match): %v", key, k, t, err)
+				}
+			}
+		}
+	}
+}
+
+// checkPlace refuses what is not a JSON pointer to a place inside a body
+// ("" is the whole body, which names no one place).
+func checkPlace(ptr string) error {
+	if ptr == "" {
+		return fmt.Errorf(`"" is the whole body: name a place in it, such as /title`)
+	}
+	_, err := record.SplitPointer(ptr)
+	return err
+}
+
+// checkDocument refuses an expected document JSON cannot hold, or one
+// with a constraint that is not one.
+func checkDocument(key string, v any, bad func(string, ...any)) {
+	if _, err := json.Marshal(v); err != nil {
+		bad("%s: not a JSON value: %v", key, err)
+	} else if err := record.CheckConstraints(v); err != nil {
+		bad("%s: %v", key, err)
 	}
 }
 

@@ -1,0 +1,171 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"mime"
+	"mime/multipart"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// Header answers a request header by name, in any case.
+func (r Request) Header(name string) (string, bool) {
+	for _, k := range slices.Sorted(maps.Keys(r.RequestHeaders)) {
+		if strings.EqualFold(k, name) {
+			return r.RequestHeaders[k], true
+		}
+	}
+	return "", false
+}
+
+// The ways a request's body is not a document.
+var (
+	// ErrNoBody: the request carried no body at all.
+	ErrNoBody = errors.New("the request carried no body")
+	// ErrBodyLost: the request had a body, and the browser no longer held
+	// it when it was read (a large or streamed upload): what it carried is
+	// unknown, not empty.
+	ErrBodyLost = errors.New("the request had a body, and the browser no longer held it: it was not recorded")
+)
+
+// BodyDocument reads what the request carried as one document, by its
+// Content-Type header: JSON (application/json, application/*+json, or no
+// type and a body that parses as JSON) as that value, numbers kept as
+// their JSON text (json.Number); form data
+// (application/x-www-form-urlencoded, multipart/form-data) as an object of
+// strings, a name given more than once as a list of its values in order,
+// and a file part of a multipart body as {"filename": …}. Any other type,
+// or a body that does not parse as its type says, is an error that says
+// why; a body the log lacks is ErrNoBody or ErrBodyLost.
+func (r Request) BodyDocument() (any, error) {
+	if r.Body == "" {
+		if r.HasBody {
+			return nil, ErrBodyLost
+		}
+		return nil, ErrNoBody
+	}
+	ct, _ := r.Header("Content-Type")
+	return ParseBody(ct, r.Body)
+}
+
+// ParseBody reads a body of a Content-Type as a document; see
+// Request.BodyDocument.
+func ParseBody(contentType, body string) (any, error) {
+	if strings.TrimSpace(contentType) == "" {
+		v, err := parseJSON(body)
+		if err != nil {
+			return nil, fmt.Errorf("the body has no Content-Type and is not JSON: %w", err)
+		}
+		return v, nil
+	}
+	mediaType, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return nil, fmt.Errorf("the Content-Type %q does not parse: %w", contentType, err)
+	}
+	switch {
+	case mediaType == "application/json" || strings.HasPrefix(mediaType, "application/") && strings.HasSuffix(mediaType, "+json"):
+		v, err := parseJSON(body)
+		if err != nil {
+			return nil, fmt.Errorf("the body is %s and not JSON: %w", mediaType, err)
+		}
+		return v, nil
+	case mediaType == "application/x-www-form-urlencoded":
+		return parseURLEncoded(body)
+	case mediaType == "multipart/form-data":
+		return parseMultipart(body, params["boundary"])
+	}
+	return nil, fmt.Errorf("the body is %s, which is read as no document (JSON, form data)", mediaType)
+}
+
+func parseJSON(body string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("more follows the first JSON value")
+	}
+	return v, nil
+}
+
+// formObject gathers form entries in order: one value is a string (or a
+// file's object), several are a list.
+type formObject struct {
+	names  []string
+	values map[string][]any
+}
+
+func (f *formObject) add(name string, v any) {
+	if f.values == nil {
+		f.values = map[string][]any{}
+	}
+	if _, ok := f.values[name]; !ok {
+		f.names = append(f.names, name)
+	}
+	f.values[name] = append(f.values[name], v)
+}
+
+func (f *formObject) doc() map[string]any {
+	out := make(map[string]any, len(f.names))
+	for _, n := range f.names {
+		if vs := f.values[n]; len(vs) == 1 {
+			out[n] = vs[0]
+		} else {
+			out[n] = vs
+		}
+	}
+	return out
+}
+
+func parseURLEncoded(body string) (any, error) {
+	var f formObject
+	for _, pair := range strings.Split(body, "&") {
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		name, err1 := url.QueryUnescape(k)
+		value, err2 := url.QueryUnescape(v)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, fmt.Errorf("the form body does not parse: %w", err)
+		}
+		f.add(name, value)
+	}
+	return f.doc(), nil
+}
+
+func parseMultipart(body, boundary string) (any, error) {
+	if boundary == "" {
+		return nil, errors.New("the multipart body's Content-Type has no boundary")
+	}
+	mr := multipart.NewReader(bytes.NewReader([]byte(body)), boundary)
+	var f formObject
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the multipart body does not parse: %w", err)
+		}
+		name := part.FormName()
+		if file := part.FileName(); file != "" {
+			f.add(name, map[string]any{"filename": file})
+			continue
+		}
+		b, err := io.ReadAll(part)
+		if err != nil {
+			return nil, fmt.Errorf("the multipart body does not parse: part %q: %w", name, err)
+		}
+		f.add(name, string(b))
+	}
+	return f.doc(), nil
+}

@@ -1,0 +1,552 @@
+package judge
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// This file judges what write requests carried (seed 003): the content of
+// a request as a whole document, compared in full, and whether what a
+// request carried is what the person had before them when they clicked.
+// The server's answer is not evidence of either: a merge that deletes
+// another list entry is a valid document, and the server says so.
+
+// judgeContent checks each content expectation: every matching request's
+// body in full (body), or the resource the matching requests make of the
+// state before the phase by the API's merge rule (resource).
+func (j *judge) judgeContent(want []scenarios.ContentExpect) {
+	for i, c := range want {
+		phase := cmp.Or(c.Phase, vocab.PhaseAll)
+		method, pattern, _ := record.SplitRequest(c.Request)
+		id := fmt.Sprintf("content[%d] %s %s (%s)", i, method, pattern, phase)
+		expected := c.Body
+		if c.Resource != nil {
+			expected = c.Resource.Equals
+		}
+		_, reqs, ok := j.netCount(phase, method, pattern)
+		if !ok {
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, expected, nil,
+				"the network log of "+phaseWords(phase)+" was not recorded: what the requests carried is unknown")
+			continue
+		}
+		if len(reqs) == 0 {
+			j.fail(id, vocab.SrcNetwork, vocab.ContentMismatch, expected, nil,
+				fmt.Sprintf("no request %s %s in %s carried anything to judge", method, pattern, phaseWords(phase)))
+			continue
+		}
+		if lost := lostBodies(reqs); len(lost) > 0 {
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, expected, nil,
+				"the browser no longer held the body of "+strings.Join(lost, ", ")+": what it carried is unknown")
+			continue
+		}
+		if c.Resource != nil {
+			j.contentResource(id, phase, *c.Resource, reqs)
+			continue
+		}
+		for k, r := range reqs {
+			cid := fmt.Sprintf("%s.body[%d]", id, k)
+			doc, err := r.BodyDocument()
+			if err != nil {
+				j.fail(cid, vocab.SrcNetwork, vocab.ContentMismatch, c.Body, r.Body, fmt.Sprintf("the body of %s cannot be judged: %v", requestName(r), err))
+				continue
+			}
+			j.expectMatch(cid, vocab.SrcNetwork, vocab.ContentMismatch, c.Body, doc, false, "the body of "+requestName(r))
+		}
+	}
+}
+
+// contentResource rebuilds the resource the requests make: the value the
+// state before the phase holds at Before, each request's body applied to
+// it in order by the rule, compared in full with Equals.
+func (j *judge) contentResource(id string, phase vocab.Phase, want scenarios.ResourceExpect, reqs []record.Request) {
+	when := vocab.StateBefore
+	if phase == vocab.PhaseHuman {
+		when = vocab.PhaseAgent
+	}
+	snap := j.ev.States[when]
+	if snap == nil {
+		j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want.Equals, nil,
+			"the app's state before "+phaseWords(phase)+" was not read: the resource the requests changed is unknown")
+		return
+	}
+	cur, err := selectOne(want.Before, snap.Document(), snap)
+	if err != nil {
+		j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want.Equals, nil, "the resource before "+phaseWords(phase)+" is unknown: "+err.Error())
+		return
+	}
+	for _, r := range reqs {
+		body, err := r.BodyDocument()
+		if err == nil {
+			cur, err = applyRule(want.Merge, cur, body)
+		}
+		if err != nil {
+			j.fail(id, vocab.SrcNetwork, vocab.ContentMismatch, want.Equals, r.Body,
+				fmt.Sprintf("the body of %s cannot be applied to %s by %s: %v", requestName(r), want.Before, want.Merge, err))
+			return
+		}
+	}
+	made := "1 request makes it"
+	if len(reqs) > 1 {
+		made = fmt.Sprintf("%d requests make it", len(reqs))
+	}
+	j.expectMatch(id, vocab.SrcNetwork, vocab.ContentMismatch, want.Equals, cur, false,
+		fmt.Sprintf("the resource %s as %s (%s)", want.Before, made, want.Merge))
+}
+
+// applyRule applies one request's body to a resource as the API does.
+func applyRule(rule scenarios.MergeRule, cur, body any) (any, error) {
+	switch rule {
+	case scenarios.Replace:
+		return body, nil
+	case scenarios.MergePatch:
+		return mergePatch(cur, body)
+	case scenarios.JSONPatch:
+		return jsonPatch(cur, body)
+	}
+	return nil, fmt.Errorf("%q is not a merge rule", rule)
+}
+
+// mergePatch applies an RFC 7396 merge patch with the library. The library
+// drops the null members of objects inside a list it copies from the
+// patch; the RFC replaces a list whole, nulls and all. So nulls inside
+// lists of the patch travel under a marker that neither document holds,
+// and are put back after.
+func mergePatch(cur, patch any) (any, error) {
+	if _, ok := patch.(map[string]any); !ok {
+		return patch, nil // RFC 7396 §2: a patch that is not an object is the new value
+	}
+	if _, ok := cur.(map[string]any); !ok {
+		cur = map[string]any{} // RFC 7396 §2: a target that is not an object starts empty
+	}
+	doc, err := json.Marshal(cur)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(patch)
+	if err != nil {
+		return nil, err
+	}
+	marker := "agentready:null-in-a-list"
+	for strings.Contains(string(doc), marker) || strings.Contains(string(raw), marker) {
+		marker += "!"
+	}
+	if raw, err = json.Marshal(markNullsInLists(patch, marker, false)); err != nil {
+		return nil, err
+	}
+	out, err := jsonpatch.MergePatch(doc, raw)
+	if err != nil {
+		return nil, err
+	}
+	v, err := decode(out)
+	if err != nil {
+		return nil, err
+	}
+	return unmarkNulls(v, marker), nil
+}
+
+// markNullsInLists answers v with every null inside a list replaced by
+// marker.
+func markNullsInLists(v any, marker string, inList bool) any {
+	switch v := v.(type) {
+	case nil:
+		if inList {
+			return marker
+		}
+		return nil
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = markNullsInLists(x, marker, inList)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = markNullsInLists(x, marker, true)
+		}
+		return out
+	}
+	return v
+}
+
+func unmarkNulls(v any, marker string) any {
+	switch x := v.(type) {
+	case string:
+		if x == marker {
+			return nil
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = unmarkNulls(e, marker)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = unmarkNulls(e, marker)
+		}
+	}
+	return v
+}
+
+// jsonPatch applies an RFC 6902 JSON Patch with the library, as the RFC
+// says: no negative indices, a path that is not there is an error.
+func jsonPatch(cur, body any) (any, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	p, err := jsonpatch.DecodePatch(raw)
+	if err != nil {
+		return nil, fmt.Errorf("not a JSON Patch (a list of operations): %w", err)
+	}
+	doc, err := json.Marshal(cur)
+	if err != nil {
+		return nil, err
+	}
+	opts := jsonpatch.NewApplyOptions()
+	opts.SupportNegativeIndices = false
+	opts.EscapeHTML = false
+	out, err := p.ApplyWithOptions(doc, opts)
+	if err != nil {
+		return nil, fmt.Errorf("an operation fails: %w", err)
+	}
+	return decode(out)
+}
+
+func decode(b []byte) (any, error) {
+	var v any
+	err := json.Unmarshal(b, &v)
+	return v, err
+}
+
+// lostBodies names the requests that had a body the browser no longer held.
+func lostBodies(reqs []record.Request) []string {
+	var out []string
+	for _, r := range reqs {
+		if _, err := r.BodyDocument(); errors.Is(err, record.ErrBodyLost) {
+			out = append(out, requestName(r))
+		}
+	}
+	return out
+}
+
+func requestName(r record.Request) string {
+	return fmt.Sprintf("%s %s (request seq %d)", strings.ToUpper(r.Method), r.Path, r.Seq)
+}
+
+func phaseWords(p vocab.Phase) string {
+	switch p {
+	case vocab.PhaseAgent:
+		return "the agent's phase"
+	case vocab.PhaseHuman:
+		return "the person's phase"
+	}
+	return "the run (the agent's and the person's phases)"
+}
+
+// judgeSubmitted checks, for each submitted expectation, that the first
+// matching request after the person's click carried only what they had
+// before them at that click: every scalar value of its body shown to them,
+// equal to what was shown, unless ignored. A place shown and not carried is
+// no departure (a merge patch leaves out what it does not change); the
+// content check judges the whole candidate.
+func (j *judge) judgeSubmitted(want []scenarios.SubmittedExpect) {
+	for i, s := range want {
+		method, pattern, _ := record.SplitRequest(s.Request)
+		id := fmt.Sprintf("submitted[%d] %s %s", i, method, pattern)
+		if !j.ev.Capture.Network || j.ev.Requests == nil {
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, "the network log was not recorded: what the request carried is unknown")
+			continue
+		}
+		from, to, ok := j.ev.Window(vocab.PhaseHuman)
+		lo, hi, ok2 := span(from.Requests, to.Requests, len(j.ev.Requests))
+		if !ok || !ok2 {
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, "the marks of the person's phase were not recorded: which requests followed the click is unknown")
+			continue
+		}
+		rv, at, problem := j.reviewFor(s, method, pattern, lo, hi)
+		switch {
+		case rv == nil:
+			j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, s, nil, problem)
+			continue
+		case at < 0:
+			j.fail(id, vocab.SrcNetwork, vocab.SubmittedNotReviewed, s, nil, problem)
+			continue
+		}
+		r := j.ev.Requests[at]
+		body, err := r.BodyDocument()
+		switch {
+		case errors.Is(err, record.ErrBodyLost):
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, "the browser no longer held the body of "+requestName(r)+": what it carried is unknown")
+			continue
+		case err != nil:
+			j.fail(id, vocab.SrcNetwork, vocab.SubmittedNotReviewed, s, r.Body, fmt.Sprintf("the body of %s cannot be held against what the person saw: %v", requestName(r), err))
+			continue
+		}
+		j.compareSubmitted(id, s, rv, r, body)
+	}
+}
+
+// reviewFor picks the review that counts and the log index of the request
+// it is held against: the first review of the named click, or, with none
+// named, the last review before the first matching request that follows
+// one. No review answers nil and why; no request, -1 and why.
+func (j *judge) reviewFor(s scenarios.SubmittedExpect, method, pattern string, lo, hi int) (*scenarios.Review, int, string) {
+	var reviews []*scenarios.Review
+	for k := range j.ev.Reviews {
+		if rv := &j.ev.Reviews[k]; rv.Phase == vocab.PhaseHuman && (s.Click == "" || rv.Click == s.Click) {
+			reviews = append(reviews, rv)
+		}
+	}
+	if len(reviews) == 0 {
+		if s.Click != "" {
+			return nil, -1, fmt.Sprintf("no review was recorded at the person's click on %s: what they had before them is unknown", s.Click)
+		}
+		return nil, -1, "no review was recorded at any of the person's clicks: what they had before them is unknown"
+	}
+	matches := func(k int) bool {
+		r := j.ev.Requests[k]
+		return record.MatchRequest(r.Method, r.Path, method, pattern) && !r.IsProbe()
+	}
+	if s.Click != "" {
+		rv := reviews[0]
+		for k := max(lo, rv.Requests); k < hi; k++ {
+			if matches(k) {
+				return rv, k, ""
+			}
+		}
+		return rv, -1, fmt.Sprintf("nothing was sent after the click on %s: no request %s %s followed it in the person's phase", rv.Click, method, pattern)
+	}
+	for k := max(lo, reviews[0].Requests); k < hi; k++ {
+		if !matches(k) {
+			continue
+		}
+		var last *scenarios.Review
+		for _, rv := range reviews {
+			if rv.Requests <= k {
+				last = rv
+			}
+		}
+		if last != nil {
+			return last, k, ""
+		}
+	}
+	return reviews[len(reviews)-1], -1, fmt.Sprintf("nothing was sent after the click: no request %s %s followed any of the person's clicks in their phase", method, pattern)
+}
+
+// shownValue is what the person had before them at one place of the body.
+type shownValue struct {
+	value string
+	by    string // the selector or the form control's name that showed it
+}
+
+// compareSubmitted holds every scalar value of the body against what was
+// shown at its place, and makes one check of it.
+func (j *judge) compareSubmitted(id string, s scenarios.SubmittedExpect, rv *scenarios.Review, r record.Request, body any) {
+	shown := map[string]shownValue{}
+	hidden := map[string]string{} // place → the hidden control that held it
+	var departures []string
+	var diffs []record.Difference
+	leaves := scalarLeaves(body)
+	carried := map[string]bool{}
+	for _, l := range leaves {
+		carried[l.pointer] = true
+	}
+	if len(s.Fields) > 0 {
+		for _, ptr := range keys(s.Fields) {
+			sel := s.Fields[ptr]
+			if v, ok := rv.Seen[sel]; ok {
+				shown[ptr] = shownValue{value: v, by: sel}
+			} else if !carried[ptr] {
+				departures = append(departures, fmt.Sprintf("nothing showed %s: no element matched %q", ptr, sel))
+			}
+		}
+	} else {
+		for _, f := range formPlaces(rv.Form) {
+			if f.hidden {
+				hidden[f.pointer] = f.name
+				continue
+			}
+			shown[f.pointer] = shownValue{value: f.value, by: f.name}
+		}
+	}
+	ignored := 0
+	for _, l := range leaves {
+		if ignoredPlace(l.pointer, s.Ignore) {
+			ignored++
+			continue
+		}
+		v, ok := shown[l.pointer]
+		switch {
+		case !ok:
+			why := ""
+			if sel, named := s.Fields[l.pointer]; named {
+				why = fmt.Sprintf(" (no element matched %q)", sel)
+			} else if name, ok := hidden[l.pointer]; ok {
+				why = fmt.Sprintf(" (a hidden control, %s, held it)", name)
+			}
+			departures = append(departures, fmt.Sprintf("not shown to the person: %s%s", l.pointer, why))
+			diffs = append(diffs, record.Difference{Pointer: l.pointer, Actual: record.CompactJSON(l.value)})
+		case v.value != l.text:
+			departures = append(departures, fmt.Sprintf("stale or changed: %s carried %s, the person saw %q", l.pointer, record.CompactJSON(l.value), v.value))
+			diffs = append(diffs, record.Difference{Pointer: l.pointer, Expected: record.CompactJSON(v.value), Actual: record.CompactJSON(l.value)})
+		}
+	}
+	seen := map[string]string{}
+	for _, ptr := range keys(shown) {
+		seen[ptr] = shown[ptr].value
+	}
+	click := "the click on " + rv.Click
+	if len(departures) == 0 {
+		j.pass(id, vocab.SrcNetwork, seen, body, fmt.Sprintf("every value %s carried (%d, %d ignored) was before the person at %s", requestName(r), len(leaves)-ignored, ignored, click))
+		return
+	}
+	places := "1 place"
+	if len(departures) > 1 {
+		places = fmt.Sprintf("%d places", len(departures))
+	}
+	if len(s.Fields) == 0 && rv.Form == nil {
+		departures = append(departures, "the clicked element is in no form: name what showed each value with fields")
+	}
+	j.add(Check{ID: id, Source: vocab.SrcNetwork, Status: vocab.CheckFail, Code: vocab.SubmittedNotReviewed, Expected: seen, Actual: body, Differences: diffs,
+		Message: fmt.Sprintf("%s carried what the person did not have before them at %s, in %s: %s", requestName(r), click, places, strings.Join(departures, "; "))})
+}
+
+// leaf is one scalar value of a body and the text it is compared by.
+type leaf struct {
+	pointer string
+	value   any
+	text    string
+}
+
+// scalarLeaves lists the scalar values of a document by JSON pointer, keys
+// sorted: a string as it is, a number or a boolean as its JSON text, null
+// as "".
+func scalarLeaves(v any) []leaf {
+	var out []leaf
+	var walk func(tokens []string, v any)
+	walk = func(tokens []string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range keys(x) {
+				walk(append(slices.Clip(tokens), k), x[k])
+			}
+		case []any:
+			for i, e := range x {
+				walk(append(slices.Clip(tokens), fmt.Sprint(i)), e)
+			}
+		case string:
+			out = append(out, leaf{record.JoinPointer(tokens...), x, x})
+		case nil:
+			out = append(out, leaf{record.JoinPointer(tokens...), nil, ""})
+		case json.Number:
+			out = append(out, leaf{record.JoinPointer(tokens...), x, x.String()})
+		default:
+			out = append(out, leaf{record.JoinPointer(tokens...), x, compactJSON(x)})
+		}
+	}
+	walk(nil, v)
+	return out
+}
+
+// ignoredPlace tells whether a pattern of ignore covers ptr: the pattern's
+// tokens match ptr's first tokens, each as a path.Match pattern.
+func ignoredPlace(ptr string, ignore []string) bool {
+	tokens, _ := record.SplitPointer(ptr)
+	for _, pat := range ignore {
+		pt, err := record.SplitPointer(pat)
+		if err != nil || len(pt) == 0 || len(pt) > len(tokens) {
+			continue
+		}
+		all := true
+		for i, p := range pt {
+			if ok, err := path.Match(p, tokens[i]); err != nil || !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// formPlace is a form control's entry at its place in a body.
+type formPlace struct {
+	pointer, name, value string
+	hidden               bool
+}
+
+// formPlaces turns a form's entries into places of a body: a name that is
+// a JSON pointer as it is; a[0][b] and a.0.b as /a/0/b; any other name as
+// one key. A[] takes the next index of a; a place named more than once
+// becomes a list, each entry at its index in document order.
+func formPlaces(form []scenarios.FormField) []formPlace {
+	tokens := make([][]string, len(form))
+	next := map[string]int{} // a[] → the next index
+	for i, f := range form {
+		t := nameTokens(f.Name)
+		for k, tok := range t {
+			if tok == "[]" {
+				prefix := record.JoinPointer(t[:k]...)
+				t[k] = fmt.Sprint(next[prefix])
+				next[prefix]++
+			}
+		}
+		tokens[i] = t
+	}
+	count := map[string]int{}
+	for _, t := range tokens {
+		count[record.JoinPointer(t...)]++
+	}
+	index := map[string]int{}
+	out := make([]formPlace, len(form))
+	for i, f := range form {
+		ptr := record.JoinPointer(tokens[i]...)
+		if count[ptr] > 1 {
+			k := index[ptr]
+			index[ptr]++
+			ptr = record.JoinPointer(append(tokens[i], fmt.Sprint(k))...)
+		}
+		out[i] = formPlace{pointer: ptr, name: f.Name, value: f.Value, hidden: f.Hidden}
+	}
+	return out
+}
+
+// nameTokens reads a form control's name as the tokens of a place; an
+// empty bracket pair is the token "[]".
+func nameTokens(name string) []string {
+	if strings.HasPrefix(name, "/") {
+		if t, err := record.SplitPointer(name); err == nil {
+			return t
+		}
+	}
+	if head, rest, ok := strings.Cut(name, "["); ok && head != "" && strings.HasSuffix(rest, "]") {
+		t := []string{head}
+		for _, part := range strings.Split(strings.TrimSuffix(rest, "]"), "][") {
+			if strings.ContainsAny(part, "[]") {
+				return []string{name} // not a[b][c]: one key
+			}
+			if part == "" {
+				part = "[]"
+			}
+			t = append(t, part)
+		}
+		return t
+	}
+	if strings.Contains(name, ".") && !strings.HasPrefix(name, ".") && !strings.HasSuffix(name, ".") && !strings.Contains(name, "..") {
+		return strings.Split(name, ".")
+	}
+	return []string{name}
+}
