@@ -59,6 +59,8 @@ func Mutations() []Mutation {
 		{"drop the page record", vocab.Inconclusive, vocab.EvidenceMissing, dropSource("ui")},
 		{"make the network log and the journal disagree", vocab.Fail, vocab.EvidenceDisagrees, disagree},
 		{"take the question out of the final words", vocab.Fail, vocab.NoClarifyingQuestion, removeQuestion},
+		{"change a value a write carried", vocab.Fail, vocab.ContentMismatch, changeCarriedValue},
+		{"change what the person saw at the click", vocab.Fail, vocab.SubmittedNotReviewed, changeReviewed},
 	}
 }
 
@@ -418,4 +420,85 @@ func PrintFlips(w io.Writer, results []FlipResult) (rate float64) {
 	rate = float64(flipped) / float64(max(applies, 1))
 	fmt.Fprintf(w, "evidence-mutation flip rate: %.0f%% (%d of %d mutants; %d did not apply)\n", 100*rate, flipped, applies, len(results)-applies)
 	return rate
+}
+
+// changeCarriedValue changes the first string (by JSON pointer order) of the
+// JSON body of the first request a content expectation judges, as if the
+// page had sent another value.
+func changeCarriedValue(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
+	for _, c := range sc.Expect.Content {
+		method, pattern, ok := record.SplitRequest(c.Request)
+		phase := c.Phase
+		if phase == "" {
+			phase = vocab.PhaseAll
+		}
+		from, to, inWindow := ev.Window(phase)
+		if !ok || !inWindow {
+			continue
+		}
+		for i := from.Requests; i < min(to.Requests, len(ev.Requests)); i++ {
+			r := ev.Requests[i]
+			if !record.MatchRequest(r.Method, r.Path, method, pattern) {
+				continue
+			}
+			var doc any
+			if json.Unmarshal([]byte(r.Body), &doc) != nil || !changeFirstString(&doc) {
+				continue
+			}
+			b, _ := json.Marshal(doc)
+			ev.Requests[i].Body = string(b)
+			return true
+		}
+	}
+	return false
+}
+
+// changeFirstString changes the first string leaf of v, visiting object
+// keys in sorted order so that the change is the same on every copy.
+func changeFirstString(v *any) bool {
+	switch x := (*v).(type) {
+	case string:
+		*v = x + " (changed)"
+		return true
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			e := x[k]
+			if changeFirstString(&e) {
+				x[k] = e
+				return true
+			}
+		}
+	case []any:
+		for i := range x {
+			if changeFirstString(&x[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changeReviewed changes every value the person had before them (the
+// visible controls of the form and the elements named) at the reviews a
+// submitted expectation judges, as if the page had shown one thing and
+// sent another.
+func changeReviewed(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
+	if len(sc.Expect.Submitted) == 0 {
+		return false
+	}
+	changed := false
+	for i := range ev.Reviews {
+		r := &ev.Reviews[i]
+		for j := range r.Form {
+			if !r.Form[j].Hidden {
+				r.Form[j].Value += " (changed)"
+				changed = true
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(r.Seen)) {
+			r.Seen[k] += " (changed)"
+			changed = true
+		}
+	}
+	return changed
 }
