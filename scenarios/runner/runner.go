@@ -538,7 +538,17 @@ func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios
 		return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(s.Click), chromedp.NodeVisible))
 	case len(s.Fill) > 0:
 		for _, sel := range slices.Sorted(maps.Keys(s.Fill)) {
-			if err := chromedp.Do(ctx, chromedp.Clear(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), s.Fill[sel])); err != nil {
+			// A person replaces a value by selecting it and typing over it.
+			// chromedp.Clear empties the value attribute, which no longer
+			// holds the value once a script or a tool has set it: the typed
+			// text was appended to a tool's prepared value.
+			if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(sel))); err != nil {
+				return err
+			}
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](selectFocused)); err != nil {
+				return err
+			}
+			if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(sel), s.Fill[sel])); err != nil {
 				return err
 			}
 		}
@@ -552,6 +562,10 @@ func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios
 	}
 	return fmt.Errorf("nothing to do")
 }
+
+// selectFocused selects the whole value of the focused control, so that
+// the keys typed next replace it.
+const selectFocused = `(e => { if (e && typeof e.select === "function") { e.select(); return true } return false })(document.activeElement)`
 
 // cmpOr answers v, or empty when v is nil: a record that was taken but held
 // nothing is empty, not missing.
