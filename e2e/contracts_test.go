@@ -45,6 +45,7 @@ expect:
 		Entry("/events/{id}/register", framework.Timeout, pages.Register(pages.EventIntro), "register"),
 		Entry("/registrations", framework.Timeout, pages.Registrations(), "registrations"),
 		Entry("/tasks", framework.Timeout, pages.Tasks(), "tasks"),
+		Entry("/drafts/{id}/edit", framework.Timeout, pages.DraftEdit(pages.DraftWebMCPDay), "draft"),
 	)
 
 	It("fails with contract_broken when a parameter's schema changes (the email-not-required variant)", framework.Timeout, func(ctx SpecContext) {

@@ -26,7 +26,12 @@ const (
 	ToggleTask               = "toggle_task"
 	RemoveTask               = "remove_task"
 	ListTasks                = "list_tasks"
+	PrepareDraftEdit         = "prepare_draft_edit"
+	SaveDraft                = "save_draft"
 )
+
+// DraftWebMCPDay is the reference app's seeded draft programme.
+const DraftWebMCPDay = "d-webmcp-day"
 
 // Seed events of the reference app.
 const (
@@ -53,6 +58,11 @@ func Event(id string) Page {
 // Register is one event's registration form.
 func Register(id string) Page {
 	return Page{Path: "/events/" + url.PathEscape(id) + "/register", Tools: []string{PrepareEventRegistration}}
+}
+
+// DraftEdit is an organiser's draft, edited through a review.
+func DraftEdit(id string) Page {
+	return Page{Path: "/drafts/" + url.PathEscape(id) + "/edit", Tools: []string{PrepareDraftEdit, SaveDraft}}
 }
 
 // Registrations is the session's registrations.
