@@ -46,6 +46,13 @@ type Request struct {
 	Done            bool              `json:"done"`
 }
 
+// Counted tells whether r is one of the app's requests as the server got
+// them: not one the harness sent to read the state, and not the page's side
+// of a request a service worker answered. If the worker fetched from the
+// network, its own request is in the log too, and counting both would count
+// one request twice; if it answered from its cache, the server never saw it.
+func (r Request) Counted() bool { return !r.IsProbe() && !r.FromSW }
+
 // Target is a browser target other than the tab's page: a cross-site iframe
 // (which runs in a process of its own), or a dedicated, shared or service
 // worker.

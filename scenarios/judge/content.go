@@ -316,7 +316,7 @@ func (j *judge) reviewFor(s scenarios.SubmittedExpect, method, pattern string, l
 	}
 	matches := func(k int) bool {
 		r := j.ev.Requests[k]
-		return record.MatchRequest(r.Method, r.Path, method, pattern) && !r.IsProbe()
+		return record.MatchRequest(r.Method, r.Path, method, pattern) && r.Counted()
 	}
 	if s.Click != "" {
 		rv := reviews[0]

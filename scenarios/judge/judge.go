@@ -729,8 +729,9 @@ func (j *judge) netCount(phase vocab.Phase, method, pattern string) (int, []reco
 	if !ok {
 		return 0, nil, false
 	}
-	// The harness's own state reads are not the app's or the agent's.
-	matched := slices.DeleteFunc(j.ev.Requests[lo:hi].Filter(method, pattern), record.Request.IsProbe)
+	// The harness's own state reads are not the app's or the agent's, and a
+	// request a service worker answered is counted once, as the worker's.
+	matched := slices.DeleteFunc(j.ev.Requests[lo:hi].Filter(method, pattern), func(r record.Request) bool { return !r.Counted() })
 	return len(matched), matched, true
 }
 
@@ -778,7 +779,7 @@ func (j *judge) judgeWitnesses() {
 		}
 		seen, maybe := map[string]int{}, map[string]int{}
 		for _, r := range j.ev.Requests[lo:hi] {
-			if r.IsProbe() || !sameOrigin(j.ev.Env.BaseURL, r.URL) {
+			if !r.Counted() || !sameOrigin(j.ev.Env.BaseURL, r.URL) {
 				continue
 			}
 			k := strings.ToUpper(r.Method) + " " + r.Path
@@ -987,7 +988,7 @@ func (j *judge) netWrites(phase vocab.Phase) ([]string, bool) {
 	}
 	var out []string
 	for _, r := range j.ev.Requests[lo:hi].Writes() {
-		if sameOrigin(j.ev.Env.BaseURL, r.URL) {
+		if r.Counted() && sameOrigin(j.ev.Env.BaseURL, r.URL) {
 			out = append(out, r.Method+" "+r.Path)
 		}
 	}

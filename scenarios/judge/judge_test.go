@@ -1400,3 +1400,23 @@ func TestAnOptionalCallDoesNotTakeTheNextRequiredOnesPlace(t *testing.T) {
 		}
 	}
 }
+
+// A POST through a service worker that fetched it from the network is in
+// the log twice: the page's side (fromServiceWorker) and the worker's own
+// request. The server got one.
+func TestARequestAServiceWorkerAnsweredCountsOnce(t *testing.T) {
+	sc, ev := goodConf01(t)
+	i := slices.IndexFunc(ev.Requests, func(r record.Request) bool { return r.Method == "POST" && r.Path == "/api/registrations" })
+	if i < 0 {
+		t.Fatal("the good CONF-01 run has no POST /api/registrations")
+	}
+	pageSide := ev.Requests[i]
+	pageSide.Seq, pageSide.ID, pageSide.FromSW = 90, "page-side", true
+	addNet(t, ev, vocab.PhaseHuman, pageSide)
+	wantVerdict(t, Judge(sc, ev), vocab.Pass)
+
+	// Known-bad: without the mark, the same entry is a second POST, which
+	// the journal does not hold.
+	ev.Requests[slices.IndexFunc(ev.Requests, func(r record.Request) bool { return r.ID == "page-side" })].FromSW = false
+	wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.EvidenceDisagrees)
+}
