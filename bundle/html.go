@@ -210,10 +210,20 @@ details { margin-top: 1rem; } summary { cursor: pointer; font-weight: 600; }
 {{end}}</table>
 
 <h2>Page</h2>
+{{if .Evidence.Pages}}<table>
+<tr><th>after</th><th>URL</th></tr>
+{{range $p, $u := .Evidence.Pages}}<tr><td>{{$p}}</td><td class="v">{{show $u}}</td></tr>
+{{end}}</table>{{end}}
 <table>
-<tr><th>after</th><th>selector</th><th>present</th><th>visible</th><th>enabled</th><th>value</th><th>text</th><th>:tool-form-active</th><th>:tool-submit-active</th></tr>
-{{range .UI}}{{$p := .Phase}}{{range .Elements}}<tr><td>{{$p}}</td><td class="v">{{show .Selector}}</td><td>{{.Present}}</td><td>{{.Visible}}</td><td>{{.Enabled}}</td><td class="v">{{show .Value}}</td><td class="v">{{show .Text}}</td><td>{{.ToolFormActive}}</td><td>{{.ToolSubmitActive}}</td></tr>
+<tr><th>after</th><th>frame</th><th>selector</th><th>count</th><th>present</th><th>visible</th><th>enabled</th><th>checked</th><th>value</th><th>text</th><th>attributes</th><th>:tool-form-active</th><th>:tool-submit-active</th></tr>
+{{range .UI}}{{$p := .Phase}}{{range .Elements}}<tr><td>{{$p}}</td><td class="v">{{show .Frame}}</td><td class="v">{{show .Selector}}</td><td>{{.Count}}</td><td>{{.Present}}</td><td>{{.Visible}}</td><td>{{.Enabled}}</td><td>{{.Checked}}</td><td class="v">{{show .Value}}</td><td class="v">{{show .Text}}</td><td class="v">{{if .Attributes}}{{show .Attributes}}{{end}}</td><td>{{.ToolFormActive}}</td><td>{{.ToolSubmitActive}}</td></tr>
 {{end}}{{end}}</table>
+
+{{if .Evidence.Reviews}}<h2>What the person had before them at each click</h2>
+<table>
+<tr><th>step</th><th>clicked</th><th>requests before</th><th>form (name = value)</th><th>named elements</th></tr>
+{{range .Evidence.Reviews}}<tr><td>{{.Phase}} {{.Index}}</td><td class="v">{{show .Click}}</td><td>{{.Requests}}</td><td class="v">{{range .Form}}{{show .Name}} = {{show .Value}}{{if .Hidden}} (hidden){{end}}<br>{{else}}(not in a form){{end}}</td><td class="v">{{range $sel, $v := .Seen}}{{show $sel}}: {{show $v}}<br>{{end}}</td></tr>
+{{end}}</table>{{end}}
 </details>
 {{if .FailureShot}}<p>When the spec failed:</p><img alt="screenshot when the spec failed" src="{{png .FailureShot}}">{{end}}
 </body>

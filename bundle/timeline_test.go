@@ -315,3 +315,23 @@ func TestATimelineWithoutMarks(t *testing.T) {
 	}
 	_ = HTML(b) // renders
 }
+
+// The records one by one show everything a UI check or a submitted check
+// reads: the page's URL, an element's frame, count, checked state and
+// attributes, and what the person had before them at each click.
+func TestTheReportShowsWhatTheNewerChecksRead(t *testing.T) {
+	sc, ev := confirmRecord(t)
+	ev.Pages = map[vocab.Phase]string{vocab.PhaseHuman: "https://app.test/registrations?after=confirm-page-url"}
+	el := &ev.UI[vocab.PhaseAgent][0]
+	el.Frame, el.Count, el.Checked, el.Attributes = "#frame-seen", 7, true, map[string]string{"aria-expanded": "attribute-seen"}
+	ev.Reviews = []scenarios.Review{{Phase: vocab.PhaseHuman, Index: 1, Click: "#save-clicked", Requests: 4,
+		Form: []scenarios.FormField{{Name: "title", Value: "value-at-the-click"}, {Name: "csrf", Value: "hidden-value", Hidden: true}},
+		Seen: map[string]string{"#preview .title": "text-seen-at-the-click"}}}
+	page := string(HTML(Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}))
+	for _, want := range []string{"confirm-page-url", "#frame-seen", "<td>7</td>", "attribute-seen", "#save-clicked",
+		"value-at-the-click", "hidden-value (hidden)", "text-seen-at-the-click"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report does not show %q", want)
+		}
+	}
+}
