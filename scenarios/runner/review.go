@@ -135,7 +135,7 @@ func (r *runner) seenSelectors() []string {
 			set[sel] = true
 		}
 	}
-	return slices.Sorted(maps.Keys(set))
+	return cmpOr(slices.Sorted(maps.Keys(set)), []string{}) // a list, even empty, for the page
 }
 
 // sameOrigin answers whether a URL is of base's origin (scheme, host and
