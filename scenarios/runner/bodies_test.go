@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -14,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/netlog"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
@@ -212,5 +214,27 @@ func TestAFormThatNavigatesWithAFileIsSaidToMissItsBody(t *testing.T) {
 	join := ev.Reviews[len(ev.Reviews)-1]
 	if i := slices.IndexFunc(join.Form, func(f scenarios.FormField) bool { return f.Name == "photo" }); i < 0 || join.Form[i].Value != "ann.jpg" {
 		t.Errorf("the review's photo entry: %+v", join.Form)
+	}
+}
+
+// TestABodyOverTheCaptureLimitIsSaidNotCut: a draft of more than MaxBody
+// is saved from the timer; its body is not kept (no part of it), and a
+// fault says how long it was.
+func TestABodyOverTheCaptureLimitIsSaidNotCut(t *testing.T) {
+	message := strings.Repeat("m", netlog.MaxBody)
+	sc := scenarios.Scenario{
+		ID: "COMPOSE-HUGE", Start: "/compose",
+		Agent: scenarios.Agent{Calls: []scenarios.Call{{Tool: "draft_message",
+			Input: map[string]any{"subject": "Logs", "message": message}}}},
+	}
+	ev, _ := play(t, sc, nil)
+	at, draft := one(t, ev, "POST", "/api/drafts")
+	if draft.Body != "" || !draft.HasBody {
+		t.Errorf("the draft: hasBody %v, %d bytes of body kept; want had and none kept", draft.HasBody, len(draft.Body))
+	}
+	size := len("draft_id=d-1001&subject=Logs&message=") + netlog.MaxBody
+	want := fmt.Sprintf("the body of POST /api/drafts (request %d of the log) is not in the record: its %d bytes are over the capture limit of %d", at+1, size, netlog.MaxBody)
+	if !slices.Equal(ev.Faults, []string{want}) {
+		t.Errorf("faults %q\nwant %q", ev.Faults, want)
 	}
 }
