@@ -41,7 +41,7 @@ const reviewJS = `((sel, named) => {
       out.seen[s] = control ? e.value : e.innerText.trim();
     } catch (err) { out.errors.push(s + ": " + err.message); }
   }
-  const form = el.form ?? el.closest("form");
+  const form = el.form instanceof HTMLFormElement ? el.form : el.closest("form");
   if (!form) return out;
   out.inForm = true;
   const button = el.closest("button, input[type=submit], input[type=image]");
