@@ -41,20 +41,7 @@ func one(t *testing.T, ev *scenarios.Evidence, method, path string) (int, record
 // record; the beacon to a third party's tracker (another origin) keeps
 // none, though it had one.
 func TestTheAppsWriteBodiesAreKeptFromWhereverTheyAreSent(t *testing.T) {
-	sc := scenarios.Scenario{
-		ID: "PROFILE-BODIES", Start: "/profile",
-		Agent: scenarios.Agent{Calls: []scenarios.Call{{Tool: "edit_profile",
-			Input: map[string]any{"email": "ann@example.org", "tz": "Europe/Berlin", "newsletter": true}}}},
-		Human: []scenarios.Step{
-			{Click: "#verify"},
-			{WaitRequest: "POST /api/profile/verify"},
-			{Click: "#save"},
-			{WaitRequest: "PUT /api/profile"},
-			{WaitRequest: "POST /api/address"},
-			{WaitRequest: "POST /api/events"},
-		},
-		Capture: scenarios.Capture{Review: duration(0), Settle: duration(0)},
-	}
+	sc := loadScenario(t, "testdata/PROFILE-SAVE.yaml")
 	ev, base := play(t, sc, nil)
 	if len(ev.Faults) > 0 || len(ev.Unmet) > 0 {
 		t.Fatalf("faults %q, unmet %q", ev.Faults, ev.Unmet)
@@ -161,7 +148,7 @@ func multipartFields(t *testing.T, r record.Request) []string {
 // multipart, sent with no photo, navigates to the welcome page; its body is
 // in the record whole, the empty file part too.
 func TestAMultipartFormThatNavigatesKeepsItsBody(t *testing.T) {
-	sc := signupScenario("/signup?upload=1")
+	sc := signupScenario(t, "/signup?upload=1")
 	ev, _ := play(t, sc, nil)
 	if len(ev.Faults) > 0 || len(ev.Unmet) > 0 {
 		t.Fatalf("faults %q, unmet %q", ev.Faults, ev.Unmet)
@@ -186,7 +173,7 @@ func TestAMultipartFormThatNavigatesKeepsItsBody(t *testing.T) {
 // content is left out). No body is kept, and a fault says so. The review
 // names the file.
 func TestAFormThatNavigatesWithAFileIsSaidToMissItsBody(t *testing.T) {
-	sc := signupScenario("/signup?upload=1")
+	sc := signupScenario(t, "/signup?upload=1")
 	sc.Agent.Calls = nil
 	choose := func(ctx context.Context, tab *browser.Tab, act func(context.Context, scenarios.Call) record.Result) {
 		if res := act(ctx, scenarios.Call{Tool: "fill_signup", Input: map[string]any{"name": "Ann Example", "email": "ann@exmaple.org", "plan": "patron"}}); res.Status != vocab.Completed {

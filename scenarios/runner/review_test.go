@@ -8,24 +8,13 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-// signupScenario: the assistant fills in the sign-up form with a typo in
-// the email, the person corrects it, presses Dark mode (outside the form),
-// then Join.
-func signupScenario(start string) scenarios.Scenario {
-	return scenarios.Scenario{
-		ID: "SIGNUP-REVIEW", Start: start,
-		Agent: scenarios.Agent{Calls: []scenarios.Call{{Tool: "fill_signup",
-			Input: map[string]any{"name": "Ann Example", "email": "ann@exmaple.org", "plan": "patron"}}}},
-		Human: []scenarios.Step{
-			{Fill: map[string]string{"#email": "ann@example.org"}},
-			{Click: "#theme"},
-			{Click: "#join"},
-			{WaitFor: "#welcome"},
-		},
-		Capture: scenarios.Capture{Review: duration(0), Settle: duration(0)},
-		Expect: scenarios.Expect{Submitted: []scenarios.SubmittedExpect{{Request: "POST /signup",
-			Fields: map[string]string{"/plan": "#plan", "/price": "#price", "/summary": "#summary", "/coupon": "#coupon"}}}},
-	}
+// signupScenario is testdata/SIGNUP-REVIEW.yaml, started at start: the
+// assistant fills in the sign-up form with a typo in the email, the person
+// corrects it, presses Dark mode (outside the form), then Join.
+func signupScenario(t *testing.T, start string) scenarios.Scenario {
+	sc := loadScenario(t, "testdata/SIGNUP-REVIEW.yaml")
+	sc.Start = start
+	return sc
 }
 
 // TestTheReviewIsWhatThePersonHadBeforeThem: at each of the person's
@@ -36,7 +25,7 @@ func signupScenario(start string) scenarios.Scenario {
 // matches nothing is absent), and where the request log stood: the form's
 // POST is the very next request. A click outside any form has no form.
 func TestTheReviewIsWhatThePersonHadBeforeThem(t *testing.T) {
-	ev, _ := play(t, signupScenario("/signup"), nil)
+	ev, _ := play(t, signupScenario(t, "/signup"), nil)
 	if len(ev.Faults) > 0 || len(ev.Unmet) > 0 {
 		for _, r := range ev.Requests {
 			t.Logf("%s %s %d %q", r.Method, r.URL, r.Status, r.Body)

@@ -81,3 +81,18 @@ func requestsOf(ev *scenarios.Evidence, method, path string) (at []int, reqs []r
 	}
 	return at, reqs
 }
+
+// loadScenario reads a scenario file of testdata: what a scenario says to
+// use the real pages.
+func loadScenario(t *testing.T, path string) scenarios.Scenario {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenarios.Parse(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
