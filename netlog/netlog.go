@@ -165,8 +165,10 @@ func (r *Recorder) ObserveFrom(src Source, ev any) {
 				if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
 					id := string(ev.RequestID)
 					r.sent[id] = n
-					if i, ok := r.current[id]; ok {
-						r.check(i)
+					for i, e := range r.reqs { // a redirect's hops share the id
+						if e.ID == id {
+							r.check(i)
+						}
 					}
 				}
 			}

@@ -432,13 +432,18 @@ func TestABodyNotTheLengthSentIsNotKept(t *testing.T) {
 		extra("3", "3"),
 		extra("4", "9"), // a GET's extra info: nothing to check
 		sent("4", "GET", "http://app.test/page", 103, nil),
+		// A form's POST answered 303: the GET that follows shares its id,
+		// and the POST's extra info may come after it.
+		sent("5", "POST", "http://app.test/form", 104, nil, "a=12"),
+		redirected("5", "http://app.test/done", 104.1, 303, "/done"),
+		extra("5", "9"),
 	)
 	log := r.Requests()
 	if log[0].Body != "" || log[1].Body != "" || log[2].Body != "a=1" {
 		t.Errorf("bodies %q %q %q, want the two short ones dropped and a=1 kept", log[0].Body, log[1].Body, log[2].Body)
 	}
 	u := r.Unkept()
-	if len(u) != 2 || u[0].Seq != 1 || u[1].Seq != 2 || u[0].Method != "POST" || u[0].URL != "http://app.test/signup" {
+	if len(u) != 3 || u[0].Seq != 1 || u[1].Seq != 2 || u[2].Seq != 5 || u[0].Method != "POST" || u[0].URL != "http://app.test/signup" {
 		t.Fatalf("unkept %+v", u)
 	}
 	if want := "the browser handed over 12 of the 459 bytes sent"; !strings.HasPrefix(u[0].Why, want) {
