@@ -241,6 +241,9 @@ func (r *runner) collect(ctx context.Context) {
 		// The app's writes' bodies are evidence (seed 003): one the log
 		// could not keep whole is a gap in the record, said so.
 		for _, u := range tab.Net.Unkept() {
+			if !record.IsWrite(u.Method) {
+				continue
+			}
 			r.fault("the body of %s %s (request %d of the log) is not in the record: %s", u.Method, pathOf(u.URL), u.Seq, u.Why)
 		}
 	}
