@@ -414,8 +414,10 @@ func (r *Recorder) Unkept() []Unkept {
 }
 
 // EnableParams turn on the Network domain with room for request bodies, on
-// the page and on every target attached to it.
-var EnableParams = network.EnableParams{MaxPostDataSize: new(int64(64 << 10))}
+// the page and on every target attached to it: a body of bytes up to
+// MaxBody comes inline with its request, so that none of those can be lost
+// to a navigation before it is asked for (Run asks for the others).
+var EnableParams = network.EnableParams{MaxPostDataSize: new(int64(MaxBody))}
 
 // Enable turns on the Network domain of the page with EnableParams.
 func Enable(ctx context.Context) error {

@@ -83,37 +83,48 @@ func TestTheAppsWriteBodiesAreKeptFromWhereverTheyAreSent(t *testing.T) {
 }
 
 // TestADraftSavedFromATimerInTheReviewKeepsItsBody: the assistant drafts a
-// long message (over the browser's inline limit, so that the body is only
-// announced); the page saves the draft two seconds later, in the person's
-// review window, as form data; then the person sends it, multipart by
-// fetch, and the page goes on to the "sent" page at once. Both bodies are
-// in the record, whole, each in its phase: the second was asked for before
-// its document went (the renderer forgets it then).
+// long message (74 000 bytes: over the browser's default inline limit) and
+// the person's screenshot is chosen; the page saves the draft two seconds
+// later, in the person's review window, as form data; then the person
+// sends it, multipart by fetch with the screenshot (a file: the body is only
+// announced, never inline), and follows the link on to the "sent" page.
+// Both bodies are in the record, whole, each in its phase: the second was
+// asked for before its document went (the renderer forgets it then; asked
+// only at the end of the run, it is gone).
 func TestADraftSavedFromATimerInTheReviewKeepsItsBody(t *testing.T) {
-	message := strings.Repeat("The export fails on the second page. ", 2000) // 74 000 bytes
+	message := strings.Repeat("The export fails on the second page. ", 2000)
 	sc := scenarios.Scenario{
 		ID: "COMPOSE-BODIES", Start: "/compose",
-		Agent: scenarios.Agent{Calls: []scenarios.Call{{Tool: "draft_message",
-			Input: map[string]any{"subject": "Export fails", "message": message}}}},
-		Human:   []scenarios.Step{{Click: "#send"}, {WaitFor: "#sent"}},
+		Human:   []scenarios.Step{{Click: "#send"}, {WaitFor: "#done"}, {Click: "#done"}, {WaitFor: "#sent"}},
 		Capture: scenarios.Capture{Settle: duration(0)}, // the default review: 3 s of page time
 	}
-	ev, _ := play(t, sc, nil)
+	draft := func(ctx context.Context, tab *browser.Tab, act func(context.Context, scenarios.Call) record.Result) {
+		if res := act(ctx, scenarios.Call{Tool: "draft_message", Input: map[string]any{"subject": "Export fails", "message": message}}); res.Status != vocab.Completed {
+			t.Errorf("draft_message: %+v", res)
+		}
+		if err := tab.Do(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const d = new DataTransfer();
+			d.items.add(new File(["PNG pixels"], "screen.png", { type: "image/png" }));
+			document.getElementById("screenshot").files = d.files; })()`)); err != nil {
+			t.Error(err)
+		}
+	}
+	ev, _ := play(t, sc, draft)
 	if len(ev.Faults) > 0 || len(ev.Unmet) > 0 {
+		logRequests(t, ev)
 		t.Fatalf("faults %q, unmet %q", ev.Faults, ev.Unmet)
 	}
-	at, draft := one(t, ev, "POST", "/api/drafts")
+	at, saved := one(t, ev, "POST", "/api/drafts")
 	if from, to, _ := ev.Window(vocab.PhaseAgent); at < from.Requests || at >= to.Requests {
 		t.Errorf("the draft's save is entry %d, outside the agent's window [%d, %d)", at, from.Requests, to.Requests)
 	}
 	// URLSearchParams keeps the form's order, and writes a space as +.
 	want := "draft_id=d-1001&subject=Export+fails&message=" + url.QueryEscape(message)
-	if draft.Body != want {
-		t.Errorf("the draft's body is %d bytes, want %d: %.80q", len(draft.Body), len(want), draft.Body)
+	if saved.Body != want {
+		t.Errorf("the draft's body is %d bytes, want %d: %.80q", len(saved.Body), len(want), saved.Body)
 	}
 	_, sent := one(t, ev, "POST", "/api/messages")
 	got := multipartFields(t, sent)
-	if !slices.Equal(got, []string{"draft_id=d-1001", "subject=Export fails", "message=" + message}) {
+	if !slices.Equal(got, []string{"draft_id=d-1001", "subject=Export fails", "message=" + message, "screenshot(screen.png)=PNG pixels"}) {
 		t.Errorf("the message's parts are %.200q", got)
 	}
 }
