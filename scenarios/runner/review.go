@@ -87,8 +87,9 @@ type reviewed struct {
 // review records what the person has before them at their click step i on
 // sel, read in the page just before the click, and where the request log
 // stands: a request after it came after the click. The element is to be
-// seen first, as the click waits for it: when it is not yet, the read
-// waits for it too (an error then is the step's). A failed read is a
+// seen first, as the click waits for it: when it is not yet, or the read
+// fails (a navigation replaced the document), the read waits for it too
+// (an error then is the step's) and reads again. A second failed read is a
 // fault, and no review is recorded; the click goes on.
 func (r *runner) review(ctx context.Context, i int, sel string) error {
 	args, err := json.Marshal([]any{sel, r.seenSelectors()})
@@ -98,7 +99,9 @@ func (r *runner) review(ctx context.Context, i int, sel string) error {
 	}
 	read := chromedp.Evaluate[reviewed](reviewJS + "(..." + string(args) + ")")
 	got, err := chromedp.Run(ctx, read)
-	if err == nil && got.NotYet {
+	if err != nil || got.NotYet {
+		// Not there yet, or the document went while it was read (the last
+		// click navigated): once the element is there, read again.
 		if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
 			return err
 		}

@@ -80,3 +80,24 @@ func TestTheReviewIsWhatThePersonHadBeforeThem(t *testing.T) {
 		t.Errorf("the POST's body:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestAClickRightAfterANavigationIsReviewedOnTheNewPage: the person presses
+// Join and, with no wait between, clicks on the welcome page the form
+// navigated to. The second review is read on the new page (no fault, no
+// form), after the sign-up's requests.
+func TestAClickRightAfterANavigationIsReviewedOnTheNewPage(t *testing.T) {
+	sc := signupScenario(t, "/signup")
+	sc.Human = []scenarios.Step{{Fill: map[string]string{"#email": "ann@example.org"}}, {Click: "#join"}, {Click: "#welcome"}}
+	ev, _ := play(t, sc, nil)
+	if len(ev.Faults) > 0 || len(ev.Unmet) > 0 {
+		t.Fatalf("faults %q, unmet %q", ev.Faults, ev.Unmet)
+	}
+	if len(ev.Reviews) != 2 {
+		t.Fatalf("reviews %+v, want 2", ev.Reviews)
+	}
+	welcome := ev.Reviews[1]
+	at, _ := requestsOf(ev, "GET", "/signup/welcome")
+	if welcome.Click != "#welcome" || welcome.Index != 2 || welcome.Form != nil || len(at) != 1 || welcome.Requests <= at[0] {
+		t.Errorf("the review on the welcome page: %+v; the welcome page is entry %v", welcome, at)
+	}
+}
