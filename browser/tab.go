@@ -164,6 +164,7 @@ func (b *Browser) openTab(followChildren bool) (*Tab, error) {
 		return nil, fmt.Errorf("open tab: %w", err)
 	}
 	t.Tools = webmcp.NewClient(t.Bind, t.Trace)
+	go t.Net.Run(ctx) // bodies are asked for while their document is there
 	return t, nil
 }
 

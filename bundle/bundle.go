@@ -106,6 +106,7 @@ type run struct {
 	Windows    []scenarios.Window             `json:"windows,omitempty"`
 	Direct     []scenarios.DirectRecord       `json:"direct,omitempty"`
 	Pages      map[vocab.Phase]string         `json:"pages,omitempty"`
+	Reviews    []scenarios.Review             `json:"reviews,omitempty"`
 }
 
 type catalogFile struct {
@@ -189,7 +190,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	parts := map[string]any{
 		ScenarioFile: b.Scenario,
-		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages},
+		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews},
 		CatalogFile:  catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools},
 		TraceFile:    ev.Trace,
 		StateFile:    ev.States,
@@ -251,7 +252,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		return Bundle{}, err
 	}
 	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, r.Calls, r.Marks, r.Final, r.Faults, r.Unmet
-	ev.ProbeReads, ev.Windows, ev.Direct, ev.Pages = r.ProbeReads, r.Windows, r.Direct, r.Pages
+	ev.ProbeReads, ev.Windows, ev.Direct, ev.Pages, ev.Reviews = r.ProbeReads, r.Windows, r.Direct, r.Pages, r.Reviews
 	_ = json.Unmarshal(r.Capture, &ev.Capture)
 	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
 	ev.States, ev.UI = states, ui

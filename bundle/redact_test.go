@@ -471,3 +471,101 @@ func TestEveryScenarioOfTheSuiteStillSeals(t *testing.T) {
 		}
 	}
 }
+
+// reviewRecord is a sign-up run (seed 003): the assistant fills in the form
+// with a typo in the email, the person types the right one, the review at
+// their click holds the form and the texts shown, and the form's POST
+// carries the same values form-encoded (the email %40-escaped, the name's
+// space as +); a multipart copy and a JSON save carry them too.
+func reviewRecord() (scenarios.Scenario, *scenarios.Evidence) {
+	const base = "http://127.0.0.1:38291"
+	sc := scenarios.Scenario{
+		ID: "SIGNUP-01", Title: "Sign-up reviewed", Start: "/signup", Prompt: "Sign me up as a patron.",
+		Agent: scenarios.Agent{Calls: []scenarios.Call{{Tool: "fill_signup",
+			Input: map[string]any{"name": "Ann Example", "email": "ann@exmaple.org", "plan": "patron"}}}},
+		Human: []scenarios.Step{{Fill: map[string]string{"#email": "ann@example.org"}}, {Click: "#join"}},
+		Expect: scenarios.Expect{Submitted: []scenarios.SubmittedExpect{{Request: "POST /signup",
+			Fields: map[string]string{"/summary": "#summary", "/contact": "#contact"}}}},
+	}
+	multipart := "--XyZ\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAnn Example\r\n" +
+		"--XyZ\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nann@example.org\r\n--XyZ--\r\n"
+	ev := &scenarios.Evidence{
+		ScenarioID: sc.ID, Env: scenarios.Env{BaseURL: base},
+		Calls: []scenarios.CallRecord{{Phase: vocab.PhaseAgent, Call: sc.Agent.Calls[0],
+			Result: record.Result{Tool: "fill_signup", Status: vocab.Completed, OutputText: "Filled in."}}},
+		Reviews: []scenarios.Review{{Phase: vocab.PhaseHuman, Index: 1, Click: "#join", Requests: 0,
+			Form: []scenarios.FormField{
+				{Name: "form_id", Value: "signup-v2", Hidden: true},
+				{Name: "name", Value: "Ann Example"},
+				{Name: "email", Value: "ann@example.org"},
+				{Name: "plan", Value: "patron"},
+			},
+			Seen: map[string]string{"#summary": "Ann Example joins as Patron.", "#contact": "Questions? club-desk@riverside.example"}}},
+		Requests: record.Log{
+			{Seq: 1, ID: "9.1", Method: "POST", Path: "/signup", URL: base + "/signup", HasBody: true, ResourceType: "Document",
+				Body:           "form_id=signup-v2&name=Ann+Example&email=ann%40example.org&plan=patron",
+				RequestHeaders: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, Status: 303, Done: true},
+			{Seq: 2, ID: "9.2", Method: "POST", Path: "/api/copy", URL: base + "/api/copy", HasBody: true, Body: multipart,
+				RequestHeaders: map[string]string{"Content-Type": "multipart/form-data; boundary=XyZ"}, Status: 201, Done: true},
+			{Seq: 3, ID: "9.3", Method: "PUT", Path: "/api/profile", URL: base + "/api/profile", HasBody: true,
+				Body: `{"name":"Ann Example","email":"ann@example.org","draft":"ann@exmaple.org"}`, Status: 200, Done: true},
+		},
+		Marks: map[vocab.Phase]scenarios.Mark{vocab.PhaseAgent: {}, vocab.PhaseHuman: {}, vocab.PhaseEnd: {Requests: 3}},
+	}
+	ev.Capture.Network = true
+	return sc, ev
+}
+
+// TestReviewsAndBodiesAreRedactedAndStayEqual: what a person typed or was
+// shown, in the reviews and in the bodies the app's writes carried
+// (form-encoded with %40 and +, multipart, JSON), leaves no trace in any
+// file of the bundle; and each value becomes the same placeholder wherever
+// it is, so that "the request carried what was reviewed" reads the same on
+// the redacted record. The typo stays a different value.
+func TestReviewsAndBodiesAreRedactedAndStayEqual(t *testing.T) {
+	sc, ev := reviewRecord()
+	b, err := Seal(Meta{RunID: "r", Start: time.Unix(0, 0).UTC(), End: time.Unix(1, 0).UTC(), BaseURL: ev.Env.BaseURL}, sc, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "signup")
+	if err := Write(dir, b); err != nil {
+		t.Fatal(err)
+	}
+	secrets := []string{"ann@example.org", "ann@exmaple.org", "Ann Example", "club-desk@riverside.example"}
+	for _, l := range leaks(t, dir, secrets) {
+		t.Error(l)
+	}
+	red := b.Evidence
+	form := map[string]string{}
+	for _, f := range red.Reviews[0].Form {
+		form[f.Name] = f.Value
+	}
+	email, name := form["email"], form["name"]
+	if !strings.HasPrefix(email, "REDACTED-EMAIL-") || !strings.HasPrefix(name, "REDACTED-") || form["plan"] != "patron" || form["form_id"] != "signup-v2" {
+		t.Fatalf("the redacted review's form: %+v", red.Reviews[0].Form)
+	}
+	if got := red.Reviews[0].Seen["#summary"]; got != name+" joins as Patron." {
+		t.Errorf("seen #summary %q, want the name's placeholder %s in it", got, name)
+	}
+	if got := red.Reviews[0].Seen["#contact"]; got == "" || strings.Contains(got, "@") {
+		t.Errorf("seen #contact %q: the address the page showed must be hidden", got)
+	}
+	posted, err := url.ParseQuery(red.Requests[0].Body)
+	if err != nil {
+		t.Fatalf("the redacted form body %q does not parse: %v", red.Requests[0].Body, err)
+	}
+	if posted.Get("email") != email || posted.Get("name") != name || posted.Get("plan") != "patron" {
+		t.Errorf("the form body reads %v; the review has email %s, name %s", posted, email, name)
+	}
+	if want := "\r\n\r\n" + name + "\r\n"; !strings.Contains(red.Requests[1].Body, want) || !strings.Contains(red.Requests[1].Body, "\r\n\r\n"+email+"\r\n") {
+		t.Errorf("the multipart body %q does not carry the review's placeholders", red.Requests[1].Body)
+	}
+	var saved map[string]string
+	if err := json.Unmarshal([]byte(red.Requests[2].Body), &saved); err != nil {
+		t.Fatalf("the redacted JSON body %q: %v", red.Requests[2].Body, err)
+	}
+	if saved["email"] != email || saved["name"] != name || saved["draft"] == email || !strings.HasPrefix(saved["draft"], "REDACTED-EMAIL-") {
+		t.Errorf("the JSON body reads %v; the review has email %s, name %s; the typo must stay another value", saved, email, name)
+	}
+}

@@ -5,9 +5,12 @@ package netlog
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"net/url"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +29,17 @@ import (
 // two sessions: a worker's script or a cross-site iframe's document starts
 // on the page's session and finishes on the new target's. So entries are
 // found by request id alone, whichever session reports the event.
+//
+// Bodies: the browser sends a request's body inline when it is small and
+// made of bytes only; a larger one, or one that holds a blob or a file, is
+// only announced, and must be asked for (Network.getRequestPostData) while
+// the document that sent it is still there: once the page navigates, the
+// renderer forgets it. So Run asks for each such body as soon as it is
+// announced, and FillBodies asks again for any still missing. A body is
+// kept only when it is whole: its length is checked against the
+// Content-Length the browser sent (a form's navigation with a file is
+// handed over without the file's content), and one over MaxBody is not
+// kept. Unkept says which bodies are missing, and why.
 type Recorder struct {
 	mu       sync.Mutex
 	reqs     []*record.Request
@@ -33,12 +47,50 @@ type Recorder struct {
 	session  map[string]string // requestId → the session that reported it, when not the page's
 	sessions func(id string) cdp.Session
 	changed  chan struct{}
+	// sent is the Content-Length each request was sent with, by request id
+	// (Network.requestWillBeSentExtraInfo, which may come first).
+	sent map[string]int64
+	// unkept says why an entry's announced body is not in it, by index:
+	// final (not asked again) or a failure to read it (asked again).
+	unkept map[int]unkeptWhy
+	keep   func(url string) bool // whose bodies are kept; nil: every request's
+	wake   chan struct{}         // a body to ask for (Run)
 }
+
+type unkeptWhy struct {
+	why   string
+	final bool
+}
+
+// askBound limits one Network.getRequestPostData (a blob is read for it).
+const askBound = 5 * time.Second
+
+// MaxBody is the longest request body the log keeps: a longer one is left
+// out (and Unkept says so), never cut.
+const MaxBody = 1 << 20
 
 // NewRecorder makes an empty log.
 func NewRecorder() *Recorder {
-	return &Recorder{current: map[string]int{}, session: map[string]string{}, changed: make(chan struct{})}
+	return &Recorder{current: map[string]int{}, session: map[string]string{}, changed: make(chan struct{}),
+		sent: map[string]int64{}, unkept: map[int]unkeptWhy{}, wake: make(chan struct{}, 1)}
 }
+
+// KeepBodies says whose bodies the log keeps, by the request's URL: the
+// body of a request keep rejects is neither kept nor asked for (its entry
+// still says it had one). nil keeps every body.
+func (r *Recorder) KeepBodies(keep func(url string) bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.keep = keep
+	for i, e := range r.reqs {
+		if e.HasBody && !r.keeps(e) {
+			e.Body = ""
+			delete(r.unkept, i)
+		}
+	}
+}
+
+func (r *Recorder) keeps(e *record.Request) bool { return r.keep == nil || r.keep(e.URL) }
 
 // Source says which session reported an event: the tab's page (the zero
 // Source) or another target attached to the tab.
@@ -92,11 +144,36 @@ func (r *Recorder) ObserveFrom(src Source, ev any) {
 		if src.Session != "" {
 			r.session[id] = src.Session
 		}
-		for _, p := range ev.Request.PostDataEntries {
-			req.Body += string(p.Bytes)
-		}
 		r.reqs = append(r.reqs, req)
 		r.current[id] = len(r.reqs) - 1
+		if req.HasBody && r.keeps(req) {
+			var body strings.Builder
+			for _, p := range ev.Request.PostDataEntries {
+				body.Write(p.Bytes)
+			}
+			r.setBody(len(r.reqs)-1, body.String())
+			if req.Body == "" {
+				select { // Run asks for it
+				case r.wake <- struct{}{}:
+				default:
+				}
+			}
+		}
+	case *network.EventRequestWillBeSentExtraInfo:
+		for k, v := range ev.Headers {
+			if s, ok := v.(string); ok && strings.EqualFold(k, "Content-Length") {
+				if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+					id := string(ev.RequestID)
+					r.sent[id] = n
+					for i, e := range r.reqs { // a redirect's hops share the id
+						if e.ID == id {
+							r.check(i)
+						}
+					}
+				}
+			}
+		}
+		return // changes nothing a waiter waits for
 	case *network.EventResponseReceived:
 		if e := r.entry(string(ev.RequestID)); e != nil {
 			e.Status, e.StatusText, e.MimeType = int(ev.Response.Status), ev.Response.StatusText, ev.Response.MimeType
@@ -117,6 +194,34 @@ func (r *Recorder) ObserveFrom(src Source, ev any) {
 	}
 	close(r.changed)
 	r.changed = make(chan struct{})
+}
+
+// setBody keeps body as entry i's, when it is whole and not too long.
+func (r *Recorder) setBody(i int, body string) {
+	e := r.reqs[i]
+	switch {
+	case body == "":
+		return
+	case len(body) > MaxBody:
+		e.Body = ""
+		r.unkept[i] = unkeptWhy{fmt.Sprintf("its %d bytes are over the capture limit of %d", len(body), MaxBody), true}
+		return
+	}
+	e.Body = body
+	delete(r.unkept, i)
+	r.check(i)
+}
+
+// check drops entry i's body when it is not the length the browser sent:
+// a part is missing, and a body with a part missing is a wrong body.
+func (r *Recorder) check(i int) {
+	e := r.reqs[i]
+	n, ok := r.sent[e.ID]
+	if !ok || e.Body == "" || int64(len(e.Body)) == n {
+		return
+	}
+	r.unkept[i] = unkeptWhy{fmt.Sprintf("the browser handed over %d of the %d bytes sent (Chromium leaves a file's content out of a form's navigation)", len(e.Body), n), true}
+	e.Body = ""
 }
 
 func (r *Recorder) entry(id string) *record.Request {
@@ -210,47 +315,109 @@ func (r *Recorder) WaitSettled(ctx context.Context) error {
 
 // FillBodies fetches, with Network.getRequestPostData on the session that
 // reported each request, the bodies the browser announced but did not send
-// inline. It must run while the tab (and the target) is open: ctx is bound
-// to the tab's page.
+// inline and that are still missing (Run asks for most of them earlier).
+// It must run while the tab (and the target) is open: ctx is bound to the
+// tab's page.
 func (r *Recorder) FillBodies(ctx context.Context) error {
+	r.fill(ctx, true)
+	return nil
+}
+
+// Run asks for each body the browser announces without sending it, as soon
+// as it is announced, until ctx ends: the renderer forgets a body when its
+// document goes. ctx is bound to the tab's page.
+func (r *Recorder) Run(ctx context.Context) {
+	for {
+		select {
+		case <-r.wake:
+			r.fill(ctx, false)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// fill asks for the missing bodies; again (last) asks also for those that
+// could not be read before.
+func (r *Recorder) fill(ctx context.Context, again bool) {
 	type ask struct {
-		e       *record.Request
+		i       int
+		id      string
 		session cdp.Session
 	}
 	r.mu.Lock()
 	var missing []ask
-	for _, e := range r.reqs {
-		if e.HasBody && e.Body == "" {
-			a := ask{e: e}
-			if id := r.session[e.ID]; id != "" && r.sessions != nil {
-				a.session = r.sessions(id)
-			}
-			missing = append(missing, a)
+	for i, e := range r.reqs {
+		why, noted := r.unkept[i]
+		if !e.HasBody || e.Body != "" || !r.keeps(e) || why.final || noted && !again {
+			continue
 		}
+		a := ask{i: i, id: e.ID}
+		if id := r.session[e.ID]; id != "" && r.sessions != nil {
+			a.session = r.sessions(id)
+		}
+		missing = append(missing, a)
 	}
 	r.mu.Unlock()
 	for _, a := range missing {
-		e, params := a.e, network.GetRequestPostDataParams{RequestID: network.RequestID(a.e.ID)}
+		params := network.GetRequestPostDataParams{RequestID: network.RequestID(a.id)}
 		var res network.GetRequestPostDataResult
 		var err error
+		asking, cancel := context.WithTimeout(ctx, askBound)
 		if a.session != nil {
-			res, err = cdp.Call(ctx, a.session, network.GetRequestPostData, params)
+			res, err = cdp.Call(asking, a.session, network.GetRequestPostData, params)
 		} else {
-			res, err = chromedp.Call(ctx, network.GetRequestPostData, params)
+			res, err = chromedp.Call(asking, network.GetRequestPostData, params)
 		}
-		if err != nil {
-			continue // the browser no longer holds it: the entry keeps HasBody with no Body
-		}
+		cancel()
 		r.mu.Lock()
-		e.Body = string(res.PostData)
+		switch e := r.reqs[a.i]; {
+		case e.Body != "" || r.unkept[a.i].final:
+		case err != nil:
+			r.unkept[a.i] = unkeptWhy{"the browser did not hand it over: " + err.Error(), false}
+		case len(res.PostData) == 0:
+			r.unkept[a.i] = unkeptWhy{"the browser handed over an empty body", true}
+		default:
+			r.setBody(a.i, string(res.PostData))
+		}
+		close(r.changed) // a waiter may wait for a body
+		r.changed = make(chan struct{})
 		r.mu.Unlock()
 	}
-	return nil
+}
+
+// Unkept is a request whose body the log does not hold, and why.
+type Unkept struct {
+	Seq    int    // the entry's place in the log, from 1
+	Method string // the request's
+	URL    string
+	Why    string
+}
+
+// Unkept lists the requests that had a body the log does not hold, among
+// those whose bodies it keeps (KeepBodies), in log order.
+func (r *Recorder) Unkept() []Unkept {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Unkept
+	for i, e := range r.reqs {
+		if !e.HasBody || e.Body != "" || !r.keeps(e) {
+			continue
+		}
+		why, ok := r.unkept[i]
+		if !ok {
+			why.why = "the browser was never asked for it"
+		}
+		out = append(out, Unkept{Seq: e.Seq, Method: e.Method, URL: e.URL, Why: why.why})
+	}
+	return out
 }
 
 // EnableParams turn on the Network domain with room for request bodies, on
-// the page and on every target attached to it.
-var EnableParams = network.EnableParams{MaxPostDataSize: new(int64(64 << 10))}
+// the page and on every target attached to it: a body of bytes up to
+// MaxBody comes inline with its request, so that none of those can be lost
+// to a navigation before it is asked for (Run asks for the others).
+var EnableParams = network.EnableParams{MaxPostDataSize: new(int64(MaxBody))}
 
 // Enable turns on the Network domain of the page with EnableParams.
 func Enable(ctx context.Context) error {

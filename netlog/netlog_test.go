@@ -3,6 +3,10 @@ package netlog
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -327,5 +331,179 @@ func TestFillBodiesAsksTheSessionThatReported(t *testing.T) {
 	}
 	if len(w.asked) != 1 || w.asked[0] != "Network.getRequestPostData 20" {
 		t.Errorf("asked %v", w.asked)
+	}
+}
+
+// extra is the event with the headers the browser sent a request with.
+func extra(id string, contentLength string) *network.EventRequestWillBeSentExtraInfo {
+	return &network.EventRequestWillBeSentExtraInfo{RequestID: network.RequestID(id), Headers: network.Headers{"Content-Length": contentLength}}
+}
+
+// bodyScript answers Network.getRequestPostData from a table, or fails.
+type bodyScript struct {
+	mu     sync.Mutex
+	bodies map[string]string // request id → body; absent: the browser no longer holds it
+	asked  []string
+	asking chan string // each id asked for, when set
+}
+
+func (s *bodyScript) Call(_ context.Context, _ string, params, res any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := string(params.(network.GetRequestPostDataParams).RequestID)
+	s.asked = append(s.asked, id)
+	if s.asking != nil {
+		s.asking <- id
+	}
+	b, ok := s.bodies[id]
+	if !ok {
+		return errors.New("No resource with given id was found (-32000)")
+	}
+	res.(*network.GetRequestPostDataResult).PostData = []byte(b)
+	return nil
+}
+
+func (s *bodyScript) Subscribe(string) (<-chan jsonv2.Value, func()) { return nil, func() {} }
+
+func (s *bodyScript) askedFor() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.asked)
+}
+
+// fromWorker is a Source whose session is a bodyScript's.
+var fromWorker = Source{Session: "S-W", Target: &record.Target{Type: "worker", ID: "W1"}}
+
+func scripted(bodies map[string]string) (*Recorder, *bodyScript) {
+	s := &bodyScript{bodies: bodies}
+	r := NewRecorder()
+	r.SetSessions(func(string) cdp.Session { return s })
+	return r, s
+}
+
+func announced(id, method, url string) *network.EventRequestWillBeSent {
+	ev := sent(id, method, url, 100, nil)
+	ev.Request.HasPostData = true
+	return ev
+}
+
+// TestKeepBodiesKeepsOnlyTheAppsBodies: a body sent to another origin is
+// neither kept nor asked for; its entry still says it had one.
+func TestKeepBodiesKeepsOnlyTheAppsBodies(t *testing.T) {
+	r, s := scripted(map[string]string{"2": "big from the tracker"})
+	r.KeepBodies(func(url string) bool { return strings.HasPrefix(url, "http://app.test/") })
+	r.ObserveFrom(fromWorker, sent("1", "POST", "http://app.test/api/save", 100, nil, `{"email":"ann@example.org"}`))
+	r.ObserveFrom(fromWorker, sent("3", "POST", "http://tracker.test/collect", 101, nil, "email=ann%40example.org"))
+	r.ObserveFrom(fromWorker, announced("2", "POST", "http://tracker.test/big"))
+	_ = r.FillBodies(t.Context())
+	log := r.Requests()
+	if log[0].Body != `{"email":"ann@example.org"}` {
+		t.Errorf("the app's body: %q", log[0].Body)
+	}
+	for _, e := range log[1:] {
+		if e.Body != "" || !e.HasBody {
+			t.Errorf("%s: body %q, hasBody %v: want no body kept, hasBody true", e.URL, e.Body, e.HasBody)
+		}
+	}
+	if got := s.askedFor(); len(got) != 0 {
+		t.Errorf("asked the browser for %v: a third party's body is not ours to fetch", got)
+	}
+	if u := r.Unkept(); len(u) != 0 {
+		t.Errorf("unkept %+v: bodies not meant to be kept are not missing", u)
+	}
+	// Set after the fact, it drops what was kept.
+	r.KeepBodies(func(string) bool { return false })
+	if b := r.Requests()[0].Body; b != "" {
+		t.Errorf("after KeepBodies(none) the body is %q", b)
+	}
+}
+
+// TestABodyNotTheLengthSentIsNotKept: a body whose length is not the
+// Content-Length the browser sent has a part missing; it is dropped and
+// Unkept says so, whichever event comes first. One of the right length is
+// kept.
+func TestABodyNotTheLengthSentIsNotKept(t *testing.T) {
+	r := observed(
+		extra("1", "459"), // before its request, as the browser may send it
+		sent("1", "POST", "http://app.test/signup", 100, nil, "name=Ann&cv="),
+		sent("2", "POST", "http://app.test/other", 101, nil, "name=Bob&cv="),
+		extra("2", "500"), // after
+		sent("3", "POST", "http://app.test/ok", 102, nil, "a=1"),
+		extra("3", "3"),
+		extra("4", "9"), // a GET's extra info: nothing to check
+		sent("4", "GET", "http://app.test/page", 103, nil),
+		// A form's POST answered 303: the GET that follows shares its id,
+		// and the POST's extra info may come after it.
+		sent("5", "POST", "http://app.test/form", 104, nil, "a=12"),
+		redirected("5", "http://app.test/done", 104.1, 303, "/done"),
+		extra("5", "9"),
+	)
+	log := r.Requests()
+	if log[0].Body != "" || log[1].Body != "" || log[2].Body != "a=1" {
+		t.Errorf("bodies %q %q %q, want the two short ones dropped and a=1 kept", log[0].Body, log[1].Body, log[2].Body)
+	}
+	u := r.Unkept()
+	if len(u) != 3 || u[0].Seq != 1 || u[1].Seq != 2 || u[2].Seq != 5 || u[0].Method != "POST" || u[0].URL != "http://app.test/signup" {
+		t.Fatalf("unkept %+v", u)
+	}
+	if want := "the browser handed over 12 of the 459 bytes sent"; !strings.HasPrefix(u[0].Why, want) {
+		t.Errorf("why %q, want it to start %q", u[0].Why, want)
+	}
+}
+
+// TestABodyOverTheLimitIsNotKept: a body longer than MaxBody is left out,
+// said so, and not asked for again.
+func TestABodyOverTheLimitIsNotKept(t *testing.T) {
+	r, s := scripted(map[string]string{"1": strings.Repeat("x", MaxBody+1), "2": strings.Repeat("y", MaxBody)})
+	r.ObserveFrom(fromWorker, announced("1", "PUT", "http://app.test/api/upload"))
+	r.ObserveFrom(fromWorker, announced("2", "PUT", "http://app.test/api/upload2"))
+	_ = r.FillBodies(t.Context())
+	_ = r.FillBodies(t.Context())
+	log := r.Requests()
+	if log[0].Body != "" || len(log[1].Body) != MaxBody {
+		t.Errorf("body lengths %d and %d, want 0 and %d", len(log[0].Body), len(log[1].Body), MaxBody)
+	}
+	u := r.Unkept()
+	if len(u) != 1 || u[0].Seq != 1 || u[0].Why != fmt.Sprintf("its %d bytes are over the capture limit of %d", MaxBody+1, MaxBody) {
+		t.Errorf("unkept %+v", u)
+	}
+	if got := s.askedFor(); !slices.Equal(got, []string{"1", "2"}) {
+		t.Errorf("asked %v, want 1 and 2 once each", got)
+	}
+}
+
+// TestRunAsksForABodyAsSoonAsItIsAnnounced: Run fetches an announced body
+// without waiting for FillBodies; one the browser no longer holds is said
+// so, and FillBodies asks once more.
+func TestRunAsksForABodyAsSoonAsItIsAnnounced(t *testing.T) {
+	r, s := scripted(map[string]string{"1": "blob body"})
+	s.asking = make(chan string, 4)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { r.Run(ctx); close(done) }()
+	r.ObserveFrom(fromWorker, announced("1", "POST", "http://app.test/api/beacon"))
+	r.ObserveFrom(fromWorker, finished("1", 100.1, 10))
+	wait, stop := context.WithTimeout(t.Context(), testWait)
+	defer stop()
+	if _, err := r.WaitFor(wait, 0, func(q record.Request) bool { return q.Body == "blob body" }); err != nil {
+		t.Fatalf("Run never fetched the body (%v); asked %v", err, s.askedFor())
+	}
+	r.ObserveFrom(fromWorker, announced("2", "POST", "http://app.test/api/gone"))
+	for id := ""; id != "2"; {
+		select {
+		case id = <-s.asking:
+		case <-wait.Done():
+			t.Fatalf("Run never asked for the second body; asked %v", s.askedFor())
+		}
+	}
+	cancel()
+	<-done
+	u := r.Unkept()
+	if len(u) != 1 || u[0].Seq != 2 || u[0].Why != "the browser did not hand it over: No resource with given id was found (-32000)" {
+		t.Errorf("unkept %+v", u)
+	}
+	_ = r.FillBodies(t.Context())
+	if got := s.askedFor(); !slices.Equal(got, []string{"1", "2", "2"}) {
+		t.Errorf("asked %v, want FillBodies to ask for the missing one again, and only it", got)
 	}
 }

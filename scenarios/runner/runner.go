@@ -59,6 +59,7 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	}
 	r := &runner{sc: sc, t: t, ev: newEvidence(sc, t)}
 	r.ev.Capture.Observer = r.journalOn()
+	t.Tab.Net.KeepBodies(sameOrigin(t.BaseURL))
 	tools := t.Tab.Tools
 	tools.Bound = t.Bound
 	if sc.Capture.ToolTimeout > 0 {
@@ -237,6 +238,14 @@ func (r *runner) collect(ctx context.Context) {
 	r.ev.Trace = tab.Trace.Events()
 	if r.ev.Capture.Network {
 		r.ev.Requests = cmpOr(tab.Net.Requests(), record.Log{})
+		// The app's writes' bodies are evidence (seed 003): one the log
+		// could not keep whole is a gap in the record, said so.
+		for _, u := range tab.Net.Unkept() {
+			if !record.IsWrite(u.Method) {
+				continue
+			}
+			r.fault("the body of %s %s (request %d of the log) is not in the record: %s", u.Method, pathOf(u.URL), u.Seq, u.Why)
+		}
 	}
 	if r.journalOn() {
 		j, err := r.t.Observer.Journal(ctx, 0)
@@ -535,6 +544,11 @@ func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios
 	defer cancelBound()
 	switch {
 	case s.Click != "":
+		if phase == vocab.PhaseHuman {
+			if err := r.review(ctx, i, s.Click); err != nil {
+				return err
+			}
+		}
 		return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(s.Click), chromedp.NodeVisible))
 	case len(s.Fill) > 0:
 		for _, sel := range slices.Sorted(maps.Keys(s.Fill)) {
@@ -586,6 +600,7 @@ func Partial(sc scenarios.Scenario, t Target, why string) *scenarios.Evidence {
 	ev.Trace = tab.Trace.Events()
 	ev.Console = tab.Console.Entries()
 	ev.Faults = []string{"the run did not finish: " + why}
+	tab.Net.KeepBodies(sameOrigin(t.BaseURL))
 	if ev.Capture.Network {
 		ev.Requests = cmpOr(tab.Net.Requests(), record.Log{})
 	}

@@ -1,0 +1,98 @@
+package runner_test
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/fixtures/realpages"
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/runner"
+)
+
+// One browser for the package's tests, started by the first that needs it.
+var shared struct {
+	once sync.Once
+	b    *browser.Browser
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.b != nil {
+		shared.b.Close()
+	}
+	os.Exit(code)
+}
+
+func newTab(t *testing.T) *browser.Tab {
+	t.Helper()
+	shared.once.Do(func() { shared.b, shared.err = browser.Launch(browser.OptionsFromEnv()) })
+	if shared.err != nil {
+		t.Fatalf("these tests need Chromium %d+ with WebMCP (apt-get install -y chromium, or set %s): %v",
+			browser.MinMajorVersion, browser.EnvChromium, shared.err)
+	}
+	tab, err := shared.b.NewTab(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tab.Close)
+	return tab
+}
+
+// play runs sc in a fresh tab against the real pages; agent, when set,
+// acts in place of the transcript.
+func play(t *testing.T, sc scenarios.Scenario, agent func(context.Context, *browser.Tab, func(context.Context, scenarios.Call) record.Result)) (*scenarios.Evidence, string) {
+	t.Helper()
+	srv, err := realpages.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	tab := newTab(t)
+	target := runner.Target{BaseURL: srv.URL, Tab: tab, Browser: shared.b.Version}
+	if agent != nil {
+		target.Agent = func(ctx context.Context, act func(context.Context, scenarios.Call) record.Result) *string {
+			agent(ctx, tab, act)
+			return nil
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
+	defer cancel()
+	return runner.Run(ctx, sc, target), srv.URL
+}
+
+func duration(d time.Duration) *scenarios.Duration {
+	v := scenarios.Duration(d)
+	return &v
+}
+
+// requestsOf answers the log's entries of method and path, with their
+// positions.
+func requestsOf(ev *scenarios.Evidence, method, path string) (at []int, reqs []record.Request) {
+	for i, r := range ev.Requests {
+		if r.Method == method && r.Path == path {
+			at, reqs = append(at, i), append(reqs, r)
+		}
+	}
+	return at, reqs
+}
+
+// loadScenario reads a scenario file of testdata: what a scenario says to
+// use the real pages.
+func loadScenario(t *testing.T, path string) scenarios.Scenario {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenarios.Parse(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
