@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -140,6 +141,29 @@ func hmConf01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 	return sc, ev
 }
 
+// hmConf01Content is CONF-01 attempt 3 judged for what its POST carried
+// as well (under its own id): the registration's body in full, and the
+// values the person had in the form at their click.
+func hmConf01Content(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
+	t.Helper()
+	sc, ev := hmConf01(t)
+	sc.ID = "CONF-01.attempt-3.content"
+	ev.ScenarioID = sc.ID
+	sc.Expect.Content = []scenarios.ContentExpect{{Request: "POST /api/registrations", Phase: vocab.PhaseHuman,
+		Body: map[string]any{"eventId": "evt-webmcp-intro", "attendeeName": hmName, "email": hmEmail, "intentId": map[string]any{"$pattern": "^int_"}}}}
+	sc.Expect.Submitted = []scenarios.SubmittedExpect{{Request: "POST /api/registrations", Ignore: []string{"/eventId", "/intentId"}}}
+	i := slices.IndexFunc(ev.Requests, func(r record.Request) bool { return r.Method == "POST" && r.Path == "/api/registrations" })
+	ev.Requests[i].RequestHeaders = map[string]string{"Content-Type": "application/json"}
+	ev.Requests[i].HasBody = true
+	ev.Requests[i].Body = `{"eventId":"evt-webmcp-intro","attendeeName":"` + hmName + `","email":"` + hmEmail + `","intentId":"int_1"}`
+	ev.Reviews = []scenarios.Review{{Phase: vocab.PhaseHuman, Index: 0, Click: "#submit-registration", Requests: ev.Marks[vocab.PhaseHuman].Requests,
+		Form: []scenarios.FormField{{Name: "attendeeName", Value: hmName}, {Name: "email", Value: hmEmail}},
+		// Two elements the page showed, so that a mutation visiting them
+		// must pick an order of its own (a map's is random).
+		Seen: map[string]string{"#summary .name": hmName, "#summary .email": hmEmail}}}
+	return sc, ev
+}
+
 // hmAmb01 is AMB-01 and a correct run of it: the agent asks and does
 // nothing.
 func hmAmb01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
@@ -181,7 +205,7 @@ func handMade(t *testing.T) (map[string]*scenarios.Evidence, map[string]scenario
 	t.Helper()
 	records := map[string]*scenarios.Evidence{}
 	scs := map[string]scenarios.Scenario{}
-	for _, mk := range []func(*testing.T) (scenarios.Scenario, *scenarios.Evidence){hmConf01, hmAmb01} {
+	for _, mk := range []func(*testing.T) (scenarios.Scenario, *scenarios.Evidence){hmConf01, hmAmb01, hmConf01Content} {
 		sc, ev := mk(t)
 		if v := judge.Judge(sc, ev); v.Outcome != vocab.Pass {
 			t.Fatalf("the hand-made record of %s does not pass:\n%s", sc.ID, judge.Explain(v))
