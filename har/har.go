@@ -98,7 +98,7 @@ func harEntryOf(r record.Request) harEntry {
 			StartedDateTime: r.Started.Format(time.RFC3339Nano),
 			Time:            total,
 			Request: &cdphar.Request{Method: r.Method, URL: r.URL, HTTPVersion: httpVersion(r.Protocol), Cookies: []*cdphar.Cookie{},
-				Headers: nvs(r.RequestHeaders), QueryString: query(r.URL), HeadersSize: -1, BodySize: int64(len(r.Body))},
+				Headers: nvs(r.RequestHeaders), QueryString: query(r.URL), HeadersSize: -1, BodySize: requestBodySize(r)},
 			Response: &cdphar.Response{Status: int64(r.Status), StatusText: r.StatusText, HTTPVersion: httpVersion(r.Protocol), Cookies: []*cdphar.Cookie{},
 				Headers: nvs(r.ResponseHeaders),
 				// Content.Text is []byte, which encoding/json writes as base64:
@@ -176,4 +176,14 @@ func query(raw string) []*cdphar.NameValuePair {
 	}
 	slices.SortFunc(out, func(a, b *cdphar.NameValuePair) int { return strings.Compare(a.Name+"="+a.Value, b.Name+"="+b.Value) })
 	return out
+}
+
+// requestBodySize is the HAR bodySize of a request: the bytes kept, or -1
+// ("unknown") when the request had a body the log does not hold (another
+// origin's, or one the browser no longer gave): 0 would claim an empty one.
+func requestBodySize(r record.Request) int64 {
+	if r.HasBody && r.Body == "" {
+		return -1
+	}
+	return int64(len(r.Body))
 }

@@ -164,6 +164,13 @@ func TestHAREdgeCases(t *testing.T) {
 		if at(doc, "log.entries.0.request.postData.text") != "" || at(doc, "log.entries.0.request.postData.mimeType") != "text/plain" {
 			t.Errorf("postData %v", at(doc, "log.entries.0.request.postData"))
 		}
+		if n := at(doc, "log.entries.0.request.bodySize"); n != -1.0 {
+			t.Errorf("bodySize %v of a body the log does not hold, want -1 (unknown), not 0 (empty)", n)
+		}
+		kept := harLogOf(t, record.Log{{Seq: 1, Method: "POST", URL: "http://a/", HasBody: true, Body: "a=1"}})
+		if n := at(kept, "log.entries.0.request.bodySize"); n != 3.0 {
+			t.Errorf("bodySize %v of a kept 3-byte body", n)
+		}
 	})
 	t.Run("redirect entry carries redirectURL, whatever the header's case", func(t *testing.T) {
 		r := observed(
