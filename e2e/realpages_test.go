@@ -8,6 +8,7 @@ import (
 	"github.com/agentready/agentready/e2e/matchers"
 	"github.com/agentready/agentready/fixtures/realpages"
 	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -27,6 +28,10 @@ var _ = Own("Real page patterns", MarkScenario, Label("real-pages"), func() {
 			verdict := framework.RunScenarioOn(ctx, sc, runs.App{BaseURL: srv.URL})
 			if sc.Known != nil {
 				Expect(verdict).To(matchers.HaveVerdict(sc.Known.Outcome, sc.Known.Codes...))
+				if d := sc.Known.Departs; d != "" {
+					Expect(verdict.Diagnosis).NotTo(BeNil(), "a FAIL that must depart at %s has no diagnosis", d)
+					Expect(verdict.Diagnosis.Link).To(Equal(d), "where the evidence first departs:\n%s", judge.Explain(verdict))
+				}
 			} else {
 				Expect(verdict).To(matchers.HaveVerdict(vocab.Pass))
 			}
