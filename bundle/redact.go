@@ -553,9 +553,16 @@ const (
 	minDigits = 7
 )
 
-// tooPlain tells whether a value is too short or too plain a number to hide.
+// tooPlain tells whether a value is too short, too plain a number, or a
+// JSON literal to hide. A prompt_data value true (a ticked box) is no one's
+// secret, and hiding it would rewrite every boolean of every JSON body the
+// record holds, which changes the verdict.
 func tooPlain(s string) bool {
 	t := strings.TrimSpace(s)
+	switch strings.ToLower(t) {
+	case "true", "false", "null":
+		return true
+	}
 	return utf8.RuneCountInString(t) < minSecret || numberRE.MatchString(t) && digitCount(t) < minDigits
 }
 

@@ -364,6 +364,7 @@ func TestPromptDataIsHiddenWithItsWordsAndInEveryCase(t *testing.T) {
 		"level": {Value: "beginner"},
 		"code":  {Value: "ab"},                     // too short to hide
 		"seats": {Value: "500"},                    // a plain small number: never hidden
+		"optIn": {Value: "true", From: "yes"},      // a JSON literal: never hidden (found by PROFILE-01)
 		"phone": {Value: "5551234567"},             // a number, but a phone's digits
 		"when":  {Value: "ninth", From: "the 9th"}, // from words that do not hold the value
 	}
@@ -392,6 +393,9 @@ func TestPromptDataIsHiddenWithItsWordsAndInEveryCase(t *testing.T) {
 	}
 	if v := b.Scenario.PromptData["seats"].Value; v != "500" {
 		t.Errorf("a small number is not hidden: %q", v)
+	}
+	if v := b.Scenario.PromptData["optIn"].Value; v != "true" {
+		t.Errorf("a JSON literal is not hidden (it would rewrite every boolean of every body): %q", v)
 	}
 }
 
