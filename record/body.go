@@ -10,6 +10,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -157,9 +158,16 @@ func parseMultipart(body, boundary string) (any, error) {
 			return nil, fmt.Errorf("the multipart body does not parse: %w", err)
 		}
 		name := part.FormName()
-		if file := part.FileName(); file != "" {
-			f.add(name, map[string]any{"filename": file})
-			continue
+		// A file part, even one with no file chosen (filename=""), is
+		// {filename: …}: Part.FileName cannot tell that from a text part.
+		if _, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition")); err == nil {
+			if file, ok := params["filename"]; ok {
+				if file != "" {
+					file = filepath.Base(file) // as Part.FileName: never a path
+				}
+				f.add(name, map[string]any{"filename": file})
+				continue
+			}
 		}
 		b, err := io.ReadAll(part)
 		if err != nil {

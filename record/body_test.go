@@ -31,6 +31,11 @@ func TestABodyIsReadByItsContentType(t *testing.T) {
 		"Content-Type: application/pdf",
 		"",
 		"%PDF-1.7 …",
+		"--XyZ",
+		`Content-Disposition: form-data; name="photo"; filename=""`,
+		"Content-Type: application/octet-stream",
+		"",
+		"",
 		"--XyZ--",
 		"",
 	}, "\r\n")
@@ -48,7 +53,8 @@ func TestABodyIsReadByItsContentType(t *testing.T) {
 		{"form", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "email=a%40b.example&name=Ann+Lee&tag=go&tag=web&empty=",
 			map[string]any{"email": "a@b.example", "name": "Ann Lee", "tag": []any{"go", "web"}, "empty": ""}},
 		{"multipart", map[string]string{"Content-Type": "multipart/form-data; boundary=XyZ"}, multipartBody,
-			map[string]any{"title": "Keynote", "tag": []any{"go", "web"}, "slides": map[string]any{"filename": "deck.pdf"}}},
+			map[string]any{"title": "Keynote", "tag": []any{"go", "web"}, "slides": map[string]any{"filename": "deck.pdf"},
+				"photo": map[string]any{"filename": ""}}}, // a file input with no file chosen is still a file part
 	}
 	for _, tt := range tests {
 		got, err := bodyReq(tt.headers, tt.body).BodyDocument()

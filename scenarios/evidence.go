@@ -119,6 +119,7 @@ type FormField struct {
 	Name   string `json:"name"`
 	Value  string `json:"value"`
 	Hidden bool   `json:"hidden,omitempty"` // type=hidden, or not rendered: the person did not see it
+	File   bool   `json:"file,omitempty"`   // a file chosen in the control: Value is its name
 }
 
 // Window is a span of page time granted at once after a phase.

@@ -519,6 +519,11 @@ func formPlaces(form []scenarios.FormField) []formPlace {
 			index[ptr]++
 			ptr = record.JoinPointer(append(tokens[i], fmt.Sprint(k))...)
 		}
+		if f.File {
+			// A file travels as a part whose place holds {filename: …}
+			// (record.ParseBody); the person saw the file's name.
+			ptr += "/filename"
+		}
 		out[i] = formPlace{pointer: ptr, name: f.Name, value: f.Value, hidden: f.Hidden}
 	}
 	return out

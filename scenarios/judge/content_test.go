@@ -494,6 +494,27 @@ func TestFormNamesArePlacesOfTheBody(t *testing.T) {
 	}
 }
 
+// A file control shows the file's name; its part in a multipart body is
+// {filename: …} (record.ParseBody), so the name is compared there.
+func TestAChosenFileIsComparedByItsName(t *testing.T) {
+	boundary := "--Bnd"
+	multipart := func(file string) string {
+		return strings.Join([]string{boundary, `Content-Disposition: form-data; name="title"`, "", "Keynote",
+			boundary, `Content-Disposition: form-data; name="slides"; filename="` + file + `"`, "Content-Type: application/pdf", "", "%PDF",
+			boundary + "--", ""}, "\r\n")
+	}
+	run := func(t *testing.T, body string) Verdict {
+		sc, ev := configRun(t)
+		ev.Reviews[0].Form = []scenarios.FormField{{Name: "title", Value: "Keynote"}, {Name: "slides", Value: "deck.pdf", File: true}}
+		ev.Requests[2].RequestHeaders["content-type"] = "multipart/form-data; boundary=Bnd"
+		ev.Requests[2].Body = body
+		return Judge(sc, ev)
+	}
+	wantCheck(t, run(t, multipart("deck.pdf")), submittedID, vocab.CheckPass, "", "(2,")
+	wantCheck(t, run(t, multipart("other.pdf")), submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed,
+		`/slides/filename carried "other.pdf", the person saw "deck.pdf"`)
+}
+
 func TestExplicitFieldsNameWhatShowedEachPlace(t *testing.T) {
 	run := func(t *testing.T, seen map[string]string) Verdict {
 		sc, ev := configRun(t)

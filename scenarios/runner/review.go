@@ -70,7 +70,8 @@ const reviewJS = `((sel, named) => {
   const shown = (c) => !!c && c.type !== "hidden" && c.checkVisibility({ visibilityProperty: true });
   for (const [name, value] of data) {
     const c = by.get(name)?.shift();
-    out.form.push({ name, value: value instanceof File ? value.name : value, hidden: !shown(c) });
+    const file = value instanceof File;
+    out.form.push({ name, value: file ? value.name : value, hidden: !shown(c), file });
   }
   return out;
 })`
