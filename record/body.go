@@ -80,8 +80,22 @@ func ParseBody(contentType, body string) (any, error) {
 		return parseURLEncoded(body)
 	case mediaType == "multipart/form-data":
 		return parseMultipart(body, params["boundary"])
+	case mediaType == "text/plain":
+		// fetch(url, {body: JSON.stringify(x)}) without a header sends
+		// text/plain;charset=UTF-8; a server reading JSON reads it as JSON.
+		if v, err := parseJSON(body); err == nil {
+			return v, nil
+		}
+		return nil, errors.New("the body is text/plain and not JSON, which is read as no document (JSON, form data)")
 	}
 	return nil, fmt.Errorf("the body is %s, which is read as no document (JSON, form data)", mediaType)
+}
+
+// IsFormData tells whether a Content-Type is a form's: its body's keys are
+// the controls' names as written (user[email] is one key).
+func IsFormData(contentType string) bool {
+	mediaType, _, err := mime.ParseMediaType(contentType)
+	return err == nil && (mediaType == "application/x-www-form-urlencoded" || mediaType == "multipart/form-data")
 }
 
 func parseJSON(body string) (any, error) {

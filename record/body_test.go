@@ -50,6 +50,8 @@ func TestABodyIsReadByItsContentType(t *testing.T) {
 		{"json with a charset, header in lower case", map[string]string{"content-type": "application/json; charset=utf-8"}, `[true]`, []any{true}},
 		{"a +json type", map[string]string{"CONTENT-TYPE": "application/merge-patch+json"}, `{"x":"y"}`, map[string]any{"x": "y"}},
 		{"no type, JSON body", nil, ` {"x":1} `, map[string]any{"x": json.Number("1")}},
+		// fetch with a string body and no header sends text/plain.
+		{"JSON sent as text/plain", map[string]string{"Content-Type": "text/plain;charset=UTF-8"}, `{"x":1}`, map[string]any{"x": json.Number("1")}},
 		{"form", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "email=a%40b.example&name=Ann+Lee&tag=go&tag=web&empty=",
 			map[string]any{"email": "a@b.example", "name": "Ann Lee", "tag": []any{"go", "web"}, "empty": ""}},
 		{"multipart", map[string]string{"Content-Type": "multipart/form-data; boundary=XyZ"}, multipartBody,
@@ -78,7 +80,8 @@ func TestABodyThatIsNoDocumentSaysWhy(t *testing.T) {
 		{"json that does not parse", map[string]string{"Content-Type": "application/json"}, `{"a":`, "application/json and not JSON"},
 		{"two JSON values", map[string]string{"Content-Type": "application/json"}, `{} {}`, "more follows"},
 		{"no type, not JSON", nil, "a=1", "no Content-Type and is not JSON"},
-		{"another type", map[string]string{"Content-Type": "text/plain;charset=UTF-8"}, `{"a":1}`, "text/plain, which is read as no document"},
+		{"another type", map[string]string{"Content-Type": "text/csv"}, `{"a":1}`, "text/csv, which is read as no document"},
+		{"plain text that is not JSON", map[string]string{"Content-Type": "text/plain;charset=UTF-8"}, `a=1`, "text/plain and not JSON"},
 		{"a bad form escape", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "a=%zz", "form body does not parse"},
 		{"multipart without a boundary", map[string]string{"Content-Type": "multipart/form-data"}, "--x--", "no boundary"},
 		{"multipart cut short", map[string]string{"Content-Type": "multipart/form-data; boundary=XyZ"}, "--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhalf", "multipart body does not parse"},
@@ -108,6 +111,10 @@ func TestJSONPointers(t *testing.T) {
 		if back := JoinPointer(tokens...); back != p {
 			t.Errorf("%q → %q → %q", p, tokens, back)
 		}
+	}
+	// RFC 6901: ~1 is undone before ~0, so ~01 is the key "~1", not "/".
+	if got, _ := SplitPointer("/~01"); !reflect.DeepEqual(got, []string{"~1"}) {
+		t.Errorf("/~01 splits to %q, want [\"~1\"]", got)
 	}
 	if got, _ := SplitPointer("/a~1b/~0c"); !reflect.DeepEqual(got, []string{"a/b", "~c"}) {
 		t.Errorf("unescaped: %q", got)
