@@ -45,9 +45,8 @@ func (j *judge) judgeContent(want []scenarios.ContentExpect) {
 				fmt.Sprintf("no request %s %s in %s carried anything to judge", method, pattern, phaseWords(phase)))
 			continue
 		}
-		if lost := lostBodies(reqs); len(lost) > 0 {
-			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, expected, nil,
-				"the browser no longer held the body of "+strings.Join(lost, ", ")+": what it carried is unknown")
+		if lost := j.lostBodies(reqs); len(lost) > 0 {
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, expected, nil, strings.Join(lost, "; ")+": what it carried is unknown")
 			continue
 		}
 		if c.Resource != nil {
@@ -230,14 +229,24 @@ func decode(b []byte) (any, error) {
 }
 
 // lostBodies names the requests that had a body the browser no longer held.
-func lostBodies(reqs []record.Request) []string {
+func (j *judge) lostBodies(reqs []record.Request) []string {
 	var out []string
 	for _, r := range reqs {
 		if _, err := r.BodyDocument(); errors.Is(err, record.ErrBodyLost) {
-			out = append(out, requestName(r))
+			out = append(out, j.whyNoBody(r))
 		}
 	}
 	return out
+}
+
+// whyNoBody says why the log holds no body for a request that had one: the
+// suite keeps only the bodies of the app's origin
+// (docs/decisions/2026-11-30-reviews-and-bodies.md); any other was lost.
+func (j *judge) whyNoBody(r record.Request) string {
+	if !sameOrigin(j.ev.Env.BaseURL, r.URL) {
+		return "the body of " + requestName(r) + " went to another origin than the app's, whose bodies are not kept"
+	}
+	return "the browser no longer held the body of " + requestName(r)
 }
 
 func requestName(r record.Request) string {
@@ -287,7 +296,7 @@ func (j *judge) judgeSubmitted(want []scenarios.SubmittedExpect) {
 		body, err := r.BodyDocument()
 		switch {
 		case errors.Is(err, record.ErrBodyLost):
-			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, "the browser no longer held the body of "+requestName(r)+": what it carried is unknown")
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, j.whyNoBody(r)+": what it carried is unknown")
 			continue
 		case err != nil:
 			j.fail(id, vocab.SrcNetwork, vocab.SubmittedNotReviewed, s, r.Body, fmt.Sprintf("the body of %s cannot be held against what the person saw: %v", requestName(r), err))
@@ -298,15 +307,22 @@ func (j *judge) judgeSubmitted(want []scenarios.SubmittedExpect) {
 }
 
 // reviewFor picks the review that counts and the log index of the request
-// it is held against: the first review of the named click, or, with none
-// named, the last review before the first matching request that follows
-// one. No review answers nil and why; no request, -1 and why.
+// it is held against: the first matching request after the first review
+// (of the named click, or of any click when none is named), held against
+// the last such review before it — a person who clicked Save, was stopped
+// by the page, corrected a field and clicked again reviewed what they saw
+// the second time. No review answers nil and why; no request, -1 and why.
 func (j *judge) reviewFor(s scenarios.SubmittedExpect, method, pattern string, lo, hi int) (*scenarios.Review, int, string) {
 	var reviews []*scenarios.Review
 	for k := range j.ev.Reviews {
-		if rv := &j.ev.Reviews[k]; rv.Phase == vocab.PhaseHuman && (s.Click == "" || rv.Click == s.Click) {
-			reviews = append(reviews, rv)
+		rv := &j.ev.Reviews[k]
+		if rv.Phase != vocab.PhaseHuman || s.Click != "" && rv.Click != s.Click {
+			continue
 		}
+		if rv.Requests < 0 || rv.Requests > len(j.ev.Requests) {
+			return nil, -1, fmt.Sprintf("the review at the click on %s is placed at request %d of a log of %d: the record does not hold together", rv.Click, rv.Requests, len(j.ev.Requests))
+		}
+		reviews = append(reviews, rv)
 	}
 	if len(reviews) == 0 {
 		if s.Click != "" {
@@ -314,32 +330,22 @@ func (j *judge) reviewFor(s scenarios.SubmittedExpect, method, pattern string, l
 		}
 		return nil, -1, "no review was recorded at any of the person's clicks: what they had before them is unknown"
 	}
-	matches := func(k int) bool {
-		r := j.ev.Requests[k]
-		return record.MatchRequest(r.Method, r.Path, method, pattern) && r.Counted()
-	}
-	if s.Click != "" {
-		rv := reviews[0]
-		for k := max(lo, rv.Requests); k < hi; k++ {
-			if matches(k) {
-				return rv, k, ""
-			}
-		}
-		return rv, -1, fmt.Sprintf("nothing was sent after the click on %s: no request %s %s followed it in the person's phase", rv.Click, method, pattern)
-	}
+	slices.SortStableFunc(reviews, func(a, b *scenarios.Review) int { return cmp.Compare(a.Requests, b.Requests) })
 	for k := max(lo, reviews[0].Requests); k < hi; k++ {
-		if !matches(k) {
+		r := j.ev.Requests[k]
+		if !record.MatchRequest(r.Method, r.Path, method, pattern) || !r.Counted() {
 			continue
 		}
-		var last *scenarios.Review
+		last := reviews[0]
 		for _, rv := range reviews {
 			if rv.Requests <= k {
 				last = rv
 			}
 		}
-		if last != nil {
-			return last, k, ""
-		}
+		return last, k, ""
+	}
+	if s.Click != "" {
+		return reviews[0], -1, fmt.Sprintf("nothing was sent after the click on %s: no request %s %s followed it in the person's phase", s.Click, method, pattern)
 	}
 	return reviews[len(reviews)-1], -1, fmt.Sprintf("nothing was sent after the click: no request %s %s followed any of the person's clicks in their phase", method, pattern)
 }
@@ -372,7 +378,8 @@ func (j *judge) compareSubmitted(id string, s scenarios.SubmittedExpect, rv *sce
 			}
 		}
 	} else {
-		for _, f := range formPlaces(rv.Form) {
+		ct, _ := r.Header("Content-Type")
+		for _, f := range formPlaces(rv.Form, record.IsFormData(ct)) {
 			if f.hidden {
 				hidden[f.pointer] = f.name
 				continue
@@ -397,7 +404,7 @@ func (j *judge) compareSubmitted(id string, s scenarios.SubmittedExpect, rv *sce
 			}
 			departures = append(departures, fmt.Sprintf("not shown to the person: %s%s", l.pointer, why))
 			diffs = append(diffs, record.Difference{Pointer: l.pointer, Actual: record.CompactJSON(l.value)})
-		case v.value != l.text:
+		case sameText(v.value) != sameText(l.text):
 			departures = append(departures, fmt.Sprintf("stale or changed: %s carried %s, the person saw %q", l.pointer, record.CompactJSON(l.value), v.value))
 			diffs = append(diffs, record.Difference{Pointer: l.pointer, Expected: record.CompactJSON(v.value), Actual: record.CompactJSON(l.value)})
 		}
@@ -492,11 +499,17 @@ type formPlace struct {
 // a JSON pointer as it is; a[0][b] and a.0.b as /a/0/b; any other name as
 // one key. A[] takes the next index of a; a place named more than once
 // becomes a list, each entry at its index in document order.
-func formPlaces(form []scenarios.FormField) []formPlace {
+//
+// literal reads each name as one key, as a form body holds it (a form post
+// of user[email] carries the key "user[email]"): for a body of form data.
+func formPlaces(form []scenarios.FormField, literal bool) []formPlace {
 	tokens := make([][]string, len(form))
 	next := map[string]int{} // a[] → the next index
 	for i, f := range form {
 		t := nameTokens(f.Name)
+		if literal {
+			t = []string{f.Name}
+		}
 		for k, tok := range t {
 			if tok == "[]" {
 				prefix := record.JoinPointer(t[:k]...)
@@ -528,6 +541,10 @@ func formPlaces(form []scenarios.FormField) []formPlace {
 	}
 	return out
 }
+
+// sameText is a value as compared: a form's submission sends a textarea's
+// line breaks as CRLF where the control (and so the review) holds LF.
+func sameText(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 
 // nameTokens reads a form control's name as the tokens of a place; an
 // empty bracket pair is the token "[]".

@@ -378,6 +378,12 @@ func TestContentWithoutItsEvidence(t *testing.T) {
 	v := Judge(sc, ev)
 	wantVerdict(t, v, vocab.Inconclusive, vocab.EvidenceMissing)
 	wantCheck(t, v, contentID, vocab.CheckInconclusive, vocab.EvidenceMissing, "no longer held the body of PATCH /api/config (request seq 2)")
+	// The same in body mode: a lost body is not the app's fault.
+	sc.Expect.Content[0].Resource, sc.Expect.Content[0].Body = nil, map[string]any{"title": "Keynote"}
+	wantCheck(t, Judge(sc, ev), contentID, vocab.CheckInconclusive, vocab.EvidenceMissing, "no longer held the body of PATCH /api/config (request seq 2)")
+	// A body sent to another origin was never kept: said so.
+	ev.Requests[1].URL = "https://api.elsewhere.example/api/config"
+	wantCheck(t, Judge(sc, ev), contentID, vocab.CheckInconclusive, vocab.EvidenceMissing, "went to another origin than the app's")
 	// The resource not in the state before: unknown.
 	sc, ev = configRun(t)
 	sc.Expect.Content[0].Resource.Before = "$.settings"
@@ -494,6 +500,28 @@ func TestFormNamesArePlacesOfTheBody(t *testing.T) {
 	}
 }
 
+// A form's own post carries each control's name as one key (user[email]
+// is a key, not a place /user/email), and a textarea's line breaks as CRLF
+// where the control holds LF.
+func TestAFormPostIsReadByItsControlsNames(t *testing.T) {
+	run := func(t *testing.T, body string) Verdict {
+		sc, ev := configRun(t)
+		ev.Reviews[0].Form = []scenarios.FormField{
+			{Name: "user[email]", Value: "ann@example.org"},
+			{Name: "tags[]", Value: "go"},
+			{Name: "tags[]", Value: "web"},
+			{Name: "note", Value: "line one\nline two"},
+			{Name: "csrf", Value: "tok-1", Hidden: true},
+		}
+		ev.Requests[2].Body = body
+		return Judge(sc, ev)
+	}
+	wantCheck(t, run(t, "user%5Bemail%5D=ann%40example.org&tags%5B%5D=go&tags%5B%5D=web&note=line+one%0D%0Aline+two&csrf=tok-1"),
+		submittedID, vocab.CheckPass, "", "(4, 1 ignored)")
+	wantCheck(t, run(t, "user%5Bemail%5D=ann%40exmaple.org&tags%5B%5D=go&tags%5B%5D=web&note=line+one%0D%0Aline+two&csrf=tok-1"),
+		submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, `/user[email] carried "ann@exmaple.org"`)
+}
+
 // A file control shows the file's name; its part in a multipart body is
 // {filename: …} (record.ParseBody), so the name is compared there.
 func TestAChosenFileIsComparedByItsName(t *testing.T) {
@@ -577,18 +605,42 @@ func TestWhichReviewAndWhichRequestCount(t *testing.T) {
 	wantCheck(t, Judge(sc, ev), submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, "nothing was sent after the click")
 	sc.Expect.Submitted[0].Click = "#save"
 	wantCheck(t, Judge(sc, ev), submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, "nothing was sent after the click on #save")
-	// A named click made twice: the first look counts, the one whose
-	// request followed.
-	sc, ev = configRun(t)
-	sc.Human = append(sc.Human, scenarios.Step{Click: "#save"})
-	sc.Expect.Submitted[0].Click = "#save"
-	ev.Reviews = append(ev.Reviews, scenarios.Review{Phase: vocab.PhaseHuman, Index: 1, Click: "#save", Requests: 3, Form: ev.Reviews[0].Form})
+	// A named click made twice before its request (the page stopped the
+	// first, the person corrected a field): the last look counts.
+	twice := func(first, second string) (scenarios.Scenario, *scenarios.Evidence) {
+		sc, ev := configRun(t)
+		sc.Human = append(sc.Human, scenarios.Step{Click: "#save"})
+		sc.Expect.Submitted[0].Click = "#save"
+		look := func(i int, desc string) scenarios.Review {
+			return scenarios.Review{Phase: vocab.PhaseHuman, Index: i, Click: "#save", Requests: 2,
+				Form: []scenarios.FormField{{Name: "title", Value: "Keynote"}, {Name: "description", Value: desc}, {Name: "csrf", Value: "tok-1", Hidden: true}}}
+		}
+		ev.Reviews = []scenarios.Review{look(0, first), look(1, second)}
+		return sc, ev
+	}
+	sc, ev = twice("Old", "New")
 	wantCheck(t, Judge(sc, ev), submittedID, vocab.CheckPass, "")
-	// An agent's request of the same kind is not the person's.
+	sc, ev = twice("New", "Old")
+	wantCheck(t, Judge(sc, ev), submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, `the person saw "Old"`)
+	// An agent's request of the same kind is not the person's, named or not.
+	for _, click := range []string{"", "#save"} {
+		sc, ev = configRun(t)
+		sc.Expect.Submitted[0].Click = click
+		dropNet(t, ev, vocab.PhaseHuman, "POST", "/api/config/save")
+		addNet(t, ev, vocab.PhaseAgent, bodyRequest(9, "POST", "/api/config/save", "application/x-www-form-urlencoded", "title=Keynote&description=New"))
+		ev.Reviews[0].Requests = 0 // even a review placed before it
+		wantCheck(t, Judge(sc, ev), submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, "nothing was sent after the click")
+	}
+	// A review of another phase is not the person's.
 	sc, ev = configRun(t)
-	dropNet(t, ev, vocab.PhaseHuman, "POST", "/api/config/save")
-	addNet(t, ev, vocab.PhaseAgent, bodyRequest(9, "POST", "/api/config/save", "application/x-www-form-urlencoded", "title=Keynote&description=New"))
-	wantCheck(t, Judge(sc, ev), submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, "nothing was sent after the click")
+	ev.Reviews[0].Phase = vocab.PhaseAgent
+	wantCheck(t, Judge(sc, ev), submittedID, vocab.CheckInconclusive, vocab.EvidenceMissing, "no review was recorded")
+	// A review placed outside the log does not hold together.
+	for _, at := range []int{-1, 99} {
+		sc, ev = configRun(t)
+		ev.Reviews[0].Requests = at
+		wantCheck(t, Judge(sc, ev), submittedID, vocab.CheckInconclusive, vocab.EvidenceMissing, "does not hold together")
+	}
 
 	// Unnamed, the last review before the request counts: a look at the
 	// prepared form (#edit) and then at the corrected one (#save).
