@@ -166,3 +166,45 @@ func TestTheReadmeListsTheLinks(t *testing.T) {
 		}
 	}
 }
+
+// Where the codes whose meaning fixes their link land, whatever raised
+// them, and where a source decides: pinned one by one, so that a code
+// dropped from the table (and so placed by its source alone) is seen.
+func TestTheLinksOfCodesThatDecideTheirPlace(t *testing.T) {
+	for _, tc := range []struct {
+		code Code
+		src  Source
+		want Link
+	}{
+		{InputViolatesSchema, SrcTrace, LinkInput},
+		{WrongToolInput, SrcTrace, LinkInput},
+		{UnexpectedToolCall, SrcTrace, LinkInput},
+		{MissingToolCall, SrcTrace, LinkInput},
+		{ToolNotInCatalog, SrcCatalog, LinkInput},
+		{DeclarativeCompletionMissing, SrcTrace, LinkTrace},
+		{EvidenceDisagrees, SrcTrace, LinkTrace},
+		{ToolError, SrcTrace, LinkPage},
+		{UnexpectedResult, SrcTrace, LinkPage},
+		{ValidInputRefused, SrcTrace, LinkPage},
+		{UIMismatch, SrcUI, LinkPage},
+		{CatalogMismatch, SrcCatalog, LinkPage},
+		{ContentMismatch, SrcNetwork, LinkRequest},
+		{SubmittedNotReviewed, SrcNetwork, LinkRequest},
+		{SubmittedNotReviewed, SrcUI, LinkRequest},
+		{SideEffectBeforeConfirmation, SrcNetwork, LinkRequest},
+		{SideEffectBeforeConfirmation, SrcJournal, LinkServer},
+		{RequestCountMismatch, SrcNetwork, LinkRequest},
+		{RequestCountMismatch, SrcJournal, LinkServer},
+		{WriteAttempt, SrcNetwork, LinkRequest},
+		{WriteAttempt, SrcJournal, LinkServer},
+		{StateChanged, SrcState, LinkServer},
+		{ServerRuleBroken, SrcNetwork, LinkServer},
+		{AnswerOverclaims, SrcAnswer, LinkAnswer},
+		{NoClarifyingQuestion, SrcAnswer, LinkAnswer},
+		{CaseIncomplete, SrcCase, LinkCase},
+	} {
+		if got := LinkOf(tc.code, tc.src); got != tc.want {
+			t.Errorf("%s from %s: at %s, want %s", tc.code, tc.src, got, tc.want)
+		}
+	}
+}
