@@ -108,7 +108,63 @@ func parseJSON(body string) (any, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("more follows the first JSON value")
 	}
+	if err := noDuplicateKeys(body); err != nil {
+		return nil, err
+	}
 	return v, nil
+}
+
+// noDuplicateKeys refuses an object that names a key twice: servers differ
+// on which one counts (Go's encoding/json and JSON.parse take the last,
+// others the first), so such a body says two things and is judged as
+// neither.
+func noDuplicateKeys(body string) error {
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	type level struct {
+		object bool
+		keys   map[string]bool
+		key    bool // the next string token is a key
+	}
+	var stack []*level
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{', '[':
+				if top != nil && top.object {
+					top.key = true // the value is done once it closes
+				}
+				stack = append(stack, &level{object: t == '{', keys: map[string]bool{}, key: t == '{'})
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		case string:
+			if top != nil && top.object && top.key {
+				if top.keys[t] {
+					return fmt.Errorf("the key %q appears twice in one object", t)
+				}
+				top.keys[t] = true
+				top.key = false
+				continue
+			}
+		}
+		if top != nil && top.object {
+			top.key = true
+		}
+	}
 }
 
 // formObject gathers form entries in order: one value is a string (or a

@@ -45,6 +45,8 @@ func TestABodyIsReadByItsContentType(t *testing.T) {
 		body    string
 		want    any
 	}{
+		{"the same key in two objects", map[string]string{"Content-Type": "application/json"}, `{"a":{"id":"x","n":{"id":"y"}},"b":[{"id":"z"},{"id":"z"}]}`,
+			map[string]any{"a": map[string]any{"id": "x", "n": map[string]any{"id": "y"}}, "b": []any{map[string]any{"id": "z"}, map[string]any{"id": "z"}}}},
 		{"json", map[string]string{"Content-Type": "application/json"}, `{"a":[1,2.50],"b":null}`,
 			map[string]any{"a": []any{json.Number("1"), json.Number("2.50")}, "b": nil}},
 		{"json with a charset, header in lower case", map[string]string{"content-type": "application/json; charset=utf-8"}, `[true]`, []any{true}},
@@ -79,6 +81,8 @@ func TestABodyThatIsNoDocumentSaysWhy(t *testing.T) {
 	}{
 		{"json that does not parse", map[string]string{"Content-Type": "application/json"}, `{"a":`, "application/json and not JSON"},
 		{"two JSON values", map[string]string{"Content-Type": "application/json"}, `{} {}`, "more follows"},
+		{"a key twice", map[string]string{"Content-Type": "application/json"}, `{"sessions":[{"id":"b"}],"sessions":[{"id":"a"},{"id":"b"}]}`, `"sessions" appears twice`},
+		{"a key twice, deeper", map[string]string{"Content-Type": "application/json"}, `{"a":[{"x":1,"y":{"k":[]},"x":2}]}`, `"x" appears twice`},
 		{"no type, not JSON", nil, "a=1", "no Content-Type and is not JSON"},
 		{"another type", map[string]string{"Content-Type": "text/csv"}, `{"a":1}`, "text/csv, which is read as no document"},
 		{"plain text that is not JSON", map[string]string{"Content-Type": "text/plain;charset=UTF-8"}, `a=1`, "text/plain and not JSON"},
