@@ -17,7 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/browser/browsertest"
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/runs"
@@ -26,28 +26,7 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-var shared struct {
-	once sync.Once
-	b    *browser.Browser
-	err  error
-}
-
-func sharedBrowser(t *testing.T) *browser.Browser {
-	t.Helper()
-	shared.once.Do(func() { shared.b, shared.err = browser.Launch(browser.OptionsFromEnv()) })
-	if shared.err != nil {
-		t.Fatal(shared.err)
-	}
-	return shared.b
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if shared.b != nil {
-		shared.b.Close()
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { browsertest.Main(m) }
 
 // app is the reference app with its observation endpoints, wrapped so that
 // a test hears each registration the server answered (the bad agent waits
@@ -154,7 +133,7 @@ func connect(t *testing.T, o Options) *session {
 	}
 	serverT, clientT := mcp.NewInMemoryTransports()
 	go func() {
-		rep, err := Serve(ctx, sharedBrowser(t), serverT, o)
+		rep, err := Serve(ctx, browsertest.Browser(t), serverT, o)
 		s.report <- rep
 		s.errs <- err
 	}()

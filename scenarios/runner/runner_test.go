@@ -3,46 +3,18 @@ package runner_test
 import (
 	"context"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/browser/browsertest"
 	"github.com/agentready/agentready/fixtures/realpages"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/runner"
 )
 
-// One browser for the package's tests, started by the first that needs it.
-var shared struct {
-	once sync.Once
-	b    *browser.Browser
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if shared.b != nil {
-		shared.b.Close()
-	}
-	os.Exit(code)
-}
-
-func newTab(t *testing.T) *browser.Tab {
-	t.Helper()
-	shared.once.Do(func() { shared.b, shared.err = browser.Launch(browser.OptionsFromEnv()) })
-	if shared.err != nil {
-		t.Fatalf("these tests need Chromium %d+ with WebMCP (apt-get install -y chromium, or set %s): %v",
-			browser.MinMajorVersion, browser.EnvChromium, shared.err)
-	}
-	tab, err := shared.b.NewTab(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(tab.Close)
-	return tab
-}
+func TestMain(m *testing.M) { browsertest.Main(m) }
 
 // play runs sc in a fresh tab against the real pages; agent, when set,
 // acts in place of the transcript.
@@ -53,8 +25,8 @@ func play(t *testing.T, sc scenarios.Scenario, agent func(context.Context, *brow
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	tab := newTab(t)
-	target := runner.Target{BaseURL: srv.URL, Tab: tab, Browser: shared.b.Version}
+	tab := browsertest.Tab(t)
+	target := runner.Target{BaseURL: srv.URL, Tab: tab, Browser: browsertest.Browser(t).Version}
 	if agent != nil {
 		target.Agent = func(ctx context.Context, act func(context.Context, scenarios.Call) record.Result) *string {
 			agent(ctx, tab, act)
