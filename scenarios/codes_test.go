@@ -1,54 +1,28 @@
 package scenarios
 
 import (
-	"bufio"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/internal/mdtable"
 	"github.com/agentready/agentready/vocab"
 )
 
 // TestTheReadmeListsTheCodes keeps the README's failure-code table equal to
 // the Codes map: same codes, outcomes, sources and meanings.
 func TestTheReadmeListsTheCodes(t *testing.T) {
-	f, err := os.Open("README.md")
+	table, err := mdtable.Rows("README.md", "Failure codes", 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	rows := map[vocab.Code][]string{}
-	section := ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "## ") {
-			section = strings.TrimPrefix(line, "## ")
-			continue
-		}
-		if section != "Failure codes" || !strings.HasPrefix(line, "| `") {
-			continue
-		}
-		cells := strings.Split(strings.Trim(line, "|"), " | ")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		if len(cells) != 4 {
-			t.Errorf("a row of %d cells: %s", len(cells), line)
-			continue
-		}
+	for _, cells := range table {
 		code := vocab.Code(strings.Trim(cells[0], "`"))
 		if _, dup := rows[code]; dup {
 			t.Errorf("%s is listed twice", code)
 		}
 		rows[code] = cells[1:]
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) == 0 {
-		t.Fatal("no failure-code table in README.md")
 	}
 	for code, info := range vocab.Codes {
 		row, ok := rows[code]

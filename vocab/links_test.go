@@ -1,12 +1,12 @@
 package vocab
 
 import (
-	"bufio"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentready/agentready/internal/mdtable"
 )
 
 // Every code, from each source that raises it, lands on a link of the
@@ -120,38 +120,16 @@ func linkRows() map[Link][2]string {
 // TestTheReadmeListsTheLinks keeps scenarios/README.md's link table equal
 // to the chain and to where LinkOf places each code.
 func TestTheReadmeListsTheLinks(t *testing.T) {
-	f, err := os.Open("../scenarios/README.md")
+	rows, err := mdtable.Rows("../scenarios/README.md", "Where a failure departs", 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	var order []Link
 	got := map[Link][2]string{}
-	section := ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "## ") {
-			section = strings.TrimPrefix(line, "## ")
-			continue
-		}
-		if section != "Where a failure departs" || !strings.HasPrefix(line, "| `") {
-			continue
-		}
-		cells := strings.Split(strings.Trim(line, "|"), " | ")
-		if len(cells) != 3 {
-			t.Errorf("a row of %d cells: %s", len(cells), line)
-			continue
-		}
-		l := Link(strings.Trim(strings.TrimSpace(cells[0]), "`"))
+	for _, cells := range rows {
+		l := Link(strings.Trim(cells[0], "`"))
 		order = append(order, l)
-		got[l] = [2]string{strings.TrimSpace(cells[1]), strings.TrimSpace(cells[2])}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(order) == 0 {
-		t.Fatal("no link table in scenarios/README.md")
+		got[l] = [2]string{cells[1], cells[2]}
 	}
 	var chain []Link
 	for _, info := range Chain {
