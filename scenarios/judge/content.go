@@ -409,6 +409,20 @@ func (j *judge) compareSubmitted(id string, s scenarios.SubmittedExpect, rv *sce
 			diffs = append(diffs, record.Difference{Pointer: l.pointer, Expected: record.CompactJSON(v.value), Actual: record.CompactJSON(l.value)})
 		}
 	}
+	// An emptied list or object carries no value, so no leaf above stands
+	// for it; it departs when the person had values under it before them.
+	for _, e := range emptyPlaces(body) {
+		if ignoredPlace(e.pointer, s.Ignore) {
+			continue
+		}
+		for _, ptr := range keys(shown) {
+			if strings.HasPrefix(ptr, e.pointer+"/") {
+				departures = append(departures, fmt.Sprintf("emptied: %s carried %s, the person saw %s = %q under it", e.pointer, e.text, ptr, shown[ptr].value))
+				diffs = append(diffs, record.Difference{Pointer: e.pointer, Expected: record.CompactJSON(shown[ptr].value), Actual: record.CompactJSON(e.value)})
+				break
+			}
+		}
+	}
 	seen := map[string]string{}
 	for _, ptr := range keys(shown) {
 		seen[ptr] = shown[ptr].value
@@ -460,6 +474,33 @@ func scalarLeaves(v any) []leaf {
 			out = append(out, leaf{record.JoinPointer(tokens...), x, x.String()})
 		default:
 			out = append(out, leaf{record.JoinPointer(tokens...), x, compactJSON(x)})
+		}
+	}
+	walk(nil, v)
+	return out
+}
+
+// emptyPlaces are the empty lists and objects of a document, which
+// scalarLeaves does not answer.
+func emptyPlaces(v any) []leaf {
+	var out []leaf
+	var walk func(tokens []string, v any)
+	walk = func(tokens []string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if len(x) == 0 && len(tokens) > 0 {
+				out = append(out, leaf{record.JoinPointer(tokens...), x, "{}"})
+			}
+			for _, k := range keys(x) {
+				walk(append(slices.Clip(tokens), k), x[k])
+			}
+		case []any:
+			if len(x) == 0 && len(tokens) > 0 {
+				out = append(out, leaf{record.JoinPointer(tokens...), x, "[]"})
+			}
+			for i, e := range x {
+				walk(append(slices.Clip(tokens), fmt.Sprint(i)), e)
+			}
 		}
 	}
 	walk(nil, v)

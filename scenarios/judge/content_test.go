@@ -522,6 +522,22 @@ func TestAFormPostIsReadByItsControlsNames(t *testing.T) {
 		submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, `/user[email] carried "ann@exmaple.org"`)
 }
 
+// A list emptied by the request departs when the person had entries of it
+// before them; an empty list where they saw nothing does not.
+func TestAnEmptiedListDepartsWhenThePersonSawItsEntries(t *testing.T) {
+	run := func(t *testing.T, body string) Verdict {
+		sc, ev := configRun(t)
+		sc.Expect.Submitted[0].Ignore = nil
+		ev.Reviews[0].Form = []scenarios.FormField{{Name: "title", Value: "Keynote"}, {Name: "sessions[0][title]", Value: "Opening"}}
+		ev.Requests[2].RequestHeaders["content-type"] = "application/json"
+		ev.Requests[2].Body = body
+		return Judge(sc, ev)
+	}
+	wantCheck(t, run(t, `{"title":"Keynote","sessions":[]}`), submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed,
+		`emptied: /sessions carried [], the person saw /sessions/0/title = "Opening" under it`)
+	wantCheck(t, run(t, `{"title":"Keynote","tags":[],"extra":{}}`), submittedID, vocab.CheckPass, "")
+}
+
 // A file control shows the file's name; its part in a multipart body is
 // {filename: …} (record.ParseBody), so the name is compared there.
 func TestAChosenFileIsComparedByItsName(t *testing.T) {
