@@ -112,6 +112,9 @@ type Review struct {
 	// control) or text (of any other element) shown; a selector that
 	// matched nothing is absent.
 	Seen map[string]string `json:"seen,omitempty"`
+	// SeenHidden are the selectors of Seen whose element the person could
+	// not see (type=hidden, not rendered, visibility: hidden).
+	SeenHidden []string `json:"seenHidden,omitempty"`
 }
 
 // FormField is one control's entry of a form.

@@ -371,7 +371,9 @@ func (j *judge) compareSubmitted(id string, s scenarios.SubmittedExpect, rv *sce
 	if len(s.Fields) > 0 {
 		for _, ptr := range keys(s.Fields) {
 			sel := s.Fields[ptr]
-			if v, ok := rv.Seen[sel]; ok {
+			if slices.Contains(rv.SeenHidden, sel) {
+				hidden[ptr] = sel
+			} else if v, ok := rv.Seen[sel]; ok {
 				shown[ptr] = shownValue{value: v, by: sel}
 			} else if !carried[ptr] {
 				departures = append(departures, fmt.Sprintf("nothing showed %s: no element matched %q", ptr, sel))
@@ -397,10 +399,10 @@ func (j *judge) compareSubmitted(id string, s scenarios.SubmittedExpect, rv *sce
 		switch {
 		case !ok:
 			why := ""
-			if sel, named := s.Fields[l.pointer]; named {
+			if name, ok := hidden[l.pointer]; ok {
+				why = fmt.Sprintf(" (a hidden element, %s, held it)", name)
+			} else if sel, named := s.Fields[l.pointer]; named {
 				why = fmt.Sprintf(" (no element matched %q)", sel)
-			} else if name, ok := hidden[l.pointer]; ok {
-				why = fmt.Sprintf(" (a hidden control, %s, held it)", name)
 			}
 			departures = append(departures, fmt.Sprintf("not shown to the person: %s%s", l.pointer, why))
 			diffs = append(diffs, record.Difference{Pointer: l.pointer, Actual: record.CompactJSON(l.value)})

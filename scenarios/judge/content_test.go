@@ -460,7 +460,7 @@ func TestWhatWasSubmittedIsWhatThePersonSaw(t *testing.T) {
 
 	// A hidden control is not shown: without ignore, what it held departs.
 	v = submit(t, func(sc *scenarios.Scenario, _ *scenarios.Evidence) { sc.Expect.Submitted[0].Ignore = nil })
-	wantCheck(t, v, submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, "not shown to the person: /csrf (a hidden control, csrf, held it)")
+	wantCheck(t, v, submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, "not shown to the person: /csrf (a hidden element, csrf, held it)")
 	// A pattern covers everything under it.
 	v = submit(t, func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
 		sc.Expect.Submitted[0].Ignore = []string{"/meta/*"}
@@ -574,8 +574,18 @@ func TestExplicitFieldsNameWhatShowedEachPlace(t *testing.T) {
 		`at the click on #confirm`, `/description carried "New", the person saw "Newer"`)
 	wantCheck(t, run(t, map[string]string{"#preview .description": "New"}), submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed,
 		`not shown to the person: /title (no element matched "#preview h2")`)
-	// The form of the other click does not count: with fields, only they show.
+	// A named element the person could not see (a hidden input, an element
+	// not rendered) showed nothing, whatever it held.
 	sc, ev := configRun(t)
+	sc.Human = append(sc.Human, scenarios.Step{Click: "#confirm"})
+	sc.Expect.Submitted[0] = scenarios.SubmittedExpect{Request: "POST /api/config/save", Click: "#confirm",
+		Fields: map[string]string{"/description": "#preview .description", "/title": "#preview h2", "/csrf": "input[name=csrf]"}}
+	ev.Reviews = append(ev.Reviews, scenarios.Review{Phase: vocab.PhaseHuman, Index: 1, Click: "#confirm", Requests: 2,
+		Seen:       map[string]string{"#preview .description": "New", "#preview h2": "Keynote", "input[name=csrf]": "tok-1"},
+		SeenHidden: []string{"input[name=csrf]"}})
+	wantCheck(t, Judge(sc, ev), submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, "not shown to the person: /csrf (a hidden element, input[name=csrf], held it)")
+	// The form of the other click does not count: with fields, only they show.
+	sc, ev = configRun(t)
 	sc.Expect.Submitted[0].Fields = map[string]string{"/description": "#description"}
 	ev.Reviews[0].Seen = map[string]string{"#description": "New"}
 	wantCheck(t, Judge(sc, ev), submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, "not shown to the person: /title")

@@ -32,13 +32,14 @@ import (
 const reviewJS = `((sel, named) => {
   const el = document.querySelector(sel);
   if (!el || !el.checkVisibility()) return { notYet: true };
-  const out = { inForm: false, form: [], seen: {}, errors: [] };
+  const out = { inForm: false, form: [], seen: {}, hidden: [], errors: [] };
   for (const s of named) {
     try {
       const e = document.querySelector(s);
       if (!e) continue;
       const control = e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement || e instanceof HTMLSelectElement;
       out.seen[s] = control ? e.value : e.innerText.trim();
+      if (e.type === "hidden" || !e.checkVisibility({ visibilityProperty: true })) out.hidden.push(s);
     } catch (err) { out.errors.push(s + ": " + err.message); }
   }
   const form = el.form instanceof HTMLFormElement ? el.form : el.closest("form");
@@ -82,6 +83,7 @@ type reviewed struct {
 	InForm bool                  `json:"inForm"`
 	Form   []scenarios.FormField `json:"form"`
 	Seen   map[string]string     `json:"seen"`
+	Hidden []string              `json:"hidden"`
 	Errors []string              `json:"errors"`
 }
 
@@ -125,6 +127,9 @@ func (r *runner) review(ctx context.Context, i int, sel string) error {
 	}
 	if len(got.Seen) > 0 {
 		rv.Seen = got.Seen
+	}
+	if len(got.Hidden) > 0 {
+		rv.SeenHidden = got.Hidden
 	}
 	r.ev.Reviews = append(r.ev.Reviews, rv)
 	return nil

@@ -25,7 +25,12 @@ func signupScenario(t *testing.T, start string) scenarios.Scenario {
 // matches nothing is absent), and where the request log stood: the form's
 // POST is the very next request. A click outside any form has no form.
 func TestTheReviewIsWhatThePersonHadBeforeThem(t *testing.T) {
-	ev, _ := play(t, signupScenario(t, "/signup"), nil)
+	sc := signupScenario(t, "/signup")
+	// Two named elements the person cannot see: a hidden input and the
+	// robots' trap in a paragraph that is not rendered.
+	sc.Expect.Submitted[0].Fields["/form_id"] = "input[name=form_id]"
+	sc.Expect.Submitted[0].Fields["/website"] = "#website"
+	ev, _ := play(t, sc, nil)
 	if len(ev.Faults) > 0 || len(ev.Unmet) > 0 {
 		for _, r := range ev.Requests {
 			t.Logf("%s %s %d %q", r.Method, r.URL, r.Status, r.Body)
@@ -54,8 +59,12 @@ func TestTheReviewIsWhatThePersonHadBeforeThem(t *testing.T) {
 	if !slices.Equal(join.Form, want) {
 		t.Errorf("the form at Join:\n got %+v\nwant %+v", join.Form, want)
 	}
-	seen := map[string]string{"#plan": "patron", "#price": "€5 / month", "#summary": "Ann Example joins as Patron."}
+	seen := map[string]string{"#plan": "patron", "#price": "€5 / month", "#summary": "Ann Example joins as Patron.",
+		"input[name=form_id]": "signup-v2", "#website": ""}
 	for _, rv := range ev.Reviews {
+		if want := []string{"input[name=form_id]", "#website"}; !slices.Equal(slices.Sorted(slices.Values(rv.SeenHidden)), slices.Sorted(slices.Values(want))) {
+			t.Errorf("%s: named elements not seen %q, want %q", rv.Click, rv.SeenHidden, want)
+		}
 		if len(rv.Seen) != len(seen) {
 			t.Errorf("%s: seen %q, want %q", rv.Click, rv.Seen, seen)
 		}
