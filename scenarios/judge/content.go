@@ -208,6 +208,23 @@ func jsonPatch(cur, body any) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a JSON Patch (a list of operations): %w", err)
 	}
+	// The library reads "/~2" as a key; RFC 6901 refuses it, and so would
+	// a conforming server.
+	for i, op := range p {
+		for _, field := range []string{"path", "from"} {
+			v, ok := op[field]
+			if !ok || v == nil {
+				continue
+			}
+			var ptr string
+			if json.Unmarshal(*v, &ptr) != nil {
+				return nil, fmt.Errorf("operation %d: %s is not a string", i, field)
+			}
+			if _, err := record.SplitPointer(ptr); err != nil {
+				return nil, fmt.Errorf("operation %d: %s: %w", i, field, err)
+			}
+		}
+	}
 	doc, err := json.Marshal(cur)
 	if err != nil {
 		return nil, err

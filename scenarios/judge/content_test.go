@@ -262,6 +262,11 @@ func TestJSONPatchRule(t *testing.T) {
 		contentID, vocab.CheckFail, vocab.ContentMismatch, "an operation fails")
 	wantCheck(t, jsonPatchRun(t, `{"op":"replace","path":"/sessions/1/description","value":"New"}`),
 		contentID, vocab.CheckFail, vocab.ContentMismatch, "not a JSON Patch")
+	// A path RFC 6901 refuses (the library would add a key "~2").
+	wantCheck(t, jsonPatchRun(t, `[{"op":"add","path":"/~2","value":1}]`),
+		contentID, vocab.CheckFail, vocab.ContentMismatch, "operation 0: path", "~ must be followed by 0 or 1")
+	wantCheck(t, jsonPatchRun(t, `[{"op":"move","from":"/sessions/~3","path":"/x"}]`),
+		contentID, vocab.CheckFail, vocab.ContentMismatch, "operation 0: from")
 }
 
 func TestReplaceRule(t *testing.T) {
