@@ -222,7 +222,7 @@ details { margin-top: 1rem; } summary { cursor: pointer; font-weight: 600; }
 {{if .Evidence.Reviews}}<h2>What the person had before them at each click</h2>
 <table>
 <tr><th>step</th><th>clicked</th><th>requests before</th><th>form (name = value)</th><th>named elements</th></tr>
-{{range .Evidence.Reviews}}<tr><td>{{.Phase}} {{.Index}}</td><td class="v">{{show .Click}}</td><td>{{.Requests}}</td><td class="v">{{range .Form}}{{show .Name}} = {{show .Value}}{{if .Hidden}} (hidden){{end}}<br>{{else}}(not in a form){{end}}</td><td class="v">{{range $sel, $v := .Seen}}{{show $sel}}: {{show $v}}<br>{{end}}</td></tr>
+{{range .Evidence.Reviews}}<tr><td>{{.Phase}} {{.Index}}</td><td class="v">{{show .Click}}</td><td>{{.Requests}}</td><td class="v">{{range .Form}}{{show .Name}} = {{show .Value}}{{if .Hidden}} (hidden){{end}}<br>{{else}}(not in a form){{end}}</td><td class="v">{{range $sel, $v := .Seen}}{{show $sel}}: {{show $v}}<br>{{end}}{{if .SeenHidden}}not visible: {{range .SeenHidden}}{{show .}} {{end}}{{end}}</td></tr>
 {{end}}</table>{{end}}
 </details>
 {{if .FailureShot}}<p>When the spec failed:</p><img alt="screenshot when the spec failed" src="{{png .FailureShot}}">{{end}}

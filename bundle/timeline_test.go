@@ -326,10 +326,10 @@ func TestTheReportShowsWhatTheNewerChecksRead(t *testing.T) {
 	el.Frame, el.Count, el.Checked, el.Attributes = "#frame-seen", 7, true, map[string]string{"aria-expanded": "attribute-seen"}
 	ev.Reviews = []scenarios.Review{{Phase: vocab.PhaseHuman, Index: 1, Click: "#save-clicked", Requests: 4,
 		Form: []scenarios.FormField{{Name: "title", Value: "value-at-the-click"}, {Name: "csrf", Value: "hidden-value", Hidden: true}},
-		Seen: map[string]string{"#preview .title": "text-seen-at-the-click"}}}
+		Seen: map[string]string{"#preview .title": "text-seen-at-the-click", "#hidden-named": "x"}, SeenHidden: []string{"#hidden-named"}}}
 	page := string(HTML(Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}))
 	for _, want := range []string{"confirm-page-url", "#frame-seen", "<td>7</td>", "attribute-seen", "#save-clicked",
-		"value-at-the-click", "hidden-value (hidden)", "text-seen-at-the-click"} {
+		"value-at-the-click", "hidden-value (hidden)", "text-seen-at-the-click", "not visible: #hidden-named"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report does not show %q", want)
 		}
