@@ -313,18 +313,36 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 		}
 		s.Errors[source] = err.Error()
 	}
+	// The observation endpoint is read while the page fetches the probes:
+	// two reads of the same moment, neither of which changes anything.
+	// What they answer is recorded in the same order as before.
+	type observed struct {
+		doc json.RawMessage
+		err error
+	}
+	var obs chan observed
 	if r.t.Observer != nil {
-		doc, err := r.t.Observer.State(ctx)
-		if err != nil {
-			r.fault("read the app's state: %v", err)
-			failed(record.ObserverSource, err)
+		obs = make(chan observed, 1)
+		go func() {
+			doc, err := r.t.Observer.State(ctx)
+			obs <- observed{doc, err}
+		}()
+	}
+	var docs map[string]probed
+	var probeErr error
+	if len(r.sc.Probes) > 0 {
+		docs, probeErr = r.probe(ctx)
+	}
+	if obs != nil {
+		if o := <-obs; o.err != nil {
+			r.fault("read the app's state: %v", o.err)
+			failed(record.ObserverSource, o.err)
 		} else {
-			s.Docs[record.ObserverSource] = doc
+			s.Docs[record.ObserverSource] = o.doc
 		}
 	}
 	if len(r.sc.Probes) > 0 {
-		docs, err := r.probe(ctx)
-		if err != nil {
+		if err := probeErr; err != nil {
 			r.fault("probe the app's state: %v", err)
 		}
 		for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
@@ -345,14 +363,14 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 
 const probeJS = `(async (base, probes, header) => {
   const out = {};
-  for (const [name, path] of probes) {
+  await Promise.all(probes.map(async ([name, path]) => {
     try {
       const r = await fetch(base + path, { headers: { Accept: "application/json", [header]: name }, credentials: "include", cache: "no-store" });
       const text = await r.text();
-      if (!r.ok) { out[name] = { error: "GET " + path + " answered " + r.status + ": " + text.slice(0, 200) }; continue; }
+      if (!r.ok) { out[name] = { error: "GET " + path + " answered " + r.status + ": " + text.slice(0, 200) }; return; }
       try { out[name] = { body: JSON.parse(text) }; } catch (e) { out[name] = { error: "GET " + path + " did not answer JSON: " + text.slice(0, 200) }; }
     } catch (e) { out[name] = { error: "GET " + path + ": " + String(e) }; }
-  }
+  }));
   return out;
 })`
 
@@ -427,7 +445,9 @@ func (r *runner) settleDocument(ctx context.Context) {
 	}
 }
 
-// probe fetches every probe from the page, one after another, in name order.
+// probe fetches every probe from the page, all at once, started in name
+// order: reads that change nothing need not wait for each other (the judge
+// matches them to the journal by method and path, not by order).
 func (r *runner) probe(ctx context.Context) (map[string]probed, error) {
 	r.settleDocument(ctx)
 	var pairs [][2]string
