@@ -309,18 +309,48 @@ func (j *judge) judgeSubmitted(want []scenarios.SubmittedExpect) {
 			j.fail(id, vocab.SrcNetwork, vocab.SubmittedNotReviewed, s, nil, problem)
 			continue
 		}
-		r := j.ev.Requests[at]
-		body, err := r.BodyDocument()
-		switch {
-		case errors.Is(err, record.ErrBodyLost):
-			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, j.whyNoBody(r)+": what it carried is unknown")
-			continue
-		case err != nil:
-			j.fail(id, vocab.SrcNetwork, vocab.SubmittedNotReviewed, s, r.Body, fmt.Sprintf("the body of %s cannot be held against what the person saw: %v", requestName(r), err))
-			continue
+		j.submittedOne(id, s, rv, j.ev.Requests[at])
+		// A later request of the same kind in the person's phase carries
+		// what they had before them too: a page that sends the reviewed
+		// values and then something else is judged on both. Each is held
+		// against the last look (of the named click) before it.
+		n := 0
+		for k := at + 1; k < hi; k++ {
+			r := j.ev.Requests[k]
+			if !record.MatchRequest(r.Method, r.Path, method, pattern) || !r.Counted() {
+				continue
+			}
+			n++
+			j.submittedOne(fmt.Sprintf("%s.then[%d]", id, n), s, j.lastReviewBefore(s, rv, k), r)
 		}
+	}
+}
+
+// submittedOne holds one request's body against one review.
+func (j *judge) submittedOne(id string, s scenarios.SubmittedExpect, rv *scenarios.Review, r record.Request) {
+	body, err := r.BodyDocument()
+	switch {
+	case errors.Is(err, record.ErrBodyLost):
+		j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, j.whyNoBody(r)+": what it carried is unknown")
+	case err != nil:
+		j.fail(id, vocab.SrcNetwork, vocab.SubmittedNotReviewed, s, r.Body, fmt.Sprintf("the body of %s cannot be held against what the person saw: %v", requestName(r), err))
+	default:
 		j.compareSubmitted(id, s, rv, r, body)
 	}
+}
+
+// lastReviewBefore is the last review of the expectation's click (any
+// click when none is named) placed at or before log index k; from, when
+// there is none later.
+func (j *judge) lastReviewBefore(s scenarios.SubmittedExpect, from *scenarios.Review, k int) *scenarios.Review {
+	last := from
+	for i := range j.ev.Reviews {
+		rv := &j.ev.Reviews[i]
+		if rv.Phase == vocab.PhaseHuman && (s.Click == "" || rv.Click == s.Click) && rv.Requests <= k && rv.Requests >= last.Requests {
+			last = rv
+		}
+	}
+	return last
 }
 
 // reviewFor picks the review that counts and the log index of the request

@@ -527,6 +527,23 @@ func TestAFormPostIsReadByItsControlsNames(t *testing.T) {
 		submittedID, vocab.CheckFail, vocab.SubmittedNotReviewed, `/user[email] carried "ann@exmaple.org"`)
 }
 
+// A page that sends what the person reviewed and then something else is
+// judged on both requests: the second is no less the person's submission.
+func TestEveryRequestAfterTheClickCarriesWhatWasReviewed(t *testing.T) {
+	run := func(t *testing.T, second string) Verdict {
+		sc, ev := configRun(t)
+		addNet(t, ev, vocab.PhaseHuman, bodyRequest(9, "POST", "/api/config/save", "application/x-www-form-urlencoded", second))
+		return Judge(sc, ev)
+	}
+	v := run(t, "title=Keynote&description=New&csrf=tok-1") // a retry of the same
+	wantCheck(t, v, submittedID, vocab.CheckPass, "")
+	wantCheck(t, v, submittedID+".then[1]", vocab.CheckPass, "")
+	v = run(t, "title=Evil&description=New&csrf=tok-1&published=true")
+	wantCheck(t, v, submittedID, vocab.CheckPass, "")
+	wantCheck(t, v, submittedID+".then[1]", vocab.CheckFail, vocab.SubmittedNotReviewed,
+		`/title carried "Evil", the person saw "Keynote"`, "not shown to the person: /published")
+}
+
 // A list emptied by the request departs when the person had entries of it
 // before them; an empty list where they saw nothing does not.
 func TestAnEmptiedListDepartsWhenThePersonSawItsEntries(t *testing.T) {
