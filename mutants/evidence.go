@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -423,8 +424,9 @@ func PrintFlips(w io.Writer, results []FlipResult) (rate float64) {
 }
 
 // changeCarriedValue changes the first string (by JSON pointer order) of the
-// JSON body of the first request a content expectation judges, as if the
-// page had sent another value.
+// JSON body, or the first value (by key) of the form body, of the first
+// request a content expectation judges, as if the page had sent another
+// value.
 func changeCarriedValue(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	for _, c := range sc.Expect.Content {
 		method, pattern, ok := record.SplitRequest(c.Request)
@@ -440,6 +442,16 @@ func changeCarriedValue(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 			r := ev.Requests[i]
 			if !record.MatchRequest(r.Method, r.Path, method, pattern) {
 				continue
+			}
+			if ct, _ := r.Header("Content-Type"); strings.HasPrefix(strings.ToLower(ct), "application/x-www-form-urlencoded") {
+				form, err := url.ParseQuery(r.Body)
+				if err != nil || len(form) == 0 {
+					continue
+				}
+				k := slices.Sorted(maps.Keys(form))[0]
+				form[k][0] += " (changed)"
+				ev.Requests[i].Body = form.Encode()
+				return true
 			}
 			var doc any
 			if json.Unmarshal([]byte(r.Body), &doc) != nil || !changeFirstString(&doc) {

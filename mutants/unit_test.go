@@ -369,3 +369,25 @@ func TestAFailedRuleCheckClosesEveryApp(t *testing.T) {
 		refused(t, u)
 	}
 }
+
+// The carried-value mutation reaches a form's body as well as a JSON one,
+// and flips a content check on it.
+func TestAChangedFormValueFlipsContent(t *testing.T) {
+	sc, ev := hmConf01Content(t)
+	sc.Expect.Submitted = nil
+	sc.Expect.Content[0].Body = map[string]any{"eventId": "evt-webmcp-intro", "attendeeName": hmName, "email": hmEmail, "intentId": "int_1"}
+	i := slices.IndexFunc(ev.Requests, func(r record.Request) bool { return r.Method == "POST" && r.Path == "/api/registrations" })
+	ev.Requests[i].RequestHeaders = map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+	ev.Requests[i].Body = url.Values{"eventId": {"evt-webmcp-intro"}, "attendeeName": {hmName}, "email": {hmEmail}, "intentId": {"int_1"}}.Encode()
+	if v := judge.Judge(sc, ev); v.Outcome != vocab.Pass {
+		t.Fatalf("the form-body record does not pass:\n%s", judge.Explain(v))
+	}
+	m := Mutations()[slices.IndexFunc(Mutations(), func(m Mutation) bool { return m.Name == "change a value a write carried" })]
+	mutated := Copy(ev)
+	if !m.Apply(sc, mutated) {
+		t.Fatal("the mutation does not apply to a form body")
+	}
+	if v := judge.Judge(sc, mutated); !m.Flipped(mutated, v) {
+		t.Errorf("a changed form value: %s %v, want FAIL with content_mismatch", v.Outcome, v.Codes)
+	}
+}
