@@ -51,12 +51,7 @@ func requireChromium(t *testing.T) string {
 }
 
 func TestLaunchPassesPreflightWithWebMCPOn(t *testing.T) {
-	requireChromium(t)
-	b, err := Launch(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := launched(t)
 	if b.Version.Major < MinMajorVersion {
 		t.Errorf("version %+v", b.Version)
 	}

@@ -144,7 +144,22 @@ func (s *sites) count(hit string) int {
 	return s.hits[hit]
 }
 
-func launchForFrames(t *testing.T) *Browser {
+// openTab opens a tab of b at url, closed when the test ends.
+func openTab(t *testing.T, b *Browser, url string) *Tab {
+	t.Helper()
+	tab, err := b.NewTab(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tab.Close)
+	if err := tab.Navigate(t.Context(), url); err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// launched starts a browser with WebMCP on for one test, closed when it ends.
+func launched(t *testing.T) *Browser {
 	t.Helper()
 	requireChromium(t)
 	b, err := Launch(Options{})
@@ -281,16 +296,9 @@ var workerPosts = []post{
 }
 
 func TestCrossSiteFramesJoinTheTabsNetworkLog(t *testing.T) {
-	b := launchForFrames(t)
+	b := launched(t)
 	s := newSites(t)
-	tab, err := b.NewTab(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Close()
-	if err := tab.Navigate(t.Context(), s.A+"/frames"); err != nil {
-		t.Fatal(err)
-	}
+	tab := openTab(t, b, s.A+"/frames")
 	waitPosts(t, tab, framePosts)
 	checkPosts(t, s, tab, framePosts)
 	// The cross-site worker's target is not the iframe's.
@@ -302,16 +310,9 @@ func TestCrossSiteFramesJoinTheTabsNetworkLog(t *testing.T) {
 }
 
 func TestWorkersJoinTheTabsNetworkLog(t *testing.T) {
-	b := launchForFrames(t)
+	b := launched(t)
 	s := newSites(t)
-	tab, err := b.NewTab(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Close()
-	if err := tab.Navigate(t.Context(), s.A+"/workers"); err != nil {
-		t.Fatal(err)
-	}
+	tab := openTab(t, b, s.A+"/workers")
 	waitPosts(t, tab, workerPosts)
 	checkPosts(t, s, tab, workerPosts)
 	// Each worker's script was loaded by the one that started it and is
@@ -328,7 +329,7 @@ func TestWorkersJoinTheTabsNetworkLog(t *testing.T) {
 // (a bare chromedp tab's behaviour). The servers receive every POST; the
 // tab's log has only those of the page's own process.
 func TestWithoutFollowingChildrenTheirRequestsAreMissing(t *testing.T) {
-	b := launchForFrames(t)
+	b := launched(t)
 	s := newSites(t)
 	tab, err := b.openTab(false)
 	if err != nil {

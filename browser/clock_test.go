@@ -27,12 +27,7 @@ const clockPage = `<!doctype html><title>today</title>
 </script>`
 
 func TestAFixedClockIsThePagesClockAndKeepsRunning(t *testing.T) {
-	requireChromium(t)
-	b, err := Launch(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := launched(t)
 	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/next" {
 			fmt.Fprint(w, `<!doctype html><title>next</title><p id="date"></p><script>document.getElementById("date").textContent = new Date().toISOString()</script>`)
@@ -106,12 +101,7 @@ func TestAFixedClockIsThePagesClockAndKeepsRunning(t *testing.T) {
 // and a chain through IndexedDB (a browser-process reply between timers)
 // is caught because the window is sliced.
 func TestAWindowFastForwardsThePage(t *testing.T) {
-	requireChromium(t)
-	b, err := Launch(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := launched(t)
 	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			w.WriteHeader(http.StatusNoContent)
@@ -179,12 +169,7 @@ func restart(t *testing.T, tab *Tab, c *Clock) *Clock {
 
 // Worker timers run on real time: a tab must know when its page has one.
 func TestHasWorkersSeesADedicatedWorker(t *testing.T) {
-	requireChromium(t)
-	b, err := Launch(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := launched(t)
 	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/w" {
 			fmt.Fprint(w, `<!doctype html><p id="s">starting</p><script>

@@ -11,16 +11,9 @@ import (
 )
 
 func TestSnapshotReadsInsideFrames(t *testing.T) {
-	b := launchForFrames(t)
+	b := launched(t)
 	s := newSites(t)
-	tab, err := b.NewTab(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Close()
-	if err := tab.Navigate(t.Context(), s.A+"/frames"); err != nil {
-		t.Fatal(err)
-	}
+	tab := openTab(t, b, s.A+"/frames")
 	waitPosts(t, tab, framePosts) // each frame has loaded and shown its outcome
 	refs := []ElementRef{
 		{Selector: "#title"},
@@ -68,7 +61,7 @@ func TestSnapshotReadsInsideFrames(t *testing.T) {
 // the tool registers but only the iframe's own session reports it: the
 // page's catalog and getTools() leave it out, exposedTo or not.
 func TestWhatChromiumDoesWithCrossSiteTools(t *testing.T) {
-	b := launchForFrames(t)
+	b := launched(t)
 	s := newSites(t)
 	tab, err := b.NewTab(t.Context())
 	if err != nil {
