@@ -220,18 +220,7 @@ func (m *mux) route(msg *cdproto.Message) bool {
 			m.forgetSession(ev.SessionID) // a tab's page: its children go with it
 		}
 	case child:
-		switch msg.Method {
-		case cdproto.EventTargetAttachedToTarget:
-			var ev attached
-			if json.Unmarshal(msg.Params, &ev) == nil {
-				m.parent[ev.SessionID], m.root[ev.SessionID] = from, root
-			}
-		case cdproto.EventTargetDetachedFromTarget:
-			var ev detached
-			if json.Unmarshal(msg.Params, &ev) == nil {
-				m.forgetSession(ev.SessionID)
-			}
-		}
+		m.track(msg, from, root)
 		inner, _ := json.Marshal(struct {
 			Method string          `json:"method"`
 			Params json.RawMessage `json:"params,omitempty"`
@@ -243,20 +232,27 @@ func (m *mux) route(msg *cdproto.Message) bool {
 		*msg = cdproto.Message{SessionID: root, Method: cdproto.EventTargetReceivedMessageFromTarget, Params: params}
 	default:
 		// A session chromedp attached (a tab's page): its children.
-		switch msg.Method {
-		case cdproto.EventTargetAttachedToTarget:
-			var ev attached
-			if json.Unmarshal(msg.Params, &ev) == nil {
-				m.parent[ev.SessionID], m.root[ev.SessionID] = from, from
-			}
-		case cdproto.EventTargetDetachedFromTarget:
-			var ev detached
-			if json.Unmarshal(msg.Params, &ev) == nil {
-				m.forgetSession(ev.SessionID)
-			}
-		}
+		m.track(msg, from, from)
 	}
 	return true
+}
+
+// track keeps the tree of sessions as from reports its children: one
+// attached gets from as its parent and root as its tab's page; one
+// detached is forgotten.
+func (m *mux) track(msg *cdproto.Message, from, root target.SessionID) {
+	switch msg.Method {
+	case cdproto.EventTargetAttachedToTarget:
+		var ev attached
+		if json.Unmarshal(msg.Params, &ev) == nil {
+			m.parent[ev.SessionID], m.root[ev.SessionID] = from, root
+		}
+	case cdproto.EventTargetDetachedFromTarget:
+		var ev detached
+		if json.Unmarshal(msg.Params, &ev) == nil {
+			m.forgetSession(ev.SessionID)
+		}
+	}
 }
 
 // forgetSession drops a session, its descendants and, for a tab's page, its
