@@ -8,8 +8,6 @@ import (
 	"github.com/agentready/agentready/e2e/matchers"
 	"github.com/agentready/agentready/fixtures/realpages"
 	"github.com/agentready/agentready/runs"
-	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/vocab"
 )
 
 // Pages that behave as public WebMCP demos do (fixtures/realpages): forms
@@ -26,15 +24,7 @@ var _ = Own("Real page patterns", MarkScenario, Label("real-pages"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			DeferCleanup(srv.Close)
 			verdict := framework.RunScenarioOn(ctx, sc, runs.App{BaseURL: srv.URL})
-			if sc.Known != nil {
-				Expect(verdict).To(matchers.HaveVerdict(sc.Known.Outcome, sc.Known.Codes...))
-				if d := sc.Known.Departs; d != "" {
-					Expect(verdict.Diagnosis).NotTo(BeNil(), "a FAIL that must depart at %s has no diagnosis", d)
-					Expect(verdict.Diagnosis.Link).To(Equal(d), "where the evidence first departs:\n%s", judge.Explain(verdict))
-				}
-			} else {
-				Expect(verdict).To(matchers.HaveVerdict(vocab.Pass))
-			}
+			Expect(verdict).To(matchers.HaveKnownVerdict(sc))
 		})
 	}
 })

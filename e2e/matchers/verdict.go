@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
 	"github.com/onsi/gomega/types"
@@ -17,9 +18,22 @@ func HaveVerdict(outcome vocab.Outcome, codes ...vocab.Code) types.GomegaMatcher
 	return &verdictMatcher{outcome: outcome, codes: want}
 }
 
+// HaveKnownVerdict matches the verdict a scenario means to reach: its
+// known outcome, exactly its codes and, when it names one, the link where
+// its evidence first departs; PASS when it states no known answer.
+func HaveKnownVerdict(sc scenarios.Scenario) types.GomegaMatcher {
+	if sc.Known == nil {
+		return HaveVerdict(vocab.Pass)
+	}
+	m := HaveVerdict(sc.Known.Outcome, sc.Known.Codes...).(*verdictMatcher)
+	m.departs = sc.Known.Departs
+	return m
+}
+
 type verdictMatcher struct {
 	outcome vocab.Outcome
 	codes   []vocab.Code
+	departs vocab.Link // "": not asserted
 }
 
 func (m *verdictMatcher) Match(actual any) (bool, error) {
@@ -27,13 +41,23 @@ func (m *verdictMatcher) Match(actual any) (bool, error) {
 	if !ok {
 		return false, fmt.Errorf("HaveVerdict expects a judge.Verdict, got %T", actual)
 	}
+	if m.departs != "" && (v.Diagnosis == nil || v.Diagnosis.Link != m.departs) {
+		return false, nil
+	}
 	return v.Outcome == m.outcome && slices.Equal(v.Codes, m.codes), nil
 }
 
+func (m *verdictMatcher) want() string {
+	if m.departs == "" {
+		return fmt.Sprintf("%s %v", m.outcome, m.codes)
+	}
+	return fmt.Sprintf("%s %v, departing at %s", m.outcome, m.codes, m.departs)
+}
+
 func (m *verdictMatcher) FailureMessage(actual any) string {
-	return fmt.Sprintf("expected verdict %s %v\n%s", m.outcome, m.codes, judge.Explain(actual.(judge.Verdict)))
+	return fmt.Sprintf("expected verdict %s\n%s", m.want(), judge.Explain(actual.(judge.Verdict)))
 }
 
 func (m *verdictMatcher) NegatedFailureMessage(actual any) string {
-	return fmt.Sprintf("expected a verdict other than %s %v\n%s", m.outcome, m.codes, judge.Explain(actual.(judge.Verdict)))
+	return fmt.Sprintf("expected a verdict other than %s\n%s", m.want(), judge.Explain(actual.(judge.Verdict)))
 }
