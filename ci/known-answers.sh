@@ -25,6 +25,10 @@ fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
+if ! git -C "$src" rev-parse --verify --quiet HEAD >/dev/null 2>&1; then
+  echo "known-answers: $src is not a git checkout with a commit: the cases are re-run from a clone of one (git clone the repository)" >&2
+  exit 2
+fi
 head=$(git -C "$src" rev-parse --short HEAD)
 git clone --quiet --no-local "$src" "$work/clone"
 what="HEAD $head"
