@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -34,8 +33,7 @@ func evalsCmd(args []string, stdout, stderr io.Writer) int {
 	pageURL := fs.String("url", "", "the page every case starts on (a fresh tab each)")
 	app := runs.App{ObserverToken: os.Getenv(runs.EnvObserverToken)}
 	fs.StringVar(&app.ObserverToken, "observer-token", app.ObserverToken, "the token of your app's observation endpoints, if it has them")
-	evidence := fs.String("evidence", cmp.Or(os.Getenv("AGENTREADY_EVIDENCE"), "evidence"), "where runs are written: <evidence>/<run-id>/")
-	runID := fs.String("run-id", cmp.Or(os.Getenv("AGENTREADY_RUN_ID"), runs.NewID()), "the run's id")
+	evidence, runID := runFlags(fs)
 	if err := fs.Parse(reorder(args)); err != nil {
 		return 2
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -36,11 +35,11 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.ID, "id", "mcp-session", "the bundles' id without --scenario")
 	fs.BoolVar(&o.PageActions, "page-actions", false, "also offer page_click, as a browser agent that clicks in the page")
 	fs.StringVar(&o.ObserverToken, "observer-token", os.Getenv(runs.EnvObserverToken), "the token of your app's observation endpoints, if it has them")
-	evidence := fs.String("evidence", cmp.Or(os.Getenv("AGENTREADY_EVIDENCE"), "evidence"), "where runs are written: <evidence>/<run-id>/")
-	fs.StringVar(&o.RunID, "run-id", cmp.Or(os.Getenv("AGENTREADY_RUN_ID"), runs.NewID()), "the run's id")
+	evidence, runID := runFlags(fs)
 	if err := fs.Parse(reorder(args)); err != nil {
 		return 2
 	}
+	o.RunID = *runID
 	if fs.NArg() > 0 || o.Runs < 1 || (o.URL == "" && *scenarioFile == "") {
 		fmt.Fprintln(stderr, "usage: agentready mcp [--url URL] [--scenario FILE] [--runs k] [--evidence DIR] [--page-actions]")
 		return 2

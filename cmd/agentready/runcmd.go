@@ -38,8 +38,7 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&app.StatePath, "observer-state", app.StatePath, "the state endpoint's path")
 	fs.StringVar(&app.JournalPath, "observer-journal", app.JournalPath, "the journal endpoint's path")
 	dir := fs.String("scenarios", cmp.Or(os.Getenv("AGENTREADY_SCENARIOS"), scenarios.DefaultDir), "a folder of scenario files (read recursively, *.yaml and *.yml)")
-	evidence := fs.String("evidence", cmp.Or(os.Getenv("AGENTREADY_EVIDENCE"), "evidence"), "where runs are written: <evidence>/<run-id>/")
-	runID := fs.String("run-id", cmp.Or(os.Getenv("AGENTREADY_RUN_ID"), runs.NewID()), "the run's id")
+	evidence, runID := runFlags(fs)
 	var only idList
 	fs.Var(&only, "id", "run only this scenario ID or family (repeatable)")
 	part := fs.String("shard", os.Getenv(shard.Env), "run only shard k/N of the scenarios (by a stable hash of their IDs), into <run-id>.k-of-N; `agentready merge` joins the shards")
