@@ -1,0 +1,46 @@
+package judge
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+func (j *judge) judgeAnswer(a *scenarios.AnswerExpect) {
+	if a == nil {
+		return
+	}
+	final := ""
+	if j.ev.Final != nil {
+		final = *j.ev.Final
+	}
+	lower := strings.ToLower(final)
+	if a.Asks {
+		switch {
+		case strings.TrimSpace(final) == "":
+			j.fail("answer.asks", vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question", final, "the agent said nothing")
+		case !strings.ContainsAny(final, "?？"):
+			j.fail("answer.asks", vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question", final, "the agent's final words ask nothing")
+		default:
+			j.pass("answer.asks", vocab.SrcAnswer, "a question", final, "the agent asks the person")
+		}
+	}
+	for i, m := range a.MustMention {
+		id := fmt.Sprintf("answer.must_mention[%d]", i)
+		if strings.Contains(lower, strings.ToLower(m)) {
+			j.pass(id, vocab.SrcAnswer, m, final, "the final words mention it")
+		} else {
+			j.fail(id, vocab.SrcAnswer, vocab.AnswerIncomplete, m, final, "the final words do not mention "+fmt.Sprintf("%q", m))
+		}
+	}
+	for i, m := range a.MustNotClaim {
+		id := fmt.Sprintf("answer.must_not_claim[%d]", i)
+		if strings.Contains(lower, strings.ToLower(m)) {
+			j.fail(id, vocab.SrcAnswer, vocab.AnswerOverclaims, "not "+m, final, fmt.Sprintf("the final words claim %q", m))
+		} else {
+			j.pass(id, vocab.SrcAnswer, "not "+m, final, "no such claim")
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package judge
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+func (j *judge) judgeCase(c *scenarios.CaseExpect) {
+	if c == nil {
+		return
+	}
+	if j.ev.Catalog == nil {
+		j.inconclusive("case.tool", vocab.SrcCase, vocab.EvidenceMissing, c.Tool, nil, "the start page's catalog was not recorded")
+		return
+	}
+	tool, ok := j.ev.Catalog.Get(c.Tool)
+	if !ok {
+		j.inconclusive("case.tool", vocab.SrcCase, vocab.CaseIncomplete, c.Tool, j.ev.Catalog.Names(), "the tool the case is about is not in the start page's catalog")
+		return
+	}
+	var schema struct {
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(tool.InputSchema, &schema)
+	var missing []string
+	for _, p := range schema.Required {
+		if _, ok := j.sc.PromptData[p]; !ok {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		j.inconclusive("case.prompt", vocab.SrcCase, vocab.CaseIncomplete, schema.Required, keys(j.sc.PromptData),
+			fmt.Sprintf("the prompt does not give %s, which %s requires: no agent can do this case right without asking", strings.Join(missing, ", "), c.Tool))
+		return
+	}
+	j.pass("case.prompt", vocab.SrcCase, schema.Required, keys(j.sc.PromptData), "the prompt gives every parameter the tool requires")
+}
+
+func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
+	if c == nil {
+		return
+	}
+	if j.ev.Catalog == nil {
+		j.inconclusive("catalog", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "the start page's catalog was not recorded")
+		return
+	}
+	if c.Contract != nil {
+		j.judgeContract(c.Contract)
+	}
+	if j.ev.PageTools == nil {
+		j.inconclusive("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "what getTools() answered was not recorded")
+	} else if err := record.Disagreement(j.ev.Catalog, j.ev.PageTools); err != nil {
+		j.fail("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceDisagrees, nil, nil, err.Error())
+	} else {
+		j.pass("catalog.agreement", vocab.SrcCatalog, nil, nil, "the protocol and getTools() report the same tools")
+	}
+	if c.Exactly != nil {
+		j.judgeExactly(c.Exactly)
+	}
+	for _, name := range keys(c.Schemas) {
+		tool, ok := j.ev.Catalog.Get(name)
+		if !ok {
+			j.fail("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], nil, name+" is not in the catalog")
+			continue
+		}
+		var got any
+		_ = json.Unmarshal(tool.InputSchema, &got)
+		mode := c.SchemaMatch.For(name)
+		j.expectMatch("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], got, mode == scenarios.MatchContains,
+			fmt.Sprintf("the input schema of %s (%s)", name, mode))
+	}
+	j.judgeHint("autosubmit", c.Autosubmit, func(a record.Annotations) bool { return a.Autosubmit })
+	j.judgeHint("read_only", c.ReadOnly, func(a record.Annotations) bool { return a.ReadOnly })
+}
+
+// judgeExactly checks the start page's tools against the list; an empty
+// list expects a page that offers none.
+func (j *judge) judgeExactly(exactly []string) {
+	want := append([]string{}, exactly...) // never nil: [] is "no tools"
+	slices.Sort(want)
+	got := j.ev.Catalog.Names()
+	var missing, extra []string
+	for _, t := range want {
+		if !slices.Contains(got, t) {
+			missing = append(missing, t)
+		}
+	}
+	for _, t := range got {
+		if !slices.Contains(want, t) {
+			extra = append(extra, t)
+		}
+	}
+	if slices.Equal(want, got) {
+		j.pass("catalog.exactly", vocab.SrcCatalog, want, got, "the start page offers exactly these tools")
+		return
+	}
+	why := []string{}
+	if len(missing) > 0 {
+		why = append(why, "it does not offer "+strings.Join(missing, ", "))
+	}
+	if len(extra) > 0 {
+		why = append(why, "it also offers "+strings.Join(extra, ", "))
+	}
+	if len(why) == 0 {
+		why = append(why, "it offers a tool more or fewer times") // the same names, in other numbers (one per frame)
+	}
+	j.fail("catalog.exactly", vocab.SrcCatalog, vocab.CatalogMismatch, want, got, "the start page offers other tools than expected: "+strings.Join(why, "; "))
+}
+
+// judgeHint checks one annotation of each named tool; a tool that is not in
+// the catalog fails, whatever value was expected.
+func (j *judge) judgeHint(hint string, want map[string]bool, got func(record.Annotations) bool) {
+	for _, name := range keys(want) {
+		id := "catalog." + hint + "." + name
+		tool, ok := j.ev.Catalog.Get(name)
+		if !ok {
+			j.fail(id, vocab.SrcCatalog, vocab.CatalogMismatch, want[name], nil, name+" is not in the catalog")
+			continue
+		}
+		j.expectEqual(id, vocab.SrcCatalog, vocab.CatalogMismatch, want[name], got(tool.Annotations), "the "+hint+" annotation of "+name)
+	}
+}
+
+// judgeContract holds the start page's catalog to its contract: every
+// tool's name, description, schema, annotations and kind.
+func (j *judge) judgeContract(ref *scenarios.ContractRef) {
+	diffs := ref.Contract.Differences(j.ev.Catalog)
+	what := "the tool contract"
+	if ref.File != "" {
+		what += " " + ref.File
+	}
+	if len(diffs) == 0 {
+		j.pass("catalog.contract", vocab.SrcCatalog, ref.Contract.Names(), j.ev.Catalog.Names(), "every tool keeps "+what)
+		return
+	}
+	places := "1 place"
+	if len(diffs) > 1 {
+		places = fmt.Sprintf("%d places", len(diffs))
+	}
+	j.add(Check{ID: "catalog.contract", Source: vocab.SrcCatalog, Status: vocab.CheckFail, Code: vocab.ContractBroken,
+		Expected: ref.Contract.Names(), Actual: j.ev.Catalog.Names(), Differences: diffs,
+		Message: fmt.Sprintf("the page breaks %s in %s: %s (agentready catalog URL --update-contract FILE rewrites it, on purpose)", what, places, record.DiffText(diffs, diffLimit))})
+}

@@ -1,0 +1,56 @@
+package judge
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// judgeDirect checks what the server answered the requests a scenario sent
+// straight to it as the person's session: a rule the page enforces must
+// hold on the server too.
+func (j *judge) judgeDirect() {
+	for _, d := range j.ev.Direct {
+		want := j.directExpect(d)
+		if want == nil {
+			continue
+		}
+		id := fmt.Sprintf("direct.%s[%d] %s %s", d.Phase, d.Index, d.Method, d.Path)
+		if d.Status == 0 {
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want.Expect, d.Error, "the request got no answer: "+d.Error)
+			continue
+		}
+		var body struct {
+			Code string `json:"code"`
+		}
+		_ = json.Unmarshal(d.Body, &body)
+		got := map[string]any{"status": d.Status, "code": body.Code}
+		switch {
+		case d.Status != want.Expect.Status:
+			j.fail(id, vocab.SrcNetwork, vocab.ServerRuleBroken, want.Expect, got,
+				fmt.Sprintf("the server answered %d where the scenario expects %d: it does not hold the rule itself", d.Status, want.Expect.Status))
+		case want.Expect.Code != "" && body.Code != want.Expect.Code:
+			j.fail(id, vocab.SrcNetwork, vocab.ServerRuleBroken, want.Expect, got,
+				fmt.Sprintf("the server answered %d with code %q, not %q", d.Status, body.Code, want.Expect.Code))
+		default:
+			j.pass(id, vocab.SrcNetwork, want.Expect, got, "the server holds the rule")
+		}
+	}
+}
+
+// directExpect is the scenario's direct request behind a record.
+func (j *judge) directExpect(d scenarios.DirectRecord) *scenarios.DirectRequest {
+	var steps []scenarios.Step
+	switch d.Phase {
+	case vocab.PhaseSetup:
+		steps = j.sc.Setup
+	case vocab.PhaseHuman:
+		steps = j.sc.Human
+	}
+	if d.Index < len(steps) {
+		return steps[d.Index].Request
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package judge
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// judgeInputs holds each agent call's input against the schema the tool
+// declared when it was called (Chromium checks an imperative tool's input
+// against nothing). An input the schema refuses is the agent's fault; an
+// input the schema allows that the page then refuses as invalid is the
+// app's: two findings, two codes.
+func (j *judge) judgeInputs() {
+	for _, c := range j.agentCalls() {
+		tool, ok := j.toolAtCall(c)
+		if !ok || len(tool.InputSchema) == 0 {
+			continue
+		}
+		schema, err := compileSchema(tool.InputSchema)
+		if err != nil {
+			continue // a schema that does not compile is the lint rule schema-shape's finding
+		}
+		id := fmt.Sprintf("call.%s[%d].%s.input", c.Phase, c.Index, c.Call.Tool)
+		if err := schema.Validate(record.Normalize(nonNilMap(c.Call.Input))); err != nil {
+			j.fail(id, vocab.SrcTrace, vocab.InputViolatesSchema, json.RawMessage(tool.InputSchema), nonNilMap(c.Call.Input),
+				"the agent's input breaks "+c.Call.Tool+"'s declared schema: "+oneLine(err.Error()))
+			continue
+		}
+		if refused, why := refusedInput(c.Result); refused {
+			j.fail(id, vocab.SrcTrace, vocab.ValidInputRefused, "accepted", c.Result.Status,
+				c.Call.Tool+" refused an input its own schema allows: "+why)
+			continue
+		}
+		j.pass(id, vocab.SrcTrace, nil, nil, "the input fits "+c.Call.Tool+"'s schema")
+	}
+}
+
+// toolAtCall finds the tool as the catalog had it when the call was made
+// (the browser's trace up to its toolInvoked), else on the start page.
+func (j *judge) toolAtCall(c scenarios.CallRecord) (record.Tool, bool) {
+	if c.Result.InvocationID != "" {
+		i := slices.IndexFunc(j.ev.Trace, func(e record.Event) bool {
+			return e.Kind == record.ToolInvoked && e.InvocationID == c.Result.InvocationID
+		})
+		if i >= 0 {
+			if t, ok := record.CatalogAt(j.ev.Trace, i).Get(c.Call.Tool); ok {
+				return t, true
+			}
+		}
+	}
+	return j.ev.Catalog.Get(c.Call.Tool)
+}
+
+// refusedInput tells whether an answer refuses the call's input as invalid:
+// an error that names a parameter or invalid input, or an object whose code
+// says so (INVALID_PARAMS and the like). Narrower than record.Refused: a
+// tool whose job is to report errors (a form checker) is not refusing its
+// input by answering them.
+func refusedInput(res record.Result) (bool, string) {
+	if res.Status == vocab.Failed {
+		return inputError.MatchString(res.ErrorText), "the call ended error: " + res.ErrorText
+	}
+	var obj struct {
+		Code string `json:"code"`
+	}
+	if json.Unmarshal(res.Output, &obj) == nil && invalidCode.MatchString(obj.Code) {
+		return true, "code " + obj.Code
+	}
+	return false, ""
+}
+
+func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	// An absolute name: a relative one is resolved against the working
+	// folder, which would end up in messages and change a verdict's bytes.
+	const name = "urn:agentready:input-schema"
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(name, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(name)
+}

@@ -1,0 +1,167 @@
+package judge
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agentready/agentready/match"
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// judgeOutput checks a completed call's result (output, output_text,
+// output_contains) and an error's text (error_contains). A result is judged
+// the same whichever transport gave it: see resultValue.
+func (j *judge) judgeOutput(id string, c scenarios.CallRecord, x *scenarios.CallExpect) {
+	res := c.Result
+	if res.Status == vocab.Completed {
+		if want, ok := x.WantOutput(); ok && x.Match == scenarios.MatchConstraints {
+			j.expectConstraints(id+".output", c, want)
+		} else if ok {
+			mode := cmp.Or(x.Match, scenarios.MatchSubset)
+			j.expectMatch(id+".output", vocab.SrcTrace, vocab.UnexpectedResult, want, resultValue(res), mode == scenarios.MatchSubset,
+				fmt.Sprintf("the output of %s (%s)", c.Call.Tool, mode))
+		}
+		if x.OutputText != nil || x.OutputContains != nil {
+			j.judgeText(id, c, x)
+		}
+	}
+	if x.ErrorContains != "" {
+		if strings.Contains(res.ErrorText, x.ErrorContains) {
+			j.pass(id+".error", vocab.SrcTrace, x.ErrorContains, res.ErrorText, "the error says what is expected")
+		} else {
+			j.fail(id+".error", vocab.SrcTrace, vocab.UnexpectedResult, x.ErrorContains, res.ErrorText, "the error does not say what is expected")
+		}
+	}
+}
+
+// expectConstraints checks an output written with match: constraints, as
+// webmcp-evals checks a tool's result (package match). The result is read
+// as webmcp-evals reads it: an MCP-shaped answer ({content: [{text}]}, not
+// isError) is its first text.
+func (j *judge) expectConstraints(id string, c scenarios.CallRecord, want any) {
+	got := evalsResult(resultValue(c.Result))
+	what := fmt.Sprintf("the output of %s (constraints)", c.Call.Tool)
+	m := match.Match(want, got)
+	if m == nil {
+		j.pass(id, vocab.SrcTrace, want, got, what+" is as expected")
+		return
+	}
+	d := record.Difference{Pointer: m.Pointer, Expected: record.CompactJSON(m.Expected)}
+	if !m.Missing {
+		d.Actual = record.CompactJSON(m.Actual)
+	}
+	j.add(Check{ID: id, Source: vocab.SrcTrace, Status: vocab.CheckFail, Code: vocab.UnexpectedResult, Expected: want, Actual: got,
+		Differences: []record.Difference{d}, Message: what + " does not match: " + m.Error()})
+}
+
+// evalsResult unwraps an MCP-shaped tool answer the way webmcp-evals does.
+func evalsResult(v any) any {
+	o, ok := v.(map[string]any)
+	if !ok || o["isError"] == true {
+		return v
+	}
+	if content, ok := o["content"].([]any); ok && len(content) > 0 {
+		if first, ok := content[0].(map[string]any); ok {
+			if text, ok := first["text"].(string); ok && text != "" {
+				return text
+			}
+		}
+	}
+	return v
+}
+
+// judgeText checks a text result: the whole text (output_text) or a part
+// of it (output_contains). A result that is a JSON object or array is not
+// text, and fails.
+func (j *judge) judgeText(id string, c scenarios.CallRecord, x *scenarios.CallExpect) {
+	key, want := "output_text", x.OutputText
+	if want == nil {
+		key, want = "output_contains", x.OutputContains
+	}
+	cid := id + "." + key
+	got := resultValue(c.Result)
+	text, isText := resultText(got)
+	switch {
+	case !isText:
+		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, got,
+			fmt.Sprintf("the output of %s is a JSON %s, not text (assert it with output): %s", c.Call.Tool, jsonKind(got), compactJSON(got)))
+	case key == "output_text" && text == *want:
+		j.pass(cid, vocab.SrcTrace, *want, text, "the output of "+c.Call.Tool+" is this text")
+	case key == "output_text":
+		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, text,
+			fmt.Sprintf("the output of %s is another text: expected %q, actual %q (%s)", c.Call.Tool, *want, text, whereTextsPart(*want, text)))
+	case strings.Contains(text, *want):
+		j.pass(cid, vocab.SrcTrace, *want, text, "the output of "+c.Call.Tool+" contains this text")
+	default:
+		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, text,
+			fmt.Sprintf("the output of %s does not contain %q: it is %q", c.Call.Tool, *want, text))
+	}
+}
+
+// resultValue answers a completed call's result as one JSON value, the same
+// whichever transport gave it. The page API answers text, recorded as
+// OutputText unless it reads as JSON; the protocol answers JSON, where a
+// text is a JSON string. So a text is a string either way, and text that
+// reads as JSON (42, {"ok":true}) is that JSON either way. A call that
+// answered nothing is the empty text: that is how the page API records an
+// empty answer, which the protocol gives as "".
+func resultValue(r record.Result) any {
+	switch {
+	case r.OutputText != "":
+		return r.OutputText
+	case len(r.Output) > 0:
+		var v any
+		if json.Unmarshal(r.Output, &v) != nil {
+			return string(r.Output)
+		}
+		return v
+	}
+	return ""
+}
+
+// resultText answers a result as the text the tool gave: a string as it
+// is, a number, boolean or null as written in JSON (the page's text "42"
+// reads as the number 42). An object or an array is not text.
+func resultText(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case map[string]any, []any:
+		return "", false
+	}
+	return compactJSON(v), true
+}
+
+func jsonKind(v any) string {
+	if _, ok := v.([]any); ok {
+		return "array"
+	}
+	return "object"
+}
+
+// compactJSON renders a value as compact JSON for people (no HTML escapes).
+func compactJSON(v any) string { return string(record.CompactJSON(v)) }
+
+// whereTextsPart says where two texts start to differ, in characters.
+func whereTextsPart(a, b string) string {
+	ra, rb := []rune(a), []rune(b)
+	i := 0
+	for i < len(ra) && i < len(rb) && ra[i] == rb[i] {
+		i++
+	}
+	switch {
+	case len(ra) == 0:
+		return "the expected text is empty"
+	case i == len(ra):
+		return fmt.Sprintf("the actual text goes on after the expected %d characters", len(ra))
+	case len(rb) == 0:
+		return "the actual text is empty"
+	case i == len(rb):
+		return fmt.Sprintf("the actual text stops after %d characters", len(rb))
+	}
+	return fmt.Sprintf("they part at character %d", i+1)
+}

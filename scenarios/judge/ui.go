@@ -1,0 +1,84 @@
+package judge
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
+	// Without its styles a page shows what it means to hide: visible
+	// cannot be judged, either way. The other properties still can.
+	var unstyled []string
+	for _, r := range j.ev.Requests.Unloaded("Stylesheet") {
+		unstyled = append(unstyled, fmt.Sprintf("%s (%s)", r.URL, cmp.Or(r.Failure, r.Blocked, fmt.Sprint(r.Status))))
+	}
+	for _, phase := range keys(want) {
+		snap, ok := j.ev.UI[phase]
+		for i, u := range want[phase] {
+			id := fmt.Sprintf("ui.%s[%d] %s", phase, i, u.Selector)
+			if !ok {
+				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "the page was not recorded after "+string(phase))
+				continue
+			}
+			if u.Visible != nil && len(unstyled) > 0 {
+				j.inconclusive(id+" visible", vocab.SrcUI, vocab.PageIncomplete, *u.Visible, unstyled,
+					"the page's styles did not all load, so whether it is visible cannot be judged: "+strings.Join(unstyled, ", "))
+				u.Visible = nil
+				if !u.SaysSomething() {
+					continue
+				}
+			}
+			k := slices.IndexFunc(snap, func(e record.Element) bool { return e.Selector == u.Selector && e.Frame == u.Frame })
+			if k < 0 {
+				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "this element was not recorded")
+				continue
+			}
+			el := snap[k]
+			var wrong []string
+			cmpBool := func(name string, want *bool, got bool) {
+				if want != nil && *want != got {
+					wrong = append(wrong, fmt.Sprintf("%s is %v", name, got))
+				}
+			}
+			cmpBool("present", u.Present, el.Present)
+			cmpBool("visible", u.Visible, el.Visible)
+			cmpBool("enabled", u.Enabled, el.Enabled)
+			cmpBool(":tool-form-active", u.ToolFormActive, el.ToolFormActive)
+			cmpBool(":tool-submit-active", u.ToolSubmitActive, el.ToolSubmitActive)
+			if u.Value != nil && *u.Value != el.Value {
+				wrong = append(wrong, fmt.Sprintf("value is %q", el.Value))
+			}
+			if u.TextContains != "" && !strings.Contains(el.Text, u.TextContains) {
+				wrong = append(wrong, fmt.Sprintf("text lacks %q", u.TextContains))
+			}
+			cmpBool("checked", u.Checked, el.Checked)
+			if u.Count != nil && len(record.Diff(u.Count, el.Count, false)) > 0 {
+				wrong = append(wrong, fmt.Sprintf("count is %d, not %s", el.Count, record.CompactJSON(u.Count)))
+			}
+			if u.Text != nil && (!el.Present || len(record.Diff(u.Text, el.Text, false)) > 0) {
+				wrong = append(wrong, fmt.Sprintf("text is %q, not %s", el.Text, record.CompactJSON(u.Text)))
+			}
+			for _, name := range slices.Sorted(maps.Keys(u.Attributes)) {
+				var got any // null: the element has no such attribute
+				if v, ok := el.Attributes[name]; ok {
+					got = v
+				}
+				if len(record.Diff(u.Attributes[name], got, false)) > 0 {
+					wrong = append(wrong, fmt.Sprintf("attribute %s is %s, not %s", name, record.CompactJSON(got), record.CompactJSON(u.Attributes[name])))
+				}
+			}
+			if len(wrong) > 0 {
+				j.fail(id, vocab.SrcUI, vocab.UIMismatch, u, el, strings.Join(wrong, "; "))
+			} else {
+				j.pass(id, vocab.SrcUI, u, el, "the element is as expected")
+			}
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package judge
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/vocab"
+)
+
+// judgeWitnesses holds the two witnesses of requests to each other, whole:
+// within each judged window, every request the browser sent to the app's
+// origin is in the journal, and every journal entry of the tab's session
+// is in the network log — refused ones included (seed 003: a journal
+// records before authorization). A request that got no answer may or may
+// not have reached the app, and is not held against either side.
+func (j *judge) judgeWitnesses() {
+	if j.ev.Requests == nil || !j.ev.Capture.Network || j.ev.Journal == nil || !j.ev.Capture.Observer {
+		return
+	}
+	for _, phase := range []vocab.Phase{vocab.PhaseAgent, vocab.PhaseHuman} {
+		from, to, ok := j.ev.Window(phase)
+		if !ok {
+			continue
+		}
+		lo, hi, ok := span(from.Requests, to.Requests, len(j.ev.Requests))
+		journal, okJ := j.journalWindow(phase)
+		if !ok || !okJ {
+			continue
+		}
+		seen, maybe := map[string]int{}, map[string]int{}
+		for _, r := range j.ev.Requests[lo:hi] {
+			if !r.Counted() || !sameOrigin(j.ev.Env.BaseURL, r.URL) {
+				continue
+			}
+			k := strings.ToUpper(r.Method) + " " + r.Path
+			if r.Status == 0 && r.Failure != "" {
+				maybe[k]++
+				continue
+			}
+			seen[k]++
+		}
+		for _, p := range j.ev.ProbeReads {
+			if p.Window == phase {
+				seen[strings.ToUpper(p.Method)+" "+p.Path]++ // the journal has the harness's reads; the network log left them out above
+			}
+		}
+		var onlyJournal []string
+		for _, e := range journal {
+			k := strings.ToUpper(e.Method) + " " + e.Path
+			switch {
+			case seen[k] > 0:
+				seen[k]--
+			case maybe[k] > 0:
+				maybe[k]--
+			default:
+				onlyJournal = append(onlyJournal, fmt.Sprintf("%s (%d)", k, e.Status))
+			}
+		}
+		var onlyNet []string
+		for _, k := range slices.Sorted(maps.Keys(seen)) {
+			for range seen[k] {
+				onlyNet = append(onlyNet, k)
+			}
+		}
+		id := "witnesses." + string(phase)
+		if len(onlyNet) == 0 && len(onlyJournal) == 0 {
+			j.pass(id, vocab.SrcJournal, nil, nil, "the network log and the app's journal hold the same requests")
+			continue
+		}
+		var parts []string
+		if len(onlyNet) > 0 {
+			parts = append(parts, "the browser sent, and the journal lacks: "+strings.Join(onlyNet, ", "))
+		}
+		if len(onlyJournal) > 0 {
+			parts = append(parts, "the journal has, and the browser never sent: "+strings.Join(onlyJournal, ", "))
+		}
+		j.fail(id, vocab.SrcJournal, vocab.EvidenceDisagrees, onlyJournal, onlyNet, "the witnesses of requests disagree in the "+string(phase)+" phase: "+strings.Join(parts, "; "))
+	}
+}
