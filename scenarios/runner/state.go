@@ -1,0 +1,158 @@
+package runner
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// journalOn: the app keeps a journal and the scenario records it.
+func (r *runner) journalOn() bool { return r.t.Observer != nil && r.sc.Capture.JournalOn() }
+
+// state reads the app's state from every source it has: the observation
+// endpoint, and the scenario's probes of the app's own API, fetched in the
+// page so that they carry the person's session. window is the phase whose
+// window the probes' requests fall in (the judge leaves them out of its
+// counts). No source at all is no state (nil): unknown, not empty.
+func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot {
+	if r.t.Observer == nil && len(r.sc.Probes) == 0 {
+		return nil
+	}
+	s := &record.Snapshot{Docs: map[string]json.RawMessage{}}
+	failed := func(source string, err error) {
+		if s.Errors == nil {
+			s.Errors = map[string]string{}
+		}
+		s.Errors[source] = err.Error()
+	}
+	// The observation endpoint is read while the page fetches the probes:
+	// two reads of the same moment, neither of which changes anything.
+	// What they answer is recorded in the same order as before.
+	type observed struct {
+		doc json.RawMessage
+		err error
+	}
+	var obs chan observed
+	if r.t.Observer != nil {
+		obs = make(chan observed, 1)
+		go func() {
+			doc, err := r.t.Observer.State(ctx)
+			obs <- observed{doc, err}
+		}()
+	}
+	var docs map[string]probed
+	var probeErr error
+	if len(r.sc.Probes) > 0 {
+		docs, probeErr = r.probe(ctx)
+	}
+	if obs != nil {
+		if o := <-obs; o.err != nil {
+			r.fault("read the app's state: %v", o.err)
+			failed(record.ObserverSource, o.err)
+		} else {
+			s.Docs[record.ObserverSource] = o.doc
+		}
+	}
+	if len(r.sc.Probes) > 0 {
+		if err := probeErr; err != nil {
+			r.fault("probe the app's state: %v", err)
+		}
+		for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
+			method, path, _ := record.SplitRequest(r.sc.Probes[name])
+			r.ev.ProbeReads = append(r.ev.ProbeReads, scenarios.ProbeRead{Window: window, Method: method, Path: path})
+			switch got, ok := docs[name]; {
+			case !ok:
+				failed(name, fmt.Errorf("not read"))
+			case got.Error != "":
+				failed(name, errors.New(got.Error))
+			default:
+				s.Docs[name] = got.Body
+			}
+		}
+	}
+	return s
+}
+
+const probeJS = `(async (base, probes, header) => {
+  const out = {};
+  await Promise.all(probes.map(async ([name, path]) => {
+    try {
+      const r = await fetch(base + path, { headers: { Accept: "application/json", [header]: name }, credentials: "include", cache: "no-store" });
+      const text = await r.text();
+      if (!r.ok) { out[name] = { error: "GET " + path + " answered " + r.status + ": " + text.slice(0, 200) }; return; }
+      try { out[name] = { body: JSON.parse(text) }; } catch (e) { out[name] = { error: "GET " + path + " did not answer JSON: " + text.slice(0, 200) }; }
+    } catch (e) { out[name] = { error: "GET " + path + ": " + String(e) }; }
+  }));
+  return out;
+})`
+
+type probed struct {
+	Body  json.RawMessage `json:"body"`
+	Error string          `json:"error"`
+}
+
+// settleDocument lets a navigation in progress (a form that submitted to a
+// result page) finish before the page is read: the new document, not a page
+// half way between two. A load that does not finish within the bound is
+// news about the app, kept as unmet.
+func (r *runner) settleDocument(ctx context.Context) {
+	loaded, cancel := context.WithTimeout(ctx, r.t.Bound)
+	defer cancel()
+	if err := r.t.Tab.WaitLoaded(loaded); err != nil && ctx.Err() == nil {
+		r.ev.Unmet = append(r.ev.Unmet, "the page did not finish loading within "+r.t.Bound.String())
+	}
+}
+
+// probe fetches every probe from the page, all at once, started in name
+// order: reads that change nothing need not wait for each other (the judge
+// matches them to the journal by method and path, not by order).
+func (r *runner) probe(ctx context.Context) (map[string]probed, error) {
+	r.settleDocument(ctx)
+	var pairs [][2]string
+	for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
+		_, path, _ := record.SplitRequest(r.sc.Probes[name])
+		pairs = append(pairs, [2]string{name, path})
+	}
+	args, err := json.Marshal([]any{r.t.BaseURL, pairs, record.ProbeHeader})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := r.t.Tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
+	return chromedp.Run(ctx, chromedp.Evaluate[map[string]probed](probeJS+"(..."+string(args)+")", chromedp.EvalAwaitPromise))
+}
+
+// sessionHash names the tab's session the way the app's journal does
+// (observer.SessionHash of its session cookie), so that the journal is
+// judged for this tab only; "" when the tab has no such cookie.
+func (r *runner) sessionHash(ctx context.Context) string {
+	name := cmp.Or(r.t.Observer.SessionCookie, observer.DefaultSessionCookie)
+	ctx, cancel := r.t.Tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
+	res, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{r.t.BaseURL + "/"}})
+	if err != nil {
+		return ""
+	}
+	for _, c := range res.Cookies {
+		if c.Name == name {
+			return observer.SessionHash(c.Value)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,175 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+const directJS = `(async (url, method, body, meta, header) => {
+  const headers = { Accept: "application/json" };
+  if (body !== null) headers["Content-Type"] = "application/json";
+  if (meta) {
+    const token = document.querySelector('meta[name="' + meta + '"]')?.content;
+    if (token === undefined) return { error: "no <meta name=\"" + meta + "\"> on the page for the CSRF token" };
+    headers[header] = token;
+  }
+  try {
+    const r = await fetch(url, { method, headers, credentials: "include", body: body === null ? undefined : JSON.stringify(body) });
+    const text = await r.text();
+    let parsed = null;
+    try { parsed = JSON.parse(text); } catch (_) {}
+    return { status: r.status, body: parsed };
+  } catch (e) { return { error: String(e) }; }
+})`
+
+// direct sends a request from the page as the person's session: their
+// cookies and CSRF token, none of the page's own checks.
+func (r *runner) direct(ctx context.Context, phase vocab.Phase, i int, d scenarios.DirectRequest) scenarios.DirectRecord {
+	rec := scenarios.DirectRecord{Phase: phase, Index: i, Method: strings.ToUpper(d.Method), Path: d.Path}
+	meta, header := "", ""
+	if d.CSRF != nil {
+		meta, header = d.CSRF.Meta, d.CSRF.Header
+	}
+	args, err := json.Marshal([]any{r.t.BaseURL + d.Path, rec.Method, d.Body, meta, header})
+	if err != nil {
+		rec.Error = err.Error()
+		return rec
+	}
+	r.settleDocument(ctx)
+	ctx, cancel := r.t.Tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+		Status int             `json:"status"`
+		Body   json.RawMessage `json:"body"`
+		Error  string          `json:"error"`
+	}](directJS+"(..."+string(args)+")", chromedp.EvalAwaitPromise))
+	switch {
+	case err != nil:
+		rec.Error = err.Error()
+	case out.Error != "":
+		rec.Error = out.Error
+	default:
+		rec.Status = out.Status
+		if string(out.Body) != "null" {
+			rec.Body = out.Body
+		}
+	}
+	return rec
+}
+
+func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios.Call) {
+	tools := r.t.Tab.Tools
+	before := r.t.Tab.Trace.Catalog().Names()
+	res := tools.Invoke(ctx, c.Tool, c.Input, c.Transport.OrDefault())
+	if x := c.Expect; x != nil && x.CatalogAfter != nil {
+		// Tools enter and leave the catalog just after an answer; wait (a
+		// bounded time) for the state the scenario looks for before recording.
+		// The tools that must leave first: when the call navigates, they
+		// leave with the old document, and only then is a tool that must be
+		// present looked for in the new one (a site-wide tool is on both:
+		// the old document's would answer at once).
+		for _, t := range x.CatalogAfter.Absent {
+			_ = tools.WaitTool(ctx, t, false)
+		}
+		for _, t := range x.CatalogAfter.Present {
+			_ = tools.WaitTool(ctx, t, true)
+		}
+	}
+	r.ev.Calls = append(r.ev.Calls, scenarios.CallRecord{Phase: phase, Index: i, Call: c, Result: res,
+		CatalogBefore: before, CatalogAfter: r.t.Tab.Trace.Catalog().Names()})
+}
+
+func (r *runner) steps(ctx context.Context, phase vocab.Phase, steps []scenarios.Step) {
+	for i, s := range steps {
+		err := r.step(ctx, phase, i, s)
+		switch {
+		case err == nil:
+		case s.IsWait() && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+			r.ev.Unmet = append(r.ev.Unmet, fmt.Sprintf("%s step %d (%s): not within %s", phase, i, strings.Join(s.Kinds(), ","), r.t.Bound))
+		default:
+			r.fault("%s step %d (%s): %v", phase, i, strings.Join(s.Kinds(), ","), err)
+		}
+	}
+}
+
+func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios.Step) error {
+	tab := r.t.Tab
+	if !s.IsWait() {
+		r.actedAt = tab.Net.Len()
+	}
+	switch {
+	case s.Call != nil:
+		r.call(ctx, phase, i, *s.Call)
+		return nil
+	case s.Request != nil:
+		r.ev.Direct = append(r.ev.Direct, r.direct(ctx, phase, i, *s.Request))
+		return nil
+	case s.Navigate != "":
+		return tab.Navigate(ctx, r.t.BaseURL+s.Navigate)
+	case s.WaitTool != "":
+		return tab.Tools.WaitTool(ctx, s.WaitTool, true)
+	}
+	ctx, cancel := tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
+	switch {
+	case s.Click != "":
+		if phase == vocab.PhaseHuman {
+			if err := r.review(ctx, i, s.Click); err != nil {
+				return err
+			}
+		}
+		return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(s.Click), chromedp.NodeVisible))
+	case len(s.Fill) > 0:
+		for _, sel := range slices.Sorted(maps.Keys(s.Fill)) {
+			// A person replaces a value by selecting it and typing over it.
+			// chromedp.Clear empties the value attribute, which no longer
+			// holds the value once a script or a tool has set it: the typed
+			// text was appended to a tool's prepared value.
+			if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(sel))); err != nil {
+				return err
+			}
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](selectFocused)); err != nil {
+				return err
+			}
+			if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(sel), s.Fill[sel])); err != nil {
+				return err
+			}
+		}
+		return nil
+	case s.WaitFor != "":
+		return chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(s.WaitFor)))
+	case s.WaitRequest != "":
+		method, p, _ := record.SplitRequest(s.WaitRequest)
+		_, err := tab.Net.WaitFor(ctx, r.actedAt, func(q record.Request) bool { return record.MatchRequest(q.Method, q.Path, method, p) })
+		return err
+	}
+	return fmt.Errorf("nothing to do")
+}
+
+// selectFocused selects the whole value of the focused control, so that
+// the keys typed next replace it.
+const selectFocused = `(e => { if (e && typeof e.select === "function") { e.select(); return true } return false })(document.activeElement)`
+
+// cmpOr answers v, or empty when v is nil: a record that was taken but held
+// nothing is empty, not missing.
+func cmpOr[S ~[]E, E any](v, empty S) S {
+	if v == nil {
+		return empty
+	}
+	return v
+}
