@@ -1,3 +1,6 @@
+// Package e2e is the Ginkgo suite: its _test.go files only wire Describe,
+// labels and the call into e2e/framework; the labels declared here let
+// `--label-filter` pick an area, a scenario ID or a family.
 package e2e
 
 import (

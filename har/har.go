@@ -1,3 +1,7 @@
+// Package har turns a recorded network log (package record) into a HAR 1.2
+// document on cdproto's HAR types, and checks that a HAR document has every
+// field the format requires: the bundle's network.har, readable by Chrome
+// DevTools and any HAR viewer.
 package har
 
 import (
