@@ -5,11 +5,13 @@
 package observer
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,6 +25,11 @@ import (
 const (
 	StatePath   = "/__agentready/state"
 	JournalPath = "/__agentready/journal"
+	// ClockPath is the optional clock endpoint: GET answers the app's time,
+	// POST {"advance": "90s"} moves it on; both answer {"now": RFC 3339}.
+	// An app without one answers 404, and checks that need the app's time
+	// to pass say so instead of passing.
+	ClockPath = "/__agentready/clock"
 )
 
 // DefaultSessionCookie is the session cookie the journal's session names,
@@ -47,6 +54,7 @@ type Client struct {
 	Token       string
 	StatePath   string // StatePath unless set
 	JournalPath string // JournalPath unless set
+	ClockPath   string // ClockPath unless set
 	// SessionCookie is the cookie whose value the journal's session hashes
 	// (DefaultSessionCookie unless set).
 	SessionCookie string
@@ -55,7 +63,7 @@ type Client struct {
 
 // New makes a client; it fails on nothing: Check, or the first call, tells.
 func New(baseURL, token string) *Client {
-	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), Token: token, StatePath: StatePath, JournalPath: JournalPath,
+	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), Token: token, StatePath: StatePath, JournalPath: JournalPath, ClockPath: ClockPath,
 		HTTP: &http.Client{Timeout: 5 * time.Second}}
 }
 
@@ -87,26 +95,66 @@ func (c *Client) Journal(ctx context.Context, since int) (record.Journal, error)
 	return j.Entries, err
 }
 
+// ErrNoClock is what Now and Advance answer for an app that serves no
+// clock endpoint (it answered 404).
+var ErrNoClock = errors.New("the app serves no clock endpoint")
+
+// Now reads the app's time from its clock endpoint.
+func (c *Client) Now(ctx context.Context) (time.Time, error) {
+	var a struct {
+		Now time.Time `json:"now"`
+	}
+	err := c.do(ctx, http.MethodGet, cmp.Or(c.ClockPath, ClockPath), nil, &a)
+	return a.Now, err
+}
+
+// Advance moves the app's time on by d (positive) and answers its new time.
+func (c *Client) Advance(ctx context.Context, d time.Duration) (time.Time, error) {
+	if d <= 0 {
+		return time.Time{}, fmt.Errorf("advance the app's clock by %v: only forward", d)
+	}
+	body, _ := json.Marshal(map[string]string{"advance": d.String()})
+	var a struct {
+		Now time.Time `json:"now"`
+	}
+	err := c.do(ctx, http.MethodPost, cmp.Or(c.ClockPath, ClockPath), body, &a)
+	return a.Now, err
+}
+
 func (c *Client) get(ctx context.Context, path string, dst any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.BaseURL+path, nil)
+	return c.do(ctx, http.MethodGet, path, nil, dst)
+}
+
+func (c *Client) do(ctx context.Context, method, path string, send []byte, dst any) error {
+	var rd io.Reader
+	if send != nil {
+		rd = bytes.NewReader(send)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, rd)
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+c.Token)
+	if send != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	res, err := c.HTTP.Do(req)
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", req.URL, err)
+		return fmt.Errorf("%s %s: %w", method, req.URL, err)
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", req.URL, err)
+		return fmt.Errorf("%s %s: %w", method, req.URL, err)
+	}
+	if res.StatusCode == http.StatusNotFound && path == cmp.Or(c.ClockPath, ClockPath) {
+		return fmt.Errorf("%s %s answered 404: %w", method, req.URL, ErrNoClock)
 	}
 	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s answered %s: %.200s", req.URL, res.Status, strings.TrimSpace(string(body)))
+		return fmt.Errorf("%s %s answered %s: %.200s", method, req.URL, res.Status, strings.TrimSpace(string(body)))
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
-		return fmt.Errorf("GET %s: not the expected JSON: %w", req.URL, err)
+		return fmt.Errorf("%s %s: not the expected JSON: %w", method, req.URL, err)
 	}
 	return nil
 }
