@@ -152,13 +152,15 @@ func gridCall(ctx context.Context, method, u string, body []byte, into any) erro
 	return nil
 }
 
-// LaunchFromEnv starts the browser the AGENTREADY_* variables name: a Chrome
+// LaunchFromEnv starts the browser the AGENTREADY_* variables name, the one
+// way every command, the Ginkgo suite and the bench start theirs: a Chrome
 // session of the grid at AGENTREADY_GRID_URL, a browser at
 // AGENTREADY_BROWSER_URL, or a local Chromium; then the preflight, as
-// always. release ends it: the keep-alive, the browser, and the grid
+// always. ctx bounds asking the grid for a session (an interrupt ends the
+// wait). release ends it all: the keep-alive, the browser, and the grid
 // session (deleted, also when the run was interrupted; a process killed
 // outright leaves it to the grid's session timeout).
-func LaunchFromEnv() (b *Browser, release func() error, err error) {
+func LaunchFromEnv(ctx context.Context) (b *Browser, release func() error, err error) {
 	grid := os.Getenv(EnvGridURL)
 	if grid == "" {
 		b, err := Launch(OptionsFromEnv())
@@ -174,7 +176,7 @@ func LaunchFromEnv() (b *Browser, release func() error, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return LaunchOnGrid(context.Background(), grid, every)
+	return LaunchOnGrid(ctx, grid, every)
 }
 
 func gridKeepAlive() (time.Duration, error) {

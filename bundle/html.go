@@ -343,8 +343,8 @@ func HTML(b Bundle) []byte {
 		States      []phaseState
 		UI          []phaseUI
 	}{Bundle: b}
-	view.AsMeant = judge.AsExpected(b.Scenario, b.Verdict)
-	view.Meant = MeantVerdict(b.Scenario)
+	view.AsMeant = judge.AsMeant(b.Scenario, b.Verdict)
+	view.Meant = b.Scenario.Meant().String()
 	view.Diagnosis = newDiagnosisView(b.Verdict)
 	view.KnownBad = view.AsMeant && b.Verdict.Outcome != vocab.Pass
 	view.Shown = string(b.Verdict.Outcome)
@@ -403,17 +403,4 @@ func HTML(b Bundle) []byte {
 		return []byte("<!doctype html><title>report error</title><p>" + template.HTMLEscapeString(err.Error()))
 	}
 	return buf.Bytes()
-}
-
-// MeantVerdict says the verdict a scenario means to reach: PASS, or its
-// known answer with its codes.
-func MeantVerdict(sc scenarios.Scenario) string {
-	if sc.Known == nil {
-		return string(vocab.Pass)
-	}
-	out := string(sc.Known.Outcome)
-	for _, c := range sc.Known.Codes {
-		out += " " + string(c)
-	}
-	return out
 }

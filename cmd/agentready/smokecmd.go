@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/smoke"
 )
 
@@ -42,12 +41,11 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	b, err := browser.Launch(browser.OptionsFromEnv())
-	if err != nil {
-		fmt.Fprintln(stderr, "agentready smoke:", err)
+	b, stopBrowser, ok := startBrowser(ctx, "smoke", stderr)
+	if !ok {
 		return 2
 	}
-	defer b.Close()
+	defer stopBrowser()
 	rep, err := smoke.Run(ctx, b, u.String(), opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "agentready smoke:", err)
