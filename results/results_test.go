@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -60,7 +61,7 @@ func sample() []Row {
 			Meant: scenarios.Known{Outcome: vocab.Fail, Codes: []vocab.Code{vocab.AnswerIncomplete}}, AsMeant: true, Diagnosis: answered,
 			Failed: []Check{{ID: "answer.must_mention[0]", Status: vocab.CheckFail, Code: vocab.AnswerIncomplete, Message: `the final words do not mention "done"`}}, Seconds: 0.62, Spec: SpecPassed},
 		{ID: "C-fails", Title: "fails <b>bold</b>", Bundle: "/ev/run/C-fails", Outcome: vocab.Fail, Codes: []vocab.Code{vocab.RequestCountMismatch, vocab.StateMismatch, vocab.UIMismatch}, Meant: pass,
-			Diagnosis: &Departure{Link: vocab.LinkServer, Summary: "the server departs first", Open: "not diagnosed"}, Failed: failed, Seconds: 1.25, Spec: "failed"},
+			Diagnosis: &Departure{Link: vocab.LinkRequest, Checks: []string{"requests[1]", "journal[0]"}, Summary: "the request departs first", Open: "not diagnosed"}, Failed: failed, Seconds: 1.25, Spec: "failed"},
 		{ID: "D-unjudged", Bundle: "/ev/run/D-unjudged", Outcome: vocab.Inconclusive, Codes: []vocab.Code{vocab.EvidenceMissing}, Meant: pass,
 			Failed: []Check{{ID: "state[agent]", Status: vocab.CheckInconclusive, Code: vocab.EvidenceMissing, Message: "no state was read"}}, Seconds: 0.6, Spec: "failed"},
 		{ID: "E-fault", Bundle: "/ev/run/E-fault", Outcome: vocab.Inconclusive, Codes: []vocab.Code{vocab.EvidenceMissing}, Meant: pass,
@@ -113,6 +114,11 @@ func TestTheTerminalTable(t *testing.T) {
 	}
 	for _, want := range []string{
 		"✗ state_mismatch state[human]: the state after the person: $.event.seatsLeft: expected 7, actual 8\n",
+		// where the FAIL departs first comes first
+		"C-fails               FAIL ✗ meant PASS            1.2s  request  request_count_mismatch state_mismatch ui_mismatch\n" +
+			"                      ✗ request_count_mismatch requests[1]: POST /api/registrations in the human phase: expected 1, actual 0\n" +
+			"                      ✗ request_count_mismatch journal[0]: the journal: expected 1, actual 0\n" +
+			"                      ✗ state_mismatch state[human]:",
 		"… and 1 more check(s) that did not pass\n", "evidence: /ev/run/C-fails\n",
 		"harness fault: open the start page", "no bundle: write /ev/run/H-unwritten/trace.json",
 		"scenarios: 1 PASS, 3 FAIL (2 as meant), 4 INCONCLUSIVE (1 as meant); 4 not as meant\n",
@@ -129,7 +135,7 @@ func TestTheTerminalTable(t *testing.T) {
 func TestTheJobSummary(t *testing.T) {
 	md := Markdown("e2e: 4 passed, 4 failed, 0 skipped", sample())
 	golden(t, "summary.md", md)
-	if !strings.Contains(md, "| C-fails | FAIL ✗ meant PASS | PASS | `request_count_mismatch` `state_mismatch` `ui_mismatch` | 1.2 s | `server` | ✗ state_mismatch") {
+	if !strings.Contains(md, "| C-fails | FAIL ✗ meant PASS | PASS | `request_count_mismatch` `state_mismatch` `ui_mismatch` | 1.2 s | `request` | ✗ request_count_mismatch requests[1]") {
 		t.Errorf("the row not as meant lacks its why:\n%s", md)
 	}
 	if !strings.Contains(md, "<details><summary>4 scenario(s) as meant</summary>") {
@@ -154,7 +160,7 @@ func TestTheRunPage(t *testing.T) {
 		"4 of 8 scenarios are not as meant",
 		"FAIL, as meant FAIL answer_incomplete answer_incomplete 0.62 s passed",
 		"FAIL, as its spec means PASS contract_broken 0.60 s passed",
-		"departs at: server — the server departs first",
+		"departs at: request — the request departs first",
 		"no bundle: write /ev/run/H-unwritten/trace.json",
 	} {
 		if !strings.Contains(text, want) {
@@ -332,6 +338,23 @@ func TestARowCountsTheAgentsCalls(t *testing.T) {
 	ev := &scenarios.Evidence{Calls: []scenarios.CallRecord{{Phase: vocab.PhaseAgent}, {Phase: vocab.PhaseHuman}, {Phase: vocab.PhaseAgent}}}
 	if r := Of("/x", scenarios.Scenario{ID: "X"}, bundle.Bundle{Evidence: ev}, 0); r.Calls != 2 || r.Final {
 		t.Errorf("calls %d, final %v", r.Calls, r.Final)
+	}
+}
+
+// A message says what was expected and found when it does not already.
+func TestAMessageSaysWhatWasExpected(t *testing.T) {
+	for _, tc := range []struct {
+		c    judge.Check
+		want string
+	}{
+		{judge.Check{Message: "requests counted in the network log", Expected: 0, Actual: 1}, "requests counted in the network log: expected 0, actual 1"},
+		{judge.Check{Message: "the value at $.orders", Expected: []any{}, Actual: nil}, "the value at $.orders: expected [], actual nothing"},
+		{judge.Check{Message: "seats: expected 7, actual 8", Expected: 7, Actual: 8}, "seats: expected 7, actual 8"},
+		{judge.Check{Message: "no state was read"}, "no state was read"},
+	} {
+		if got := message(tc.c); got != tc.want {
+			t.Errorf("%q, want %q", got, tc.want)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@
 package results
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -60,6 +61,7 @@ type Check struct {
 // diagnosis), and what the record cannot tell.
 type Departure struct {
 	Link    vocab.Link `json:"link"`
+	Checks  []string   `json:"checks,omitempty"` // the failing checks at that link
 	Summary string     `json:"summary"`
 	Open    string     `json:"open"`
 }
@@ -75,10 +77,10 @@ func Of(dir string, sc scenarios.Scenario, b bundle.Bundle, took time.Duration) 
 	r := Row{ID: sc.ID, Title: b.Scenario.Title, Bundle: dir, Outcome: v.Outcome, Codes: v.Codes, Meant: sc.Meant(),
 		AsMeant: judge.AsMeant(sc, v), Seconds: took.Seconds()}
 	if d := v.Diagnosis; d != nil {
-		r.Diagnosis = &Departure{Link: d.Link, Summary: d.Summary, Open: d.Open}
+		r.Diagnosis = &Departure{Link: d.Link, Checks: d.Checks, Summary: d.Summary, Open: d.Open}
 	}
 	for _, c := range v.Failed() {
-		r.Failed = append(r.Failed, Check{ID: c.ID, Status: c.Status, Code: c.Code, Message: cut(c.Message, MessageLimit)})
+		r.Failed = append(r.Failed, Check{ID: c.ID, Status: c.Status, Code: c.Code, Message: cut(message(c), MessageLimit)})
 	}
 	if ev := b.Evidence; ev != nil {
 		for _, c := range ev.Calls {
@@ -89,6 +91,27 @@ func Of(dir string, sc scenarios.Scenario, b bundle.Bundle, took time.Duration) 
 		r.Final, r.Faults = ev.Final != nil, ev.Faults
 	}
 	return r
+}
+
+// message is a check's message with what was expected and found, when the
+// message does not say it already.
+func message(c judge.Check) string {
+	if (c.Expected == nil && c.Actual == nil) || strings.Contains(c.Message, "expected") {
+		return c.Message
+	}
+	return fmt.Sprintf("%s: expected %s, actual %s", c.Message, compact(c.Expected), compact(c.Actual))
+}
+
+// compact is a value as short JSON, cut.
+func compact(v any) string {
+	if v == nil {
+		return "nothing"
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return cut(string(data), 80)
 }
 
 // Unsealed is the row of a scenario whose bundle could not be sealed or
@@ -152,7 +175,7 @@ func (r Row) Why() []string {
 	if r.Error != "" {
 		out = append(out, cut("no bundle: "+r.Error, WhyWidth))
 	}
-	for i, c := range r.Failed {
+	for i, c := range r.departingFirst() {
 		if i == WhyLimit {
 			out = append(out, fmt.Sprintf("… and %d more check(s) that did not pass", len(r.Failed)-WhyLimit))
 			break
@@ -166,6 +189,17 @@ func (r Row) Why() []string {
 		return out
 	}
 	return append(out, "evidence: "+r.Bundle)
+}
+
+// departingFirst are the failed checks, those where a FAIL first departs
+// (its diagnosis names them) first: the first lines say where to look.
+func (r Row) departingFirst() []Check {
+	if r.Diagnosis == nil {
+		return r.Failed
+	}
+	at := func(c Check) bool { return slices.Contains(r.Diagnosis.Checks, c.ID) }
+	out := slices.DeleteFunc(slices.Clone(r.Failed), func(c Check) bool { return !at(c) })
+	return append(out, slices.DeleteFunc(slices.Clone(r.Failed), at)...)
 }
 
 // String is what a failed spec prints of its scenario run: the verdict
