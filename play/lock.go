@@ -25,6 +25,9 @@ type Owner struct {
 }
 
 func (o Owner) String() string {
+	if o.PID == 0 {
+		return "a holder that wrote no name in the lock"
+	}
 	return fmt.Sprintf("%s, pid %d on %s, since %s", o.Command, o.PID, o.Host, o.Since.Format(time.RFC3339))
 }
 
