@@ -7,7 +7,6 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -447,13 +446,9 @@ func verified(t *testing.T, r results.Row, want vocab.Outcome) judge.Verdict {
 
 func verdictOf(t *testing.T, r results.Row) judge.Verdict {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(r.Bundle, bundle.VerdictFile))
+	s, err := bundle.ReadSummary(r.Bundle)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v judge.Verdict
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return s.Verdict
 }

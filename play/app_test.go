@@ -1,7 +1,6 @@
 package play
 
 import (
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -55,14 +54,10 @@ func TestATokenIsNamedAsTheUserGaveIt(t *testing.T) {
 	}
 }
 
-// closedPort is the URL of a loopback port nothing listens on.
+// closedPort is the URL of a loopback server that is gone.
 func closedPort(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close()
+	return srv.URL
 }

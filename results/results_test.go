@@ -360,7 +360,7 @@ func TestAMessageSaysWhatWasExpected(t *testing.T) {
 
 func TestALongMessageIsCut(t *testing.T) {
 	long := strings.Repeat("ab ", 1000)
-	r := Row{ID: "X", Bundle: "/x", Failed: []Check{{ID: "c", Status: vocab.CheckFail, Code: vocab.UIMismatch, Message: cut(long, MessageLimit)}}}
+	r := Row{ID: "X", Bundle: "/x", Failed: []Check{{ID: "c", Status: vocab.CheckFail, Code: vocab.UIMismatch, Message: OneLine(long, MessageLimit)}}}
 	if n := len([]rune(r.Failed[0].Message)); n != MessageLimit {
 		t.Errorf("kept %d characters", n)
 	}

@@ -80,7 +80,7 @@ func Of(dir string, sc scenarios.Scenario, b bundle.Bundle, took time.Duration) 
 		r.Diagnosis = &Departure{Link: d.Link, Checks: d.Checks, Summary: d.Summary, Open: d.Open}
 	}
 	for _, c := range v.Failed() {
-		r.Failed = append(r.Failed, Check{ID: c.ID, Status: c.Status, Code: c.Code, Message: cut(message(c), MessageLimit)})
+		r.Failed = append(r.Failed, Check{ID: c.ID, Status: c.Status, Code: c.Code, Message: OneLine(message(c), MessageLimit)})
 	}
 	if ev := b.Evidence; ev != nil {
 		for _, c := range ev.Calls {
@@ -111,7 +111,7 @@ func compact(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return cut(string(data), 80)
+	return OneLine(string(data), 80)
 }
 
 // Unsealed is the row of a scenario whose bundle could not be sealed or
@@ -173,17 +173,17 @@ const (
 func (r Row) Why() []string {
 	var out []string
 	if r.Error != "" {
-		out = append(out, cut("no bundle: "+r.Error, WhyWidth))
+		out = append(out, OneLine("no bundle: "+r.Error, WhyWidth))
 	}
 	for i, c := range r.departingFirst() {
 		if i == WhyLimit {
 			out = append(out, fmt.Sprintf("… and %d more check(s) that did not pass", len(r.Failed)-WhyLimit))
 			break
 		}
-		out = append(out, cut(fmt.Sprintf("%s %s %s: %s", mark(c.Status), c.Code, c.ID, c.Message), WhyWidth))
+		out = append(out, OneLine(fmt.Sprintf("%s %s %s: %s", mark(c.Status), c.Code, c.ID, c.Message), WhyWidth))
 	}
 	if len(r.Failed) == 0 && len(r.Faults) > 0 {
-		out = append(out, cut("harness fault: "+r.Faults[0], WhyWidth))
+		out = append(out, OneLine("harness fault: "+r.Faults[0], WhyWidth))
 	}
 	if r.Error != "" {
 		return out
@@ -223,8 +223,9 @@ func mark(s vocab.CheckStatus) string {
 	return "?"
 }
 
-// cut keeps a message on one line and at most n characters.
-func cut(s string, n int) string {
+// OneLine keeps a text on one line and at most n characters, an ellipsis
+// where it was cut: a message in a report, a description in a table.
+func OneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"

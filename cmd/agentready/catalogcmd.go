@@ -8,15 +8,14 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/pagetools"
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/results"
 )
 
 // catalogCmd is `agentready catalog URL [--json]`: the tools a page offers,
@@ -96,7 +95,7 @@ func readPages(cmd string, raws []string, opts pagetools.Options, stderr io.Writ
 		}
 		urls[i] = u.String()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	b, stopBrowser, ok := startBrowser(ctx, cmd, stderr)
 	if !ok {
@@ -123,7 +122,7 @@ func printListing(w io.Writer, l pagetools.Listing) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKIND\tANNOTATIONS\tFRAME\tDESCRIPTION")
 	for _, t := range l.Sorted() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Kind, hints(t), frameLabel(l.URL, t.FrameURL), oneLine(t.Description, 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Kind, hints(t), frameLabel(l.URL, t.FrameURL), results.OneLine(t.Description, 70))
 	}
 	_ = tw.Flush()
 	if l.Disagreement != "" {
@@ -153,14 +152,6 @@ func frameLabel(page, frame string) string {
 		return "top"
 	}
 	return frame
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // reorder puts flags before positional arguments, so that

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/agentready/agentready/evals"
 	"github.com/agentready/agentready/play"
@@ -55,23 +52,14 @@ func evalsCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "agentready evals:", err)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
-	if err := app.Check(ctx); err != nil {
-		fmt.Fprintln(stderr, "agentready evals:", err)
-		return 2
-	}
-	b, stopBrowser, ok := startBrowser(ctx, "evals", stderr)
-	if !ok {
-		return 2
-	}
-	defer stopBrowser()
 	runDir := filepath.Join(*evidence, *runID)
-	lock, ok := lockRun(runDir, "evals", stderr)
+	b, end, ok := startRun(ctx, "evals", runDir, app.Check, stderr)
 	if !ok {
 		return 2
 	}
-	defer lock.Release()
+	defer end()
 	o := play.Options{Browser: b, App: app, RunID: *runID, Dir: runDir}
 	var rows []results.Row
 	skipped := 0

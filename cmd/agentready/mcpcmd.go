@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -61,22 +58,13 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "agentready mcp:", err)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
-	if err := srv.CheckApp(ctx); err != nil {
-		fmt.Fprintln(stderr, "agentready mcp:", err)
-		return 2
-	}
-	b, stopBrowser, ok := startBrowser(ctx, "mcp", stderr)
+	b, end, ok := startRun(ctx, "mcp", o.Evidence, srv.CheckApp, stderr)
 	if !ok {
 		return 2
 	}
-	defer stopBrowser()
-	lock, ok := lockRun(o.Evidence, "mcp", stderr)
-	if !ok {
-		return 2
-	}
-	defer lock.Release()
+	defer end()
 	rep, err := srv.Serve(ctx, b, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}})
 	if err != nil {
 		fmt.Fprintln(stderr, "agentready mcp:", err)

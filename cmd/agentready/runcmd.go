@@ -2,15 +2,12 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
-	"syscall"
 
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/results"
@@ -75,23 +72,14 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready run: shard %s has none of the %d scenarios in %s: use fewer shards\n", sh, len(only.pick(all)), *dir)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
-	if err := app.Check(ctx); err != nil {
-		fmt.Fprintln(stderr, "agentready run:", err)
-		return 2
-	}
-	b, stopBrowser, ok := startBrowser(ctx, "run", stderr)
-	if !ok {
-		return 2
-	}
-	defer stopBrowser()
 	runDir := filepath.Join(*evidence, shard.RunID(*runID, sh))
-	lock, ok := lockRun(runDir, "run", stderr)
+	b, end, ok := startRun(ctx, "run", runDir, app.Check, stderr)
 	if !ok {
 		return 2
 	}
-	defer lock.Release()
+	defer end()
 	o := play.Options{Browser: b, App: app, RunID: filepath.Base(runDir), Dir: runDir}
 	var rows []results.Row
 	for _, sc := range picked {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/plainapp"
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/scenarios/judge"
@@ -110,15 +110,11 @@ func TestRunRefusesBadInputBeforeRunning(t *testing.T) {
 
 func readVerdict(t *testing.T, dir string) judge.Verdict {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "verdict.json"))
+	s, err := bundle.ReadSummary(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v judge.Verdict
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return s.Verdict
 }
 
 // A page that names today's date: on the scenario's fixed clock it reads

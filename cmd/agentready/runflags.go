@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/agentready/agentready/browser"
@@ -31,6 +33,13 @@ func given(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// interruptible is a command's context: it ends on Ctrl-C or SIGTERM, and
+// every wait of the command with it (the bundle of a scenario cut short is
+// still sealed).
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // startBrowser starts the browser of a command the one way every command
@@ -63,6 +72,32 @@ func lockRun(dir, cmd string, stderr io.Writer) (*play.Lock, bool) {
 		fmt.Fprintf(stderr, "agentready %s: %s: the lock left by %s, which has ended, was taken over\n", cmd, dir, lock.Stale)
 	}
 	return lock, true
+}
+
+// startRun readies a run of scenarios as every command that plays them
+// does, before anything is played: the app checked (check), the browser
+// started (startBrowser) and the run folder claimed (lockRun); each failure
+// is said on stderr, and the command exits 2. end lets them all go.
+func startRun(ctx context.Context, cmd, dir string, check func(context.Context) error, stderr io.Writer) (b *browser.Browser, end func(), ok bool) {
+	if err := check(ctx); err != nil {
+		fmt.Fprintf(stderr, "agentready %s: %v\n", cmd, err)
+		return nil, nil, false
+	}
+	b, stopBrowser, ok := startBrowser(ctx, cmd, stderr)
+	if !ok {
+		return nil, nil, false
+	}
+	lock, ok := lockRun(dir, cmd, stderr)
+	if !ok {
+		stopBrowser()
+		return nil, nil, false
+	}
+	return b, func() {
+		if err := lock.Release(); err != nil {
+			fmt.Fprintf(stderr, "agentready %s: %v\n", cmd, err)
+		}
+		stopBrowser()
+	}, true
 }
 
 // perScenario bounds one scenario of `run` and `evals`.

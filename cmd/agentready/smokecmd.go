@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/agentready/agentready/smoke"
@@ -37,7 +34,7 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready smoke: %q is not an http(s) URL\n", fs.Arg(0))
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
