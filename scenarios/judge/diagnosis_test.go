@@ -299,14 +299,14 @@ func TestAKnownDepartureIsPartOfTheExpectedVerdict(t *testing.T) {
 	}
 	sc.Known = &scenarios.Known{Outcome: v.Outcome, Codes: v.Codes}
 	if !AsMeant(sc, v) {
-		t.Fatalf("the same outcome and codes with no departure named must be as expected")
+		t.Fatalf("the same outcome and codes with no departure named must be as meant")
 	}
 	sc.Known.Departs = vocab.LinkInput
 	if !AsMeant(sc, v) {
-		t.Errorf("departs: input is where this verdict departs, yet not as expected")
+		t.Errorf("departs: input is where this verdict departs, yet not as meant")
 	}
 	sc.Known.Departs = vocab.LinkRequest
 	if AsMeant(sc, v) {
-		t.Errorf("departs: request is not where this verdict departs (%s), yet as expected", v.Diagnosis.Link)
+		t.Errorf("departs: request is not where this verdict departs (%s), yet as meant", v.Diagnosis.Link)
 	}
 }
