@@ -12,14 +12,15 @@ import (
 	"testing"
 )
 
-// TestLockHolderProcess is not a test: run as a child of the tests below
-// (AGENTREADY_LOCK_HOLDER=dir), it holds dir's lock, says "locked", and
-// ends when its standard input closes: releasing the lock, or (with
-// AGENTREADY_LOCK_KILLED) leaving as a killed run does, without a word.
-func TestLockHolderProcess(t *testing.T) {
+// TestMain runs the tests, or, as a child of the lock tests below
+// (AGENTREADY_LOCK_HOLDER=dir), holds dir's lock instead: it says
+// "locked", and ends when its standard input closes, releasing the lock
+// or (with AGENTREADY_LOCK_KILLED) leaving as a killed run does, without
+// a word.
+func TestMain(m *testing.M) {
 	dir := os.Getenv("AGENTREADY_LOCK_HOLDER")
 	if dir == "" {
-		t.Skip("a helper process of the lock tests")
+		os.Exit(m.Run())
 	}
 	lock, err := LockRun(dir, "the holder")
 	if err != nil {
@@ -41,7 +42,7 @@ func TestLockHolderProcess(t *testing.T) {
 // and a func that ends it.
 func holder(t *testing.T, dir string, killed bool) (pid int, end func()) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLockHolderProcess$")
+	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "AGENTREADY_LOCK_HOLDER="+dir)
 	if killed {
 		cmd.Env = append(cmd.Env, "AGENTREADY_LOCK_KILLED=1")
