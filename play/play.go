@@ -100,7 +100,9 @@ func (p *Play) Finish(ctx context.Context) (Sealed, error) {
 // Cut seals what the tab holds of a play cut short (a timeout or an
 // interrupt: runner.Partial), unless the play was sealed already.
 func (p *Play) Cut(ctx context.Context, why string) (Sealed, error) {
-	return p.Seal(ctx, runner.Partial(p.Scenario, p.Target, why))
+	// What the tab holds is read only when the play is still unsealed.
+	p.once.Do(func() { p.sealed, p.err = p.seal(ctx, runner.Partial(p.Scenario, p.Target, why)) })
+	return p.sealed, p.err
 }
 
 // Seal seals ev into the play's bundle and writes it, with one screenshot
