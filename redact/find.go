@@ -151,7 +151,20 @@ func (f *finder) addNamed(name, value string) {
 
 func (f *finder) find() map[string]Kind {
 	f.findDeclared()
-	f.findNamed(f.doc)
+	// Named values are the record's data: the scenario's steps and calls,
+	// and the evidence. Its expectations only mirror that data, and name
+	// places by what they are (submitted.fields: "/password" → "#password",
+	// a selector, which is no secret).
+	if doc, ok := f.doc.(map[string]any); ok {
+		if sc, ok := doc["S"].(map[string]any); ok {
+			for k, v := range sc {
+				if k != "expect" {
+					f.findNamed(v)
+				}
+			}
+		}
+		f.findNamed(doc["E"])
+	}
 	if ev := f.ev; ev != nil {
 		for _, r := range ev.Requests {
 			for _, nv := range bodyValues(r.Body, header(r.RequestHeaders, "Content-Type")) {

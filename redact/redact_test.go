@@ -60,7 +60,7 @@ func demoRecord() (scenarios.Scenario, *scenarios.Evidence) {
 		UI: map[vocab.Phase][]record.Element{vocab.PhaseHuman: {
 			{Selector: "#hours", Present: true, Text: "Opening hours of the library: 9 to 17"},
 			{Selector: "#username", Present: true, Value: "library"},
-			{Selector: "#pw", Present: true, Value: password, Attributes: map[string]string{"type": "password"}},
+			{Selector: "#password-field", Present: true, Value: password, Attributes: map[string]string{"type": "password"}},
 		}},
 		Reviews: []scenarios.Review{{Phase: vocab.PhaseHuman, Index: 1, Click: "#login", Form: []scenarios.FormField{
 			{Name: "username", Value: "library"}, {Name: "password", Value: password}, {Name: "csrf_token", Value: csrf, Hidden: true}}}},
@@ -335,5 +335,33 @@ func TestRedactionKeepsNumbersKeysAndTimes(t *testing.T) {
 	}
 	if fmt.Sprint(r.String("555-123-4567")) == "555-123-4567" {
 		t.Error("the phone stayed")
+	}
+}
+
+// The expectations name places: a JSON pointer and the selector that showed
+// it ("/password" → "#password-field") are no credential, though the pointer is named
+// like one; the value the person saw there is.
+func TestSelectorsAndPointersAreNoSecrets(t *testing.T) {
+	sc, ev := demoRecord()
+	sc.Expect.Submitted = []scenarios.SubmittedExpect{{Request: "POST /login", Click: "#login",
+		Fields: map[string]string{"/password": "#password-field", "/username": "#username"}}}
+	ev.Reviews[0].Seen = map[string]string{"#password-field": password, "#username": "library"}
+	r, err := New(sc, ev, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsc, err := r.Scenario(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := r.Evidence(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rsc.Expect.Submitted[0].Fields["/password"]; got != "#password-field" {
+		t.Errorf("the selector became %q", got)
+	}
+	if got, ok := rev.Reviews[0].Seen["#password-field"]; !ok || got == password || got != r.String(password) {
+		t.Errorf("what the person saw at #pw: %q", got)
 	}
 }

@@ -75,17 +75,15 @@ func (k standIns) make(kind Kind, secret string, attempt int) string {
 		base = card(folded, k.generic(folded, st))
 	case IBAN:
 		base = iban(folded, k.generic(folded, st))
-	case Token:
-		base = k.generic(folded, st)
-		// A token's prefix says which of the app's tokens it is (s_ a
-		// session, c_ a CSRF token, int_ an intent); its stand-in's says
-		// only that it is one, so that no reader takes it for a live token
-		// of a kind.
-		if prefix, rest, ok := strings.Cut(base, "_"); ok && tokenRE.MatchString(folded) {
-			base = strings.Repeat("x", len(prefix)) + "_" + rest
-		}
 	default:
 		base = k.generic(folded, st)
+	}
+	// A token's prefix says which of the app's tokens it is (s_ a session,
+	// c_ a CSRF token, int_ an intent), whatever kind it was found as (a
+	// cookie's value is a credential); its stand-in's says only that it is
+	// one, so that no reader takes it for a live token of a kind.
+	if prefix, rest, ok := strings.Cut(base, "_"); ok && tokenRE.MatchString(folded) {
+		base = strings.Repeat("x", len(prefix)) + "_" + rest
 	}
 	return withCaseOf(base, secret)
 }

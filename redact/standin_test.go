@@ -63,7 +63,7 @@ func TestStandInsKeepTheShapeOfEveryKind(t *testing.T) {
 	}
 	for _, tok := range []string{"s_0123456789abcdef0123456789abcdef", "c_0123456789abcdef0123456789abcdef", "int_0123456789abcdef0123456789abcdef"} {
 		for attempt := range 30 {
-			got := testKey.make(Token, tok, attempt)
+			got := testKey.make([]Kind{Token, Credential}[attempt%2], tok, attempt)
 			if !regexp.MustCompile(`^x+_[0-9a-f]{32}$`).MatchString(got) || len(got) != len(tok) {
 				t.Errorf("token %q → %q: not x_ and 32 hex digits", tok, got)
 			}
