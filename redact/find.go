@@ -41,10 +41,11 @@ type finder struct {
 	doc          any
 	public, blob string
 	declared     []*regexp.Regexp
+	declaredKind map[string]Kind // folded declared value → its kind
 }
 
 func newFinder(sc scenarios.Scenario, ev *scenarios.Evidence) (*finder, error) {
-	f := &finder{sc: sc, ev: ev, found: map[string]Kind{}}
+	f := &finder{sc: sc, ev: ev, found: map[string]Kind{}, declaredKind: map[string]Kind{}}
 	// What the page offers as its tools: the catalog the protocol and
 	// getTools() reported, every catalog the trace saw, and what the
 	// scenario expects of them (copied from the page).
@@ -217,7 +218,9 @@ func (f *finder) findDeclared() {
 		if scenarios.TooPlainToRedact(v) {
 			continue
 		}
-		f.add(v, declaredKind(v))
+		kind := declaredKind(v)
+		f.add(v, kind)
+		f.declaredKind[fold(v)] = kind
 		f.declared = append(f.declared, regexp.MustCompile(`(?i)`+regexp.QuoteMeta(v)))
 	}
 }
@@ -301,10 +304,8 @@ func (f *finder) findByKind(s string) {
 
 // kindOfVariant is the kind of a declared value found in another case.
 func (f *finder) kindOfVariant(m string) Kind {
-	for s, k := range f.found {
-		if strings.EqualFold(s, m) {
-			return k
-		}
+	if k, ok := f.declaredKind[fold(m)]; ok {
+		return k
 	}
 	return declaredKind(m)
 }

@@ -33,6 +33,7 @@ package redact
 
 import (
 	"crypto/rand"
+	"index/suffixarray"
 	"maps"
 	"regexp"
 	"slices"
@@ -172,13 +173,18 @@ func build(found map[string]Kind, blob string, k standIns) *Redaction {
 	}
 	r := &Redaction{plain: &trie{}, encoded: map[string]*regexp.Regexp{}}
 	used := map[string]bool{}
+	inRecord := func(v string) bool { return strings.Contains(blob, v) }
+	if len(groups) > 32 { // a scan of the record for each would cost its size times theirs
+		index := suffixarray.New([]byte(blob))
+		inRecord = func(v string) bool { return len(index.Lookup([]byte(v), 1)) > 0 }
+	}
 	for _, f := range slices.Sorted(maps.Keys(groups)) {
 		g := groups[f]
 		var base string
 		for attempt := 0; ; attempt++ {
 			base = k.make(g.kind, f, attempt)
 			// The blob holds the secret itself: a stand-in is never it.
-			if !used[base] && !strings.Contains(blob, base) || attempt >= 100 {
+			if !used[base] && !inRecord(base) || attempt >= 100 {
 				break
 			}
 		}
@@ -196,11 +202,15 @@ func build(found map[string]Kind, blob string, k standIns) *Redaction {
 	})
 	// Longest first, so that a secret inside another does not split it.
 	slices.SortStableFunc(r.pairs, func(a, b pair) int { return len(b.secret) - len(a.secret) })
-	for _, p := range r.pairs {
+	for i, p := range r.pairs {
 		short := len([]rune(p.secret)) < shortSecret
-		for _, spell := range spellings {
+		for k, spell := range spellings {
 			if form := spell(p.secret); form != "" {
-				r.plain.add(form, spell(p.standIn), short)
+				pairOf := -1
+				if k == 0 {
+					pairOf = i
+				}
+				r.plain.add(form, spell(p.standIn), short, pairOf)
 			}
 		}
 	}

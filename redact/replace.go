@@ -88,9 +88,10 @@ type trie struct {
 	leaf  bool
 	out   string // the stand-in, spelled as the secret was
 	short bool   // replaced only where it stands alone
+	pair  int    // the pair whose secret this spelling is, as it is; -1 for other spellings
 }
 
-func (t *trie) add(form, out string, short bool) {
+func (t *trie) add(form, out string, short bool, pair int) {
 	t.first[form[0]] = true
 	n := t
 	for i := range len(form) {
@@ -105,8 +106,28 @@ func (t *trie) add(form, out string, short bool) {
 		n = c
 	}
 	if !n.leaf { // the first pair wins: pairs come longest secret first
-		n.leaf, n.out, n.short = true, out, short
+		n.leaf, n.out, n.short, n.pair = true, out, short, pair
 	}
+}
+
+// pairsIn answers the pairs whose secrets s holds as they are.
+func (t *trie) pairsIn(s string) []int {
+	var out []int
+	for i := 0; i < len(s); i++ {
+		if !t.first[s[i]] {
+			continue
+		}
+		n := t
+		for j := i; j < len(s) && n.next != nil; j++ {
+			if n = n.next[s[j]]; n == nil {
+				break
+			}
+			if n.leaf && n.pair >= 0 && (!n.short || alone(s, i, j+1)) && !slices.Contains(out, n.pair) {
+				out = append(out, n.pair)
+			}
+		}
+	}
+	return out
 }
 
 // replace replaces every spelling of a secret in s by its stand-in.
@@ -151,21 +172,27 @@ func (r *Redaction) String(s string) string {
 	if len(r.pairs) == 0 {
 		return s
 	}
-	if !strings.ContainsAny(s, "%+") {
-		return r.plain.replace(s)
+	out := r.plain.replace(s)
+	if !strings.ContainsAny(out, "%+") {
+		return out
 	}
-	// The secrets that s holds once decoded, which it may spell with any mix
-	// of characters and escapes: a pattern of those finds every spelling.
-	decoded := []string{unescape(s, true), unescape(s, false)}
+	// The secrets that s still holds once decoded: it spells them with a
+	// mix of characters and escapes that no single spelling is. A pattern
+	// of those finds every spelling.
 	var in []int
-	for i, p := range r.pairs {
-		if slices.ContainsFunc(decoded, func(d string) bool { return strings.Contains(d, p.secret) }) {
-			in = append(in, i)
+	for _, d := range []string{unescape(out, true), unescape(out, false)} {
+		if d != out {
+			for _, p := range r.plain.pairsIn(d) {
+				if !slices.Contains(in, p) {
+					in = append(in, p)
+				}
+			}
 		}
 	}
 	if len(in) == 0 {
-		return r.plain.replace(s)
+		return out
 	}
+	slices.Sort(in)
 	re := r.encodedRE(in)
 	var b strings.Builder
 	last := 0
