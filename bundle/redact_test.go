@@ -567,3 +567,47 @@ func must(b []byte, err error) []byte {
 	}
 	return b
 }
+
+// The demo scenarios of fixtures/realpages, sealed and written: their
+// airport codes, ids and enum values, and the typed user name that is a
+// word of the page, are in the bundle as the files wrote them; what they
+// declare personal is not.
+func TestTheDemoScenariosKeepTheirCodesAndIDs(t *testing.T) {
+	for file, want := range map[string]struct{ kept, gone []string }{
+		"TRIPS-01.yaml":   {[]string{`"SFO"`, `"NRT"`, "from SFO to NRT on"}, []string{"ada.baker@example.org"}},
+		"HOTEL-01.yaml":   {[]string{`"hotel-1-budget"`, `"double"`, "Booked hotel-1-budget (double) for "}, []string{"Ada Baker", "+44 20 7946 0958"}},
+		"LIBRARY-01.yaml": {[]string{`"library"`, "Opening hours of the library", "Signed in as library."}, []string{"correct-horse-9"}},
+	} {
+		sc, err := scenarios.Load(filepath.Join("..", "fixtures", "realpages", "scenarios", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Seal(Meta{RunID: "r"}, sc, transcriptRecord(sc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), sc.ID)
+		if err := Write(dir, b); err != nil {
+			t.Fatal(err)
+		}
+		if rep := Verify(dir); !rep.OK {
+			t.Errorf("%s: verify: %+v", file, rep.Problems)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, ScenarioFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range want.kept {
+			if !bytes.Contains(data, []byte(k)) {
+				t.Errorf("%s: scenario.json lost %s", file, k)
+			}
+		}
+		leaks, err := redacttest.Leaks(dir, want.gone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range leaks {
+			t.Errorf("%s: %s", file, l)
+		}
+	}
+}
