@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentready/agentready/har"
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/redact"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
@@ -65,7 +66,10 @@ type Meta struct {
 	WebMCP       string    `json:"webmcp,omitempty"`   // what the preflight saw of the page API
 	Variant      string    `json:"variant,omitempty"`
 	BaseURL      string    `json:"baseUrl"`
-	Redacted     []string  `json:"redacted"` // placeholders used, never the values
+	Redacted     []string  `json:"redacted"` // the stand-ins used, by kind ("email: …"), never the values
+	// RawVerdict is the raw record's outcome and codes: the bundle's
+	// verdict must be the same (redact.go).
+	RawVerdict *VerdictSummary `json:"rawVerdict,omitempty"`
 }
 
 // Manifest is manifest.json: the meta and a SHA-256 of every other file.
@@ -116,25 +120,20 @@ type catalogFile struct {
 
 // Seal redacts the record and judges it: what a bundle holds, and what
 // verify will reach again from the files alone. The verdict is the judge's
-// answer on the redacted record.
+// answer on the redacted record, held to the raw record's (redact.go).
 func Seal(meta Meta, sc scenarios.Scenario, ev *scenarios.Evidence) (Bundle, error) {
-	red, err := NewRedaction(sc, ev)
+	return seal(meta, sc, ev)
+}
+
+func seal(meta Meta, sc scenarios.Scenario, ev *scenarios.Evidence, opts ...redact.Option) (Bundle, error) {
+	red, rsc, rev, err := redactRecord(sc, ev, opts...)
 	if err != nil {
 		return Bundle{}, err
 	}
-	var rsc scenarios.Scenario
-	if err := red.Apply(sc, &rsc); err != nil {
-		return Bundle{}, fmt.Errorf("redact the scenario: %w", err)
-	}
-	rsc.File = filepath.Base(sc.File)
-	var rev scenarios.Evidence
-	if err := red.Apply(ev, &rev); err != nil {
-		return Bundle{}, fmt.Errorf("redact the evidence: %w", err)
-	}
 	meta.Format = Format
 	meta.ScenarioID = sc.ID
-	meta.Redacted = red.Placeholders()
-	b := Bundle{Meta: meta, Scenario: rsc, Evidence: &rev}
+	meta.Redacted = placeholderList(red)
+	b := Bundle{Meta: meta, Scenario: rsc, Evidence: rev}
 	// Judge exactly what verify will read back.
 	back, err := throughFiles(b)
 	if err != nil {
@@ -142,21 +141,7 @@ func Seal(meta Meta, sc scenarios.Scenario, ev *scenarios.Evidence) (Bundle, err
 	}
 	b.Scenario, b.Evidence = back.Scenario, back.Evidence
 	b.Verdict = judge.Judge(b.Scenario, b.Evidence)
-	// Redaction keeps equality, but a substring check can straddle a
-	// placeholder: the redacted record must reach the verdict the raw one does.
-	if raw := judge.Judge(sc, ev); !sameVerdict(raw, b.Verdict) {
-		// Before blaming redaction, see whether the files alone lose
-		// something the verdict depends on.
-		if plain, err := throughFiles(Bundle{Meta: meta, Scenario: sc, Evidence: ev}); err == nil {
-			if v := judge.Judge(plain.Scenario, plain.Evidence); !sameVerdict(raw, v) {
-				return Bundle{}, fmt.Errorf("the bundle's files, without any redaction, change the verdict from %s %v to %s %v: they lose part of the scenario or the evidence (a defect of agentready, not of the scenario)",
-					raw.Outcome, raw.Codes, v.Outcome, v.Codes)
-			}
-		}
-		return Bundle{}, fmt.Errorf("redaction changed the verdict from %s %v to %s %v: an expectation quotes part of a redacted value (placeholders: %v)",
-			raw.Outcome, raw.Codes, b.Verdict.Outcome, b.Verdict.Codes, meta.Redacted)
-	}
-	return b, nil
+	return keepVerdict(b, judge.Judge(sc, ev), red, sc, ev)
 }
 
 func sameVerdict(a, b judge.Verdict) bool {

@@ -29,36 +29,6 @@ func TestShowMakesHiddenCharactersVisibleAndCutsLongValues(t *testing.T) {
 	}
 }
 
-func TestRedactionReplacesEveryFormOfASecretTheSameWay(t *testing.T) {
-	sc := scenarios.Scenario{ID: "x", Prompt: "Name 李 & <Ann>, email ann+1@example.org",
-		PromptData: map[string]scenarios.PromptValue{"attendeeName": {Value: "李 & <Ann>"}, "email": {Value: "ann+1@example.org"}}}
-	r, err := NewRedaction(sc, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := `raw 李 & <Ann> json "李 \u0026 \u003cAnn\u003e" url ann%2B1%40example.org and ann+1@example.org`
-	out := string(r.Bytes([]byte(in)))
-	for _, leak := range []string{"李", "Ann", "ann", "example.org"} {
-		if strings.Contains(out, leak) {
-			t.Errorf("%q leaks in %q", leak, out)
-		}
-	}
-	if strings.Count(out, "REDACTED-NAME-1") != 2 || strings.Count(out, "REDACTED-EMAIL-1") != 2 {
-		t.Errorf("each form should become the same placeholder: %q", out)
-	}
-}
-
-func TestCredentialHeadersLoseTheirValuesNotTheirAttributes(t *testing.T) {
-	got := credentialParts("Set-Cookie", "ar_session=s_secret; Path=/; HttpOnly; SameSite=Strict")
-	if len(got) != 1 || got[0] != "s_secret" {
-		t.Errorf("set-cookie: %q", got)
-	}
-	got = credentialParts("Authorization", "Bearer abcdef")
-	if len(got) != 2 || got[0] != "abcdef" {
-		t.Errorf("authorization: %q", got)
-	}
-}
-
 func tinyRecord(final string, promptData map[string]string, must []string) (scenarios.Scenario, *scenarios.Evidence) {
 	data := map[string]scenarios.PromptValue{}
 	for k, v := range promptData {
@@ -71,24 +41,18 @@ func tinyRecord(final string, promptData map[string]string, must []string) (scen
 }
 
 func TestRedactionChangesOnlyStringValues(t *testing.T) {
-	sc, ev := tinyRecord("Dear Canary Quokka, done.", map[string]string{"attendeeName": "Canary"}, []string{"ary quo"})
+	sc, ev := tinyRecord("Done for ann@example.org: 500 seats.", map[string]string{"q": "500", "email": "ann@example.org"}, []string{"500 seats"})
 	b, err := Seal(Meta{RunID: "r"}, sc, ev)
-	if err == nil {
-		t.Fatalf("a name that an expectation quotes part of must stop the seal, got %s", b.Verdict.Outcome)
-	}
-	// Quoted whole, in any case, the name is hidden in the expectation too,
-	// by a placeholder equal but for case: the verdict stands.
-	sc, ev = tinyRecord("Dear Canary Quokka, done.", map[string]string{"attendeeName": "Canary"}, []string{"canary"})
-	if b, err = Seal(Meta{RunID: "r"}, sc, ev); err != nil || b.Verdict.Outcome != vocab.Pass || strings.Contains(b.Scenario.Expect.Answer.MustMention[0], "anary") {
-		t.Fatalf("a name quoted whole in another case: %v, %s, %q", err, b.Verdict.Outcome, b.Scenario.Expect.Answer.MustMention)
-	}
-	sc, ev = tinyRecord("Done for ann@example.org: 500 seats.", map[string]string{"q": "500", "email": "ann@example.org"}, []string{"500 seats"})
-	b, err = Seal(Meta{RunID: "r"}, sc, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := *b.Evidence.Final; got != "Done for REDACTED-EMAIL-1: 500 seats." {
-		t.Errorf("final words: %q", got)
+	final := *b.Evidence.Final
+	if !strings.HasPrefix(final, "Done for ") || !strings.HasSuffix(final, ": 500 seats.") || strings.Contains(final, "ann@example.org") ||
+		len(final) != len(*ev.Final) || strings.Count(final, "@") != 1 {
+		t.Errorf("final words: %q: the email becomes an email of its length, the rest stays", final)
+	}
+	if v := b.Scenario.PromptData["q"].Value; v != "500" {
+		t.Errorf("a number is no one's data: %q", v)
 	}
 	if b.Verdict.Outcome != vocab.Pass {
 		t.Errorf("verdict %s: numbers and keys must survive redaction", b.Verdict.Outcome)
@@ -159,7 +123,7 @@ func TestResultsOfEveryShapeSurviveTheBundle(t *testing.T) {
 title: text and array results, a decorated schema
 start: /order
 prompt: Make my pizza Large for Ann Lee, and check the order.
-prompt_data: {size: Large, name: Ann Lee}
+prompt_data: {size: Large, name: {value: Ann Lee, personal: true}}
 agent:
   calls:
     - tool: set_pizza_size

@@ -90,6 +90,10 @@ func Verify(dir string) Report {
 		bad(VerdictFile, "judging the recorded evidence again gives %s %v, not the verdict recorded%s", verdict.Outcome, verdict.Codes, why)
 		return rep
 	}
+	if why := redactionProblem(m, verdict); why != "" {
+		bad(ManifestFile, "%s", why)
+		return rep
+	}
 	rep.OK, rep.Outcome = true, verdict.Outcome
 	return rep
 }
