@@ -526,7 +526,7 @@ func conf01Mutations() []mutation {
 			m.Journal = 0
 			ev.Marks[vocab.PhaseHuman] = m
 			ev.Faults = []string{"read the journal at the start of human: connection refused"}
-		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+		}, vocab.Inconclusive, []vocab.Code{vocab.HarnessFault}},
 
 		{"the network log counts the POST, the journal does not", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
 			dropJournal(t, ev, vocab.PhaseHuman, "POST", "/api/registrations")
@@ -623,7 +623,7 @@ func conf01Mutations() []mutation {
 
 		{"the harness met a fault", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Faults = []string{"record the page: context deadline exceeded"}
-		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+		}, vocab.Inconclusive, []vocab.Code{vocab.HarnessFault}},
 
 		{"the prompt does not give the email", func(t *testing.T, sc *scenarios.Scenario, _ *scenarios.Evidence) {
 			delete(sc.PromptData, "email")
