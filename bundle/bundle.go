@@ -1,6 +1,9 @@
-// Package bundle writes one self-contained bundle per scenario run,
-// verifies a bundle offline (hashes, then the judge again, to the same
-// bytes), and renders it as a page a person can read.
+// Package bundle owns the evidence bundle: one self-contained folder per
+// scenario run. It seals a record (redacted, judged), stores each fact of
+// it once, writes it with a manifest of hashes, reads it back, and
+// verifies it offline (hashes, then the judge again, to the same bytes).
+// The page a person reads (index.html) is package report's, which imports
+// this one: Write takes it rendered.
 package bundle
 
 import (
@@ -275,10 +278,15 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	return b, nil
 }
 
-// Write writes the bundle into dir (made anew): every file to a temporary
-// name first, the whole folder under a temporary name, renamed at the end, so
-// that a crash never leaves a bundle that looks whole.
-func Write(dir string, b Bundle) error {
+// Write writes the bundle into dir (made anew), index (its rendered page,
+// report.HTML) as index.html: every file to a temporary name first, the
+// whole folder under a temporary name, renamed at the end, so that a crash
+// never leaves a bundle that looks whole. The page is the caller's so that
+// the bundle does not import its own renderer (report.Write does both).
+func Write(dir string, b Bundle, index []byte) error {
+	if len(index) == 0 {
+		return errors.New("bundle.Write: no index page (render it with report.HTML, or use report.Write)")
+	}
 	files, err := b.sourceFiles()
 	if err != nil {
 		return err
@@ -304,7 +312,7 @@ func Write(dir string, b Bundle) error {
 			files[FrameFile(f.Phase)] = f.Image
 		}
 	}
-	files[IndexFile] = HTML(b)
+	files[IndexFile] = index
 	m := Manifest{Meta: b.Meta, Files: map[string]string{}}
 	for name, data := range files {
 		m.Files[name] = sha256Hex(data)

@@ -236,7 +236,7 @@ func sealMatrix(t *testing.T) (Bundle, string) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "matrix")
-	if err := Write(dir, b); err != nil {
+	if err := Write(dir, b, testPage); err != nil {
 		t.Fatal(err)
 	}
 	return b, dir
@@ -276,7 +276,7 @@ func TestTheLeakCheckFindsEveryValueInAnUnredactedBundle(t *testing.T) {
 	// HAR must show the values the request URLs hold only escaped.
 	sc, ev := matrixRecord(matrixValues, matrixData)
 	dir := filepath.Join(t.TempDir(), "raw")
-	if err := Write(dir, Bundle{Meta: Meta{Format: Format, ScenarioID: sc.ID}, Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}); err != nil {
+	if err := Write(dir, Bundle{Meta: Meta{Format: Format, ScenarioID: sc.ID}, Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}, testPage); err != nil {
 		t.Fatal(err)
 	}
 	found := leaks(t, dir, matrixHidden)
@@ -533,7 +533,7 @@ func TestReviewsAndBodiesAreRedactedAndStayEqual(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "signup")
-	if err := Write(dir, b); err != nil {
+	if err := Write(dir, b, testPage); err != nil {
 		t.Fatal(err)
 	}
 	secrets := []string{"ann@example.org", "ann@exmaple.org", "Ann Example", "club-desk@riverside.example"}

@@ -271,3 +271,16 @@ var (
 )
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// MeantVerdict says the verdict a scenario means to reach: PASS, or its
+// known answer with its codes.
+func MeantVerdict(sc scenarios.Scenario) string {
+	if sc.Known == nil {
+		return string(vocab.Pass)
+	}
+	out := string(sc.Known.Outcome)
+	for _, c := range sc.Known.Codes {
+		out += " " + string(c)
+	}
+	return out
+}

@@ -29,8 +29,6 @@ const (
 	invocationID = judgetest.Invoke
 )
 
-var t0 = judgetest.T0
-
 func at(ms int) time.Time { return judgetest.At(ms) }
 
 func ptr[T any](v T) *T { return &v }
@@ -48,8 +46,6 @@ func load(t *testing.T, name string) scenarios.Scenario {
 // order than the YAML's.
 const prepareSchema = judgetest.PrepareSchema
 
-func prepareToolDef() record.Tool { return judgetest.PrepareTool() }
-
 func pageTool(t record.Tool) record.PageTool { return judgetest.PageTool(t) }
 
 func req(seq int, method, path string, status int) record.Request {
@@ -59,8 +55,6 @@ func req(seq int, method, path string, status int) record.Request {
 func entry(seq int, method, path string, status int, code string) record.Entry {
 	return judgetest.Entry(seq, method, path, status, code)
 }
-
-func el(sel string) record.Element { return judgetest.El(sel, "", "") }
 
 // snapshot builds a state from JSON documents by source.
 func snapshot(docs map[string]string) *record.Snapshot { return judgetest.Snapshot(docs) }
