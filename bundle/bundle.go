@@ -26,8 +26,10 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-// Format names the bundle layout; verify refuses others.
-const Format = "agentready-bundle/1"
+// Format names the bundle layout; verify refuses others, saying which.
+// Format 2 (2026-12) stores each fact once (once.go), each check names its
+// evidence, and run.json says when a run was cut short.
+const Format = "agentready-bundle/2"
 
 // Files of a bundle. The optional ones are absent when their source was not
 // recorded, and the judge then calls that source missing.
@@ -100,10 +102,14 @@ type run struct {
 	ScenarioID string                         `json:"scenarioId"`
 	Env        scenarios.Env                  `json:"env"`
 	Capture    json.RawMessage                `json:"capture"`
-	Calls      []scenarios.CallRecord         `json:"calls"`
+	Calls      []callFile                     `json:"calls"`
 	Marks      map[vocab.Phase]scenarios.Mark `json:"marks"`
 	Final      *string                        `json:"final"`
-	Faults     []string                       `json:"faults,omitempty"`
+	// FinalInScenario: the final words are the scenario's (a transcript's),
+	// stored in scenario.json; Final is then left out.
+	FinalInScenario bool       `json:"finalInScenario,omitempty"`
+	Cut             vocab.Code `json:"cut,omitempty"`
+	Faults          []string   `json:"faults,omitempty"`
 	Unmet      []string                       `json:"unmet,omitempty"`
 	ProbeReads []scenarios.ProbeRead          `json:"probeReads,omitempty"`
 	Windows    []scenarios.Window             `json:"windows,omitempty"`
@@ -113,7 +119,11 @@ type run struct {
 }
 
 type catalogFile struct {
-	Catalog   record.Catalog    `json:"catalog"`
+	Catalog record.Catalog `json:"catalog"`
+	// FromTrace: the catalog is the tools the first FromTrace events of the
+	// trace registered (record.CatalogAt), stored there; Catalog is then
+	// left out.
+	FromTrace *int              `json:"fromTrace,omitempty"`
 	PageTools []record.PageTool `json:"pageTools"`
 }
 
@@ -191,10 +201,22 @@ func MarshalVerdict(v judge.Verdict) ([]byte, error) { return marshal(v) }
 func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	ev := b.Evidence
 	capture, _ := json.Marshal(ev.Capture)
+	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
+		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews}
+	if ev.Calls == nil {
+		r.Calls = nil
+	}
+	if ev.Final != nil && b.Scenario.Agent.Final != nil && *ev.Final == *b.Scenario.Agent.Final {
+		r.Final, r.FinalInScenario = nil, true
+	}
+	cat := catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools}
+	if n := catalogFromTrace(ev); n != nil {
+		cat.Catalog, cat.FromTrace = nil, n
+	}
 	parts := map[string]any{
 		ScenarioFile: b.Scenario,
-		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews},
-		CatalogFile:  catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools},
+		RunFile:      r,
+		CatalogFile:  cat,
 		TraceFile:    ev.Trace,
 		StateFile:    ev.States,
 		UIFile:       ev.UI,
@@ -254,10 +276,27 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	if err != nil {
 		return Bundle{}, err
 	}
-	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, r.Calls, r.Marks, r.Final, r.Faults, r.Unmet
+	calls, err := restoreCalls(b.Scenario, ev.Trace, r.Calls)
+	if err != nil {
+		return Bundle{}, fmt.Errorf("%s: %w", RunFile, err)
+	}
+	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Cut, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, calls, r.Marks, r.Final, r.Cut, r.Faults, r.Unmet
+	if r.FinalInScenario {
+		if b.Scenario.Agent.Final == nil {
+			return Bundle{}, fmt.Errorf("%s takes the final words from the scenario, which has none", RunFile)
+		}
+		final := *b.Scenario.Agent.Final
+		ev.Final = &final
+	}
 	ev.ProbeReads, ev.Windows, ev.Direct, ev.Pages, ev.Reviews = r.ProbeReads, r.Windows, r.Direct, r.Pages, r.Reviews
 	_ = json.Unmarshal(r.Capture, &ev.Capture)
 	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
+	if n := cat.FromTrace; n != nil {
+		if *n < 0 || *n > len(ev.Trace) {
+			return Bundle{}, fmt.Errorf("%s: the catalog is the trace's first %d events, of %d", CatalogFile, *n, len(ev.Trace))
+		}
+		ev.Catalog = record.CatalogAt(ev.Trace, *n)
+	}
 	ev.States, ev.UI = states, ui
 	if _, ok := files[RequestsFile]; ok {
 		ev.Requests = requests

@@ -152,47 +152,15 @@ func KnownBad() []Case {
 			ev.Reviews[0].Form[1].Value = "corrected@example.com"
 		})},
 		{"the start page could not be opened", inc, vocab.HarnessFault, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
-			PageNotOpened(ev)
+			ev.NotOpened("net::ERR_CONNECTION_REFUSED")
 		})},
 		{"the browser went away after the agent", inc, vocab.BrowserLost, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
-			CutAfterAgent(ev, vocab.BrowserLost)
+			ev.CutAfter(vocab.PhaseAgent, vocab.BrowserLost, "human step 0 (click): lost the connection to the browser: EOF: context canceled")
 		})},
 		{"the run was interrupted after the agent", inc, vocab.RunInterrupted, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
-			CutAfterAgent(ev, vocab.RunInterrupted)
+			ev.CutAfter(vocab.PhaseAgent, vocab.RunInterrupted, "human step 0 (click): context canceled")
 		})},
 	}
-}
-
-// PageNotOpened makes a record what a run whose start page could not be
-// opened records: an empty catalog, a call the browser never answered, no
-// page, and the faults that say why.
-func PageNotOpened(ev *scenarios.Evidence) {
-	ev.Faults = []string{"open /events/evt-webmcp-intro/register: net::ERR_CONNECTION_REFUSED", "read the catalog: getTools(): no document"}
-	ev.Catalog, ev.PageTools, ev.Trace = record.Catalog{}, []record.PageTool{}, []record.Event{}
-	ev.Calls[0].CatalogBefore, ev.Calls[0].CatalogAfter = []string{}, []string{}
-	ev.Calls[0].Result = record.Result{Tool: Prepare, Transport: vocab.PageAPI, Status: vocab.NoResponse, ErrorText: "no answer within 3s"}
-	ev.Requests, ev.Journal = record.Log{}, record.Journal{}
-	for p := range ev.Marks {
-		ev.Marks[p] = scenarios.Mark{}
-	}
-	ev.UI = map[vocab.Phase][]record.Element{vocab.PhaseAgent: {}, vocab.PhaseHuman: {}}
-	ev.Pages = map[vocab.Phase]string{vocab.PhaseAgent: "", vocab.PhaseHuman: ""}
-}
-
-// CutAfterAgent makes a record what a run cut short (how: vocab.BrowserLost
-// or vocab.RunInterrupted) right after the agent's phase records: nothing of
-// the person's phase, the journal and state read no more.
-func CutAfterAgent(ev *scenarios.Evidence, how vocab.Code) {
-	human := ev.Marks[vocab.PhaseHuman]
-	ev.Cut = how
-	ev.Requests = ev.Requests[:human.Requests]
-	ev.Journal = ev.Journal[:human.Journal]
-	ev.Trace = ev.Trace[:human.Trace]
-	ev.Marks[vocab.PhaseEnd] = human
-	delete(ev.States, vocab.PhaseHuman)
-	delete(ev.UI, vocab.PhaseHuman)
-	delete(ev.Pages, vocab.PhaseHuman)
-	ev.Faults = []string{"human step 0 (click): lost the connection to the browser: EOF: context canceled"}
 }
 
 func conf01(change func(*scenarios.Scenario, *scenarios.Evidence)) func(testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
