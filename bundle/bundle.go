@@ -107,15 +107,15 @@ type run struct {
 	Final      *string                        `json:"final"`
 	// FinalInScenario: the final words are the scenario's (a transcript's),
 	// stored in scenario.json; Final is then left out.
-	FinalInScenario bool       `json:"finalInScenario,omitempty"`
-	Cut             vocab.Code `json:"cut,omitempty"`
-	Faults          []string   `json:"faults,omitempty"`
-	Unmet      []string                       `json:"unmet,omitempty"`
-	ProbeReads []scenarios.ProbeRead          `json:"probeReads,omitempty"`
-	Windows    []scenarios.Window             `json:"windows,omitempty"`
-	Direct     []scenarios.DirectRecord       `json:"direct,omitempty"`
-	Pages      map[vocab.Phase]string         `json:"pages,omitempty"`
-	Reviews    []scenarios.Review             `json:"reviews,omitempty"`
+	FinalInScenario bool                     `json:"finalInScenario,omitempty"`
+	Cut             vocab.Code               `json:"cut,omitempty"`
+	Faults          []string                 `json:"faults,omitempty"`
+	Unmet           []string                 `json:"unmet,omitempty"`
+	ProbeReads      []scenarios.ProbeRead    `json:"probeReads,omitempty"`
+	Windows         []scenarios.Window       `json:"windows,omitempty"`
+	Direct          []scenarios.DirectRecord `json:"direct,omitempty"`
+	Pages           map[vocab.Phase]string   `json:"pages,omitempty"`
+	Reviews         []scenarios.Review       `json:"reviews,omitempty"`
 }
 
 type catalogFile struct {
