@@ -61,26 +61,46 @@ func sameJSON(a, b any) bool {
 func storeCalls(sc scenarios.Scenario, ev *scenarios.Evidence) []callFile {
 	out := make([]callFile, len(ev.Calls))
 	for i, c := range ev.Calls {
-		f := callFile{CallRecord: c}
-		if inv := c.Result.InvocationID; inv != "" {
-			if k := traceEvent(ev.Trace, record.ToolInvoked, inv); k >= 0 && c.Call.Input != nil && sameJSON(c.Call.Input, ev.Trace[k].Input) {
-				f.InputInTrace, f.Call.Input = &k, nil
-			}
-			if k := traceEvent(ev.Trace, record.ToolResponded, inv); k >= 0 && len(ev.Trace[k].Output) > 0 {
-				switch out := ev.Trace[k].Output; {
-				case len(c.Result.Output) > 0 && c.Result.OutputText == "" && sameJSON(c.Result.Output, out):
-					f.OutputInTrace, f.Result.Output = &inTrace{Event: k}, nil
-				case len(c.Result.Output) == 0 && c.Result.OutputText != "" && sameJSON(c.Result.OutputText, out):
-					f.OutputInTrace, f.Result.OutputText = &inTrace{Event: k, AsText: true}, ""
-				}
-			}
-		}
-		if x := scenarioExpect(sc, c); c.Call.Expect != nil && x != nil && sameJSON(c.Call.Expect, x) {
-			f.ExpectInScenario, f.Call.Expect = true, nil
-		}
-		out[i] = f
+		out[i] = storeCall(sc, ev.Trace, c)
 	}
 	return out
+}
+
+// storeCall is one call as run.json holds it.
+func storeCall(sc scenarios.Scenario, trace []record.Event, c scenarios.CallRecord) callFile {
+	f := callFile{CallRecord: c}
+	if inv := c.Result.InvocationID; inv != "" {
+		if k := traceEvent(trace, record.ToolInvoked, inv); k >= 0 && c.Call.Input != nil && sameJSON(c.Call.Input, trace[k].Input) {
+			f.InputInTrace, f.Call.Input = &k, nil
+		}
+		if k := traceEvent(trace, record.ToolResponded, inv); k >= 0 && len(trace[k].Output) > 0 {
+			switch out := trace[k].Output; {
+			case len(c.Result.Output) > 0 && c.Result.OutputText == "" && sameJSON(c.Result.Output, out):
+				f.OutputInTrace, f.Result.Output = &inTrace{Event: k}, nil
+			case len(c.Result.Output) == 0 && c.Result.OutputText != "" && sameJSON(c.Result.OutputText, out):
+				f.OutputInTrace, f.Result.OutputText = &inTrace{Event: k, AsText: true}, ""
+			}
+		}
+	}
+	if x := scenarioExpect(sc, c); c.Call.Expect != nil && x != nil && sameJSON(c.Call.Expect, x) {
+		f.ExpectInScenario, f.Call.Expect = true, nil
+	}
+	return f
+}
+
+// CallFiles says which file of a bundle holds the whole of a call's input
+// and of its answer: run.json, or the trace when the call's is the trace's
+// and stored there once. A report links there from an excerpt.
+func CallFiles(sc scenarios.Scenario, ev *scenarios.Evidence, c scenarios.CallRecord) (input, answer string) {
+	f := storeCall(sc, ev.Trace, c)
+	input, answer = RunFile, RunFile
+	if f.InputInTrace != nil {
+		input = TraceFile
+	}
+	if f.OutputInTrace != nil {
+		answer = TraceFile
+	}
+	return input, answer
 }
 
 // restoreCalls puts back what storeCalls left out.

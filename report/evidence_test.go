@@ -115,3 +115,22 @@ func TestContentSubmittedAndPageChecksLinkWhatTheyUsed(t *testing.T) {
 		})
 	}
 }
+
+// A long value shows as an excerpt, and the whole of it is one click away:
+// a link to the bundle file that holds it, once (the trace, for a call's
+// answer stored there).
+func TestALongValueIsAnExcerptWithTheWholeOneClickAway(t *testing.T) {
+	sc, ev := judgetest.Conf01(t)
+	out := []byte(`{"ok":false,"code":"CONFIRMATION_REQUIRED","retryable":false,"eventId":"evt-webmcp-intro","note":"` + strings.Repeat("y", 50_000) + `END"}`)
+	ev.Calls[0].Result.Output, ev.Trace[2].Output = out, out
+	page := string(HTML(bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}))
+	if strings.Contains(page, "yyyyEND") {
+		t.Error("the page holds the whole value")
+	}
+	if !strings.Contains(page, "[cut: 50") || !strings.Contains(page, `<a class="whole" href="trace.json">the whole value: trace.json</a>`) {
+		t.Error("the answer's excerpt does not say it is cut, or does not link to the trace that holds it")
+	}
+	if len(page) > 200_000 {
+		t.Errorf("the page is %d bytes for a 50 kB value: it copies it", len(page))
+	}
+}

@@ -325,7 +325,8 @@ func (t *timeline) windows(after vocab.Phase) []untimed {
 func (t *timeline) call(c scenarios.CallRecord) []untimed {
 	ref := scenarios.CallRef(c.Phase, c.Index)
 	who := map[vocab.Phase]string{vocab.PhaseAgent: "agent", vocab.PhaseHuman: "person", vocab.PhaseSetup: "harness"}[c.Phase]
-	call := Row{Kind: RowCall, Who: who, What: "calls " + c.Call.Tool, Detail: raw(c.Call.Input), File: bundle.RunFile, refs: []scenarios.Ref{ref}}
+	inputFile, answerFile := bundle.CallFiles(t.b.Scenario, t.ev, c)
+	call := Row{Kind: RowCall, Who: who, What: "calls " + c.Call.Tool, Detail: raw(c.Call.Input), File: inputFile, refs: []scenarios.Ref{ref}}
 	if c.Call.Transport == vocab.CDP {
 		call.What += " (through the protocol)"
 	}
@@ -335,7 +336,7 @@ func (t *timeline) call(c scenarios.CallRecord) []untimed {
 	}
 	res := c.Result
 	answer := Row{Kind: RowAnswer, Who: "tool", What: fmt.Sprintf("%s answered: %s in %d ms", c.Call.Tool, res.Status, res.Duration.Milliseconds()),
-		File: bundle.RunFile, refs: []scenarios.Ref{ref}, Bad: res.Status != vocab.Completed}
+		File: answerFile, refs: []scenarios.Ref{ref}, Bad: res.Status != vocab.Completed}
 	switch {
 	case len(res.Output) > 0:
 		answer.Detail = string(res.Output)
