@@ -294,7 +294,10 @@ func TestRejectsOnlyAFaultlessFail(t *testing.T) {
 		want    bool
 	}{
 		{"a plain FAIL", silent, func(*scenarios.Evidence) {}, vocab.Fail, true},
-		{"a FAIL next to a harness fault", silent, func(ev *scenarios.Evidence) { ev.Faults = []string{"screenshot: timeout"} }, vocab.Fail, false},
+		// The judge itself fails nothing next to a fault now (faults first):
+		// the would-be FAIL is INCONCLUSIVE, and no rejection either.
+		{"a would-be FAIL next to a harness fault", silent, func(ev *scenarios.Evidence) { ev.Faults = []string{"screenshot: timeout"} }, vocab.Inconclusive, false},
+		{"a would-be FAIL in a run cut short", silent, func(ev *scenarios.Evidence) { ev.Cut = vocab.BrowserLost }, vocab.Inconclusive, false},
 		{"an INCONCLUSIVE from a harness fault", hmAmb01, func(ev *scenarios.Evidence) { ev.Faults = []string{"the tab crashed"} }, vocab.Inconclusive, false},
 		{"an INCONCLUSIVE from a source not recorded", hmAmb01, func(ev *scenarios.Evidence) { ev.States = nil }, vocab.Inconclusive, false},
 		{"a PASS", hmAmb01, func(*scenarios.Evidence) {}, vocab.Pass, false},
@@ -307,6 +310,13 @@ func TestRejectsOnlyAFaultlessFail(t *testing.T) {
 		}
 		if got := Rejects(ev, v); got != c.want {
 			t.Errorf("%s: Rejects = %v, want %v", c.name, got, c.want)
+		}
+	}
+	// Should a FAIL ever come next to a fault (a judge of another
+	// version), it is still no rejection.
+	for _, ev := range []*scenarios.Evidence{{Faults: []string{"screenshot: timeout"}}, {Cut: vocab.RunInterrupted}} {
+		if Rejects(ev, judge.Verdict{Outcome: vocab.Fail}) {
+			t.Errorf("a FAIL next to faults %q, cut %q, counts as a rejection", ev.Faults, ev.Cut)
 		}
 	}
 }
