@@ -1,7 +1,10 @@
 // Package judge decides a scenario's verdict from its recorded evidence
 // alone. It is a pure function of a scenario and its Evidence: it talks to
 // no browser and no app, so a bundle is judged again offline to the same
-// bytes. A test keeps browser code out of its imports.
+// bytes. A test keeps browser code out of its imports. It owns the checks
+// (one file per source), the evidence each names (Check.Evidence), the
+// rule that a harness fault fails nothing (faults.go), and where a FAIL
+// first departs (diagnosis.go).
 package judge
 
 import (
