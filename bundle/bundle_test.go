@@ -13,51 +13,9 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-func TestShowMakesHiddenCharactersVisibleAndCutsLongValues(t *testing.T) {
-	got := Show("a\x1b[31m\u200b\u202eb\u2066c")
-	for _, want := range []string{"⟨U+001B⟩", "⟨U+200B⟩", "⟨U+202E⟩", "⟨U+2066⟩"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("Show lacks %s: %q", want, got)
-		}
-	}
-	long := Show(strings.Repeat("x", MaxShown+50))
-	if !strings.Contains(long, "cut: 450 characters in all") {
-		t.Errorf("a long value is not cut with its length: …%q", long[len(long)-40:])
-	}
-	if Show("line\nnext\ttab") != "line\nnext\ttab" {
-		t.Error("newlines and tabs are kept")
-	}
-}
-
-func TestRedactionReplacesEveryFormOfASecretTheSameWay(t *testing.T) {
-	sc := scenarios.Scenario{ID: "x", Prompt: "Name 李 & <Ann>, email ann+1@example.org",
-		PromptData: map[string]scenarios.PromptValue{"attendeeName": {Value: "李 & <Ann>"}, "email": {Value: "ann+1@example.org"}}}
-	r, err := NewRedaction(sc, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := `raw 李 & <Ann> json "李 \u0026 \u003cAnn\u003e" url ann%2B1%40example.org and ann+1@example.org`
-	out := string(r.Bytes([]byte(in)))
-	for _, leak := range []string{"李", "Ann", "ann", "example.org"} {
-		if strings.Contains(out, leak) {
-			t.Errorf("%q leaks in %q", leak, out)
-		}
-	}
-	if strings.Count(out, "REDACTED-NAME-1") != 2 || strings.Count(out, "REDACTED-EMAIL-1") != 2 {
-		t.Errorf("each form should become the same placeholder: %q", out)
-	}
-}
-
-func TestCredentialHeadersLoseTheirValuesNotTheirAttributes(t *testing.T) {
-	got := credentialParts("Set-Cookie", "ar_session=s_secret; Path=/; HttpOnly; SameSite=Strict")
-	if len(got) != 1 || got[0] != "s_secret" {
-		t.Errorf("set-cookie: %q", got)
-	}
-	got = credentialParts("Authorization", "Bearer abcdef")
-	if len(got) != 2 || got[0] != "abcdef" {
-		t.Errorf("authorization: %q", got)
-	}
-}
+// testPage stands for the bundle's rendered page (report.HTML), which
+// this package does not import.
+var testPage = []byte("<!doctype html><title>test</title>")
 
 func tinyRecord(final string, promptData map[string]string, must []string) (scenarios.Scenario, *scenarios.Evidence) {
 	data := map[string]scenarios.PromptValue{}
@@ -71,24 +29,18 @@ func tinyRecord(final string, promptData map[string]string, must []string) (scen
 }
 
 func TestRedactionChangesOnlyStringValues(t *testing.T) {
-	sc, ev := tinyRecord("Dear Canary Quokka, done.", map[string]string{"attendeeName": "Canary"}, []string{"ary quo"})
+	sc, ev := tinyRecord("Done for ann@example.org: 500 seats.", map[string]string{"q": "500", "email": "ann@example.org"}, []string{"500 seats"})
 	b, err := Seal(Meta{RunID: "r"}, sc, ev)
-	if err == nil {
-		t.Fatalf("a name that an expectation quotes part of must stop the seal, got %s", b.Verdict.Outcome)
-	}
-	// Quoted whole, in any case, the name is hidden in the expectation too,
-	// by a placeholder equal but for case: the verdict stands.
-	sc, ev = tinyRecord("Dear Canary Quokka, done.", map[string]string{"attendeeName": "Canary"}, []string{"canary"})
-	if b, err = Seal(Meta{RunID: "r"}, sc, ev); err != nil || b.Verdict.Outcome != vocab.Pass || strings.Contains(b.Scenario.Expect.Answer.MustMention[0], "anary") {
-		t.Fatalf("a name quoted whole in another case: %v, %s, %q", err, b.Verdict.Outcome, b.Scenario.Expect.Answer.MustMention)
-	}
-	sc, ev = tinyRecord("Done for ann@example.org: 500 seats.", map[string]string{"q": "500", "email": "ann@example.org"}, []string{"500 seats"})
-	b, err = Seal(Meta{RunID: "r"}, sc, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := *b.Evidence.Final; got != "Done for REDACTED-EMAIL-1: 500 seats." {
-		t.Errorf("final words: %q", got)
+	final := *b.Evidence.Final
+	if !strings.HasPrefix(final, "Done for ") || !strings.HasSuffix(final, ": 500 seats.") || strings.Contains(final, "ann@example.org") ||
+		len(final) != len(*ev.Final) || strings.Count(final, "@") != 1 {
+		t.Errorf("final words: %q: the email becomes an email of its length, the rest stays", final)
+	}
+	if v := b.Scenario.PromptData["q"].Value; v != "500" {
+		t.Errorf("a number is no one's data: %q", v)
 	}
 	if b.Verdict.Outcome != vocab.Pass {
 		t.Errorf("verdict %s: numbers and keys must survive redaction", b.Verdict.Outcome)
@@ -134,7 +86,7 @@ expect:
 				t.Fatalf("sealed verdict %s %v, want %s %v", b.Verdict.Outcome, b.Verdict.Codes, tt.outcome, tt.codes)
 			}
 			dir := filepath.Join(t.TempDir(), "NONE-01")
-			if err := Write(dir, b); err != nil {
+			if err := Write(dir, b, testPage); err != nil {
 				t.Fatal(err)
 			}
 			data, err := os.ReadFile(filepath.Join(dir, ScenarioFile))
@@ -159,7 +111,7 @@ func TestResultsOfEveryShapeSurviveTheBundle(t *testing.T) {
 title: text and array results, a decorated schema
 start: /order
 prompt: Make my pizza Large for Ann Lee, and check the order.
-prompt_data: {size: Large, name: Ann Lee}
+prompt_data: {size: Large, name: {value: Ann Lee, personal: true}}
 agent:
   calls:
     - tool: set_pizza_size
@@ -226,7 +178,7 @@ expect:
 				t.Error("the name is not redacted from the scenario")
 			}
 			dir := filepath.Join(t.TempDir(), sc.ID)
-			if err := Write(dir, b); err != nil {
+			if err := Write(dir, b, testPage); err != nil {
 				t.Fatal(err)
 			}
 			if rep := Verify(dir); !rep.OK || rep.Outcome != tt.outcome {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"html"
-	"html/template"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
 	"maps"
 	"net/url"
 	"os"
@@ -16,131 +18,27 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/redact"
+	"github.com/agentready/agentready/redact/redacttest"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
 )
 
-// The phone numbers, card numbers and IBANs the patterns must find, each
-// planted whole in text around it.
+// The values the matrix plants: numbers found by their patterns alone, and
+// prompt_data values declared personal that look like nothing personal (a
+// city, in another case too) or say a value in other words (from).
 var (
-	plantedPhones = []string{
-		"555-123-4567", "(555) 123-4567", "555.123.4567", "555 123 4567", "(555)123-4567", "1-800-555-0199",
-		"+1 555 123 4567", "+1 (555) 123-4567", "+44 20 7946 0958", "+44 (0)20 7946 0958", "+49-30-1234567",
-		"+33 1 23 45 67 89", "+4930123456", "020 7946 0958", "(020) 7946 0958", "06 12 34 56 78",
+	matrixPhones = []string{"555-123-4567", "(555) 123-4567", "+1 555 123 4567", "+44 20 7946 0958", "+49-30-1234567", "020 7946 0958"}
+	matrixCards  = []string{"4111 1111 1111 1111", "378282246310005"}
+	matrixIBANs  = []string{"DE89 3704 0044 0532 0130 00", "GB82WEST12345698765432"}
+	matrixData   = map[string]scenarios.PromptValue{
+		"city":      {Value: "lyon", Personal: true},
+		"birthDate": {Value: "1990-05-17", From: "17 May 1990", Personal: true},
 	}
-	plantedCards = []string{"4111 1111 1111 1111", "5500-0000-0000-0004", "378282246310005", "4242424242424242", "3782 822463 10005"}
-	plantedIBANs = []string{"DE89 3704 0044 0532 0130 00", "GB82WEST12345698765432", "FR14 2004 1010 0505 0001 3M02 606", "gb82 west 1234 5698 7654 32"}
+	matrixValues = slices.Concat(matrixPhones, matrixCards, matrixIBANs, []string{"Lyon", "lyon", "1990-05-17", "canary.quokka@example.org"})
+	matrixHidden = slices.Concat(matrixValues, []string{"LYON", "17 May 1990"})
 )
-
-// Strings that look like numbers of those kinds and are not personal data:
-// the judge compares several of them, and the record must read them back.
-var notPersonal = []string{
-	"2026-03-14T09:26:53Z", "2026-03-14T09:26:53.123456789+01:00", "2026-03-14 09:26:53", "2026-03-14", "14.03.2026",
-	"v1.2.3", "145.0.7632.116", "Chrome/145.0.7632.116", "10.0.19045.1234",
-	"1000.7", "12345.67", "interception-job-12.0",
-	"http://127.0.0.1:38291/events?id=1", "localhost:8080", "http://[::1]:5555/api/tasks/3",
-	"HTTP 201 Created", "200", "status 409",
-	"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "sha256:5551234567890123456789012345678901234567890123456789012345678901",
-	"9F4C0C7E5B1A2D3E4F5061728394A5B6", "DE1234567890ABCDEF1234567890ABCD", "123e4567-e89b-12d3-a456-426614174000",
-	"-4271846527391726312.1234567890123456789", "1773480413000", "1773480413123456789", "1773480413.123456",
-	"192.168.100.200", "10.0.0.1", "evt-webmcp-intro", "s_" + strings.Repeat("0", 3), "+1", "8 of 8", "7 of 8",
-	"x5551234567", "5551234567", "123-4567", "1,234,567.89", "1 234 567", "+1 2026-03-14", "0.5 123 456 789",
-}
-
-func TestPatternsFindPhonesCardsAndIBANs(t *testing.T) {
-	for _, tc := range []struct {
-		kind string
-		want []string
-	}{{"phone", plantedPhones}, {"card", plantedCards}, {"iban", plantedIBANs}} {
-		for _, v := range tc.want {
-			for _, around := range []string{"%s", "call %s now", "(tel: %s).", "「%s」", `{"v":"%s"}`, "a,%s,b", "/people/%s/x"} {
-				s := fmt.Sprintf(around, v)
-				if got := numbersFound(s); !slices.Contains(got[tc.kind], v) {
-					t.Errorf("%s: %q not found in %q (found %v)", tc.kind, v, s, got)
-				}
-			}
-		}
-	}
-}
-
-func TestPatternsSpareWhatIsNotPersonal(t *testing.T) {
-	for _, s := range notPersonal {
-		for _, around := range []string{"%s", "at %s, ok", `{"v":"%s"}`} {
-			if got := numbersFound(fmt.Sprintf(around, s)); len(got) > 0 {
-				t.Errorf("%q is taken for %v", s, got)
-			}
-		}
-	}
-	// Near misses of the real thing: a failed Luhn or mod-97 check, a
-	// number glued to more digits.
-	for _, s := range []string{"4111 1111 1111 1112", "1111 1111 1111 1117", "DE88 3704 0044 0532 0130 00", "555-123-45678", "1555-123-4567x", "v555.123.4567"} {
-		if got := numbersFound(s); len(got) > 0 {
-			t.Errorf("%q is taken for %v", s, got)
-		}
-	}
-}
-
-// numbersFound runs the number patterns as NewRedaction does.
-func numbersFound(s string) map[string][]string {
-	out := map[string][]string{}
-	for _, d := range decodings(s) {
-		findNumbers(d, func(secret, kind string) { out[kind] = append(out[kind], secret) })
-	}
-	return out
-}
-
-// spellings are the ways a value can be written in a bundle's files: as it
-// is, inside a JSON string, in HTML (html/template writes + as &#43;), and
-// escaped for a URL query, path or form, or by encodeURIComponent.
-func spellings(t *testing.T, v string) []string {
-	out := []string{v}
-	add := func(s string) {
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	j, _ := json.Marshal(v)
-	add(string(j[1 : len(j)-1]))
-	var page strings.Builder
-	if err := template.Must(template.New("").Parse("{{.}}")).Execute(&page, v); err != nil {
-		t.Fatal(err)
-	}
-	add(page.String())
-	add(html.EscapeString(v))
-	add(url.QueryEscape(v))
-	add(url.PathEscape(v))
-	add(encodeURIComponent(v))
-	return out
-}
-
-// leaks greps every file of a bundle folder for every spelling of every
-// value, and answers what it found where.
-func leaks(t *testing.T, dir string, values []string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) == 0 {
-		t.Fatalf("%s is empty", dir)
-	}
-	var found []string
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range values {
-			for _, s := range spellings(t, v) {
-				if bytes.Contains(data, []byte(s)) {
-					found = append(found, fmt.Sprintf("%s holds %q (as %q)", e.Name(), v, s))
-				}
-			}
-		}
-	}
-	return found
-}
 
 // matrixRecord is a run that plants each value in the prompt, a tool's
 // input and output, the trace, a request's URL (escaped two ways), JSON
@@ -192,13 +90,14 @@ func matrixRecord(values []string, data map[string]scenarios.PromptValue) (scena
 	}
 	ev.Capture.Network = true
 	for i, v := range values {
+		j, _ := json.Marshal(v)
 		ev.Requests = append(ev.Requests,
 			record.Request{Seq: 2*i + 1, ID: fmt.Sprintf("1000.%d", 2*i+1), Method: "GET", Path: "/api/lookup",
-				URL:            base + "/api/lookup?q=" + url.QueryEscape(v) + "&c=" + encodeURIComponent(v),
+				URL:            base + "/api/lookup?q=" + url.QueryEscape(v) + "&c=" + url.PathEscape(v),
 				RequestHeaders: map[string]string{"X-Note": v, "Accept": "application/json"}, Status: 200, StatusText: "OK",
 				MimeType: "application/json", Started: t0.Add(time.Duration(i) * time.Second), SentAt: 1773480413.123456 + float64(i), Done: true},
 			record.Request{Seq: 2*i + 2, ID: fmt.Sprintf("1000.%d", 2*i+2), Method: "POST", Path: "/api/notes",
-				URL: base + "/api/notes", HasBody: true, Body: `{"note":` + string(must(json.Marshal(v))) + `,"form":"note=` + url.QueryEscape(v) + `"}`,
+				URL: base + "/api/notes", HasBody: true, Body: `{"note":` + string(j) + `,"form":"note=` + url.QueryEscape(v) + `"}`,
 				RequestHeaders: map[string]string{"Content-Type": "application/json"}, Status: 201, StatusText: "Created",
 				Started: t0.Add(time.Duration(i)*time.Second + time.Millisecond), SentAt: 1773480413.5 + float64(i), Done: true})
 		ev.Console = append(ev.Console, record.ConsoleEntry{Type: "error", Text: "lookup failed at 2026-03-14T09:26:53Z for " + v, URL: base + "/lookup?v=" + url.PathEscape(v), Line: 42})
@@ -206,24 +105,23 @@ func matrixRecord(values []string, data map[string]scenarios.PromptValue) (scena
 	return sc, ev
 }
 
-func must(b []byte, err error) []byte {
-	if err != nil {
-		panic(err)
+// pictures are a screenshot and a filmstrip frame as Chromium writes them
+// (a PNG and a JPEG of the page): pixels, with no text of the page in their
+// bytes.
+func pictures(t *testing.T) (shot, frame []byte) {
+	img := image.NewRGBA(image.Rect(0, 0, 32, 16))
+	for x := range 32 {
+		img.Set(x, x%16, color.RGBA{R: 200, A: 255})
 	}
-	return b
+	var p, j bytes.Buffer
+	if err := png.Encode(&p, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := jpeg.Encode(&j, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	return p.Bytes(), j.Bytes()
 }
-
-// The values the matrix plants: every pattern's, and prompt_data values that
-// look like nothing personal (a city, in another case too) or say a value
-// in other words (from).
-var (
-	matrixData = map[string]scenarios.PromptValue{
-		"city":      {Value: "lyon"},
-		"birthDate": {Value: "1990-05-17", From: "17 May 1990"},
-	}
-	matrixValues = slices.Concat(plantedPhones, plantedCards, plantedIBANs, []string{"Lyon", "lyon", "1990-05-17"})
-	matrixHidden = slices.Concat(matrixValues, []string{"LYON", "17 May 1990"})
-)
 
 func sealMatrix(t *testing.T) (Bundle, string) {
 	t.Helper()
@@ -235,8 +133,11 @@ func sealMatrix(t *testing.T) (Bundle, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	shot, frame := pictures(t)
+	b.Screenshot, b.Failure = shot, shot
+	b.Frames = []Frame{{Phase: vocab.PhaseAgent, Image: frame}, {Phase: vocab.PhaseEnd, Image: frame}}
 	dir := filepath.Join(t.TempDir(), "matrix")
-	if err := Write(dir, b); err != nil {
+	if err := Write(dir, b, testPage); err != nil {
 		t.Fatal(err)
 	}
 	return b, dir
@@ -255,17 +156,22 @@ func TestRedactionLeavesNoPlantedValueInAnyFileOfTheBundle(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	for _, want := range []string{ScenarioFile, RunFile, TraceFile, RequestsFile, HARFile, ConsoleFile, UIFile, VerdictFile, IndexFile, ManifestFile} {
+	for _, want := range []string{ScenarioFile, RunFile, TraceFile, RequestsFile, HARFile, ConsoleFile, UIFile, VerdictFile, IndexFile, ManifestFile,
+		ScreenshotFile, FailureFile, FrameFile(vocab.PhaseAgent), FrameFile(vocab.PhaseEnd)} {
 		if !slices.Contains(names, want) {
 			t.Errorf("the bundle lacks %s, so it was not checked: %v", want, names)
 		}
 	}
-	for _, l := range leaks(t, dir, matrixHidden) {
+	leaks, err := redacttest.Leaks(dir, matrixHidden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range leaks {
 		t.Error(l)
 	}
-	for _, kind := range []string{"PHONE", "CARD", "IBAN", "PERSONAL"} {
-		if !slices.ContainsFunc(b.Meta.Redacted, func(p string) bool { return strings.HasPrefix(p, "REDACTED-"+kind+"-") }) {
-			t.Errorf("no %s placeholder in %v", kind, b.Meta.Redacted)
+	for _, kind := range []redact.Kind{redact.Phone, redact.Card, redact.IBAN, redact.Email, redact.Personal, redact.Date} {
+		if !slices.ContainsFunc(b.Meta.Redacted, func(p string) bool { return strings.HasPrefix(p, string(kind)+": ") }) {
+			t.Errorf("no %s stand-in in %v", kind, b.Meta.Redacted)
 		}
 	}
 }
@@ -276,10 +182,13 @@ func TestTheLeakCheckFindsEveryValueInAnUnredactedBundle(t *testing.T) {
 	// HAR must show the values the request URLs hold only escaped.
 	sc, ev := matrixRecord(matrixValues, matrixData)
 	dir := filepath.Join(t.TempDir(), "raw")
-	if err := Write(dir, Bundle{Meta: Meta{Format: Format, ScenarioID: sc.ID}, Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}); err != nil {
+	if err := Write(dir, Bundle{Meta: Meta{Format: Format, ScenarioID: sc.ID}, Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}, testPage); err != nil {
 		t.Fatal(err)
 	}
-	found := leaks(t, dir, matrixHidden)
+	found, err := redacttest.Leaks(dir, matrixHidden)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, v := range matrixHidden {
 		if !slices.ContainsFunc(found, func(l string) bool { return strings.Contains(l, fmt.Sprintf("%q (as", v)) }) {
 			t.Errorf("the leak check does not find %q in the unredacted bundle", v)
@@ -295,185 +204,229 @@ func TestTheLeakCheckFindsEveryValueInAnUnredactedBundle(t *testing.T) {
 			t.Errorf("the unredacted HAR does not decode %s from the query: the check would miss a HAR leak", j)
 		}
 	}
+	// And it looks into pictures: a value in a picture's bytes is found.
+	if err := os.WriteFile(filepath.Join(dir, FrameFile(vocab.PhaseAgent)), []byte("JFIF canary.quokka@example.org"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found, _ = redacttest.Leaks(dir, []string{"canary.quokka@example.org"})
+	if !slices.ContainsFunc(found, func(l string) bool { return strings.HasPrefix(l, FrameFile(vocab.PhaseAgent)) }) {
+		t.Errorf("the leak check does not look into the frames: %v", found)
+	}
 }
 
-func TestRedactionKeepsWhatIsNotPersonal(t *testing.T) {
-	sc, ev := matrixRecord([]string{"+44 20 7946 0958"}, nil)
-	// Plant the look-alikes where the secrets are.
-	for i, s := range notPersonal {
-		ev.Console = append(ev.Console, record.ConsoleEntry{Type: "warning", Text: s})
-		ev.Calls[0].Call.Input[fmt.Sprintf("n%d", i)] = s
-	}
-	sc.Agent.Calls[0].Input = ev.Calls[0].Call.Input
-	ev.Requests[0].URL = "http://127.0.0.1:38291/api/lookup?at=2026-03-14T09%3A26%3A53Z&v=145.0.7632.116"
-	r, err := NewRedaction(sc, ev)
+// What the trials saw rewritten: an airport code, an enum value and an id
+// given in prompt_data reach every file of the bundle unchanged, and the
+// bundle verifies at the raw record's verdict.
+func TestAirportCodesEnumValuesAndIDsSurviveTheBundle(t *testing.T) {
+	sc, err := scenarios.Parse("HOTEL-09.yaml", []byte(`id: HOTEL-09
+title: a hotel by id at a branch, then flights
+start: /book?hotel=hotel-1-budget
+prompt: Book hotel-1-budget at the main branch for Ada Baker and find flights from SFO to NRT.
+prompt_data:
+  hotelId: hotel-1-budget
+  branch: main
+  from: SFO
+  to: NRT
+  guest: {value: Ada Baker, personal: true}
+agent:
+  calls:
+    - tool: book_room
+      input: {hotelId: hotel-1-budget, branch: main, from: SFO, to: NRT, guest: Ada Baker}
+      expect: {output: {ok: true, hotelId: hotel-1-budget}}
+  final: Booked hotel-1-budget at main for Ada Baker.
+expect:
+  calls:
+    exactly:
+      - tool: book_room
+        input: {hotelId: hotel-1-budget, branch: main, from: SFO, to: NRT, guest: Ada Baker}
+  answer:
+    must_mention: [hotel-1-budget, Ada Baker]
+`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Placeholders(); !slices.Equal(got, []string{"REDACTED-PHONE-1"}) {
-		t.Errorf("only the planted phone is a secret, got %v", got)
+	schema := json.RawMessage(`{"type":"object","properties":{"hotelId":{"type":"string","pattern":"^hotel-[0-9]+-(budget|deluxe)$"},` +
+		`"branch":{"type":"string","enum":["main","develop"]},"from":{"type":"string","pattern":"^[A-Z]{3}$"},"to":{"type":"string","pattern":"^[A-Z]{3}$"},` +
+		`"guest":{"type":"string","pattern":"^[A-Z][a-z]+ [A-Z][a-z]+$"}},"required":["hotelId","branch","from","to","guest"]}`)
+	tool := record.Tool{Name: "book_room", Description: "Book a room at a branch.", InputSchema: schema, FrameID: "F1"}
+	ev := &scenarios.Evidence{ScenarioID: sc.ID, Catalog: record.Catalog{tool}, PageTools: []record.PageTool{{Name: tool.Name, Description: tool.Description, InputSchema: schema}},
+		Trace: []record.Event{}, Console: []record.ConsoleEntry{}, Final: sc.Agent.Final}
+	ev.Calls = []scenarios.CallRecord{{Phase: vocab.PhaseAgent, Call: sc.Agent.Calls[0], CatalogBefore: []string{"book_room"}, CatalogAfter: []string{"book_room"},
+		Result: record.Result{Tool: "book_room", Status: vocab.Completed, Output: json.RawMessage(`{"ok":true,"hotelId":"hotel-1-budget","guest":"Ada Baker"}`)}}}
+	raw := judge.Judge(sc, ev)
+	if raw.Outcome != vocab.Pass || !slices.ContainsFunc(raw.Checks, func(c judge.Check) bool { return strings.HasSuffix(c.ID, ".input") && c.Status == vocab.CheckPass }) {
+		t.Fatalf("the raw record must pass, its input checked against the schema: %s\n%s", raw.Outcome, judge.Explain(raw))
 	}
 	b, err := Seal(Meta{RunID: "r"}, sc, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, s := range notPersonal {
-		if got := b.Evidence.Console[len(b.Evidence.Console)-len(notPersonal)+i].Text; got != s {
-			t.Errorf("%q became %q", s, got)
-		}
-		if got := b.Evidence.Calls[0].Call.Input[fmt.Sprintf("n%d", i)]; got != s {
-			t.Errorf("tool input %q became %q", s, got)
-		}
+	if b.Verdict.Outcome != vocab.Pass || b.Meta.RawVerdict == nil || b.Meta.RawVerdict.Outcome != vocab.Pass {
+		t.Fatalf("sealed %s (raw %+v), want PASS: the guest's stand-in must still fit the pattern\n%s", b.Verdict.Outcome, b.Meta.RawVerdict, judge.Explain(b.Verdict))
 	}
-	if got := b.Evidence.Requests[0]; got.URL != ev.Requests[0].URL || got.ID != "1000.1" || got.Status != 200 || !got.Started.Equal(ev.Requests[0].Started) {
-		t.Errorf("the request's URL, id, status or time changed: %+v", got)
-	}
-	if got := b.Evidence.Trace[0]; !got.Time.Equal(ev.Trace[0].Time) || got.FrameID != ev.Trace[0].FrameID || got.InvocationID != "1000.7" {
-		t.Errorf("the trace's time or ids changed: %+v", got)
-	}
-}
-
-func TestRedactionKeepsNumbersDigitForDigit(t *testing.T) {
-	sc, ev := matrixRecord([]string{"555-123-4567"}, nil)
-	raw := `{"ok":true,"code":"FOUND","echo0":"555-123-4567","big":12345678901234567890,"exact":1.10,"neg":-0.0}`
-	ev.Calls[0].Result.Output = json.RawMessage(raw)
-	ev.Trace[1].Output = json.RawMessage(raw)
-	b, err := Seal(Meta{RunID: "r"}, sc, ev)
-	if err != nil {
+	dir := filepath.Join(t.TempDir(), sc.ID)
+	if err := Write(dir, b, testPage); err != nil {
 		t.Fatal(err)
 	}
-	for _, raw := range []json.RawMessage{b.Evidence.Calls[0].Result.Output, b.Evidence.Trace[1].Output} {
-		var out bytes.Buffer
-		if err := json.Compact(&out, raw); err != nil {
-			t.Fatal(err)
-		}
-		for _, want := range []string{`"big":12345678901234567890`, `"exact":1.10`, `"neg":-0.0`, `"echo0":"REDACTED-PHONE-1"`} {
-			if !strings.Contains(out.String(), want) {
-				t.Errorf("%s lacks %s", out.String(), want)
+	if rep := Verify(dir); !rep.OK {
+		t.Fatalf("verify: %+v", rep.Problems)
+	}
+	for name, kept := range map[string][]string{
+		ScenarioFile: {"hotel-1-budget", `"main"`, `"SFO"`, `"NRT"`},
+		RunFile:      {"hotel-1-budget", `"main"`, `"SFO"`, `"NRT"`},
+		CatalogFile:  {`"main"`, "^hotel-[0-9]+-(budget|deluxe)$"},
+	} {
+		data, _ := os.ReadFile(filepath.Join(dir, name))
+		for _, k := range kept {
+			if !bytes.Contains(data, []byte(k)) {
+				t.Errorf("%s lost %s", name, k)
 			}
 		}
 	}
+	if leaks, _ := redacttest.Leaks(dir, []string{"Ada Baker", "Ada", "Baker"}); len(leaks) > 0 {
+		t.Errorf("the declared guest leaks: %v", leaks)
+	}
 }
 
-func TestPromptDataIsHiddenWithItsWordsAndInEveryCase(t *testing.T) {
-	sc, ev := tinyRecord("Booked in LYON for the person born 17 May 1990.", nil, []string{"lyon"})
-	sc.Prompt = "Book in Lyon; I was born 17 May 1990. Level: beginner, code ab."
-	sc.PromptData = map[string]scenarios.PromptValue{
-		"city":  {Value: "Lyon"},
-		"birth": {Value: "1990-05-17", From: "17 May 1990"},
-		"level": {Value: "beginner"},
-		"code":  {Value: "ab"},                     // too short to hide
-		"seats": {Value: "500"},                    // a plain small number: never hidden
-		"optIn": {Value: "true", From: "yes"},      // a JSON literal: never hidden (found by PROFILE-01)
-		"phone": {Value: "5551234567"},             // a number, but a phone's digits
-		"when":  {Value: "ninth", From: "the 9th"}, // from words that do not hold the value
-	}
-	sc.Prompt += " Call 5551234567 on the 9th."
+// The property on one record: Seal records the raw record's verdict; when
+// redaction would change it (an expectation quotes part of a declared
+// value), the bundle says so as a harness fault, is INCONCLUSIVE, and
+// verify names the difference, so that make test fails.
+func TestSealHoldsTheBundlesVerdictToTheRawRecords(t *testing.T) {
+	sc, ev := tinyRecord("Dear Canary Quokka, done.", nil, []string{"canary quokka"})
+	sc.Personal = []string{"Canary Quokka"}
 	b, err := Seal(Meta{RunID: "r"}, sc, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := b.Scenario.Prompt + " | " + *b.Evidence.Final
-	for _, leak := range []string{"Lyon", "LYON", "lyon", "17 May 1990", "1990-05-17", "beginner", "5551234567", "the 9th"} {
-		if strings.Contains(got, leak) {
-			t.Errorf("%q leaks: %s", leak, got)
-		}
+	if b.Verdict.Outcome != vocab.Pass || b.Meta.RawVerdict == nil || b.Meta.RawVerdict.Outcome != vocab.Pass || len(b.Evidence.Faults) > 0 {
+		t.Fatalf("quoted whole in another case, the name keeps the verdict: %s, raw %+v, faults %v", b.Verdict.Outcome, b.Meta.RawVerdict, b.Evidence.Faults)
 	}
-	for _, kept := range []string{"code ab", "Call"} {
-		if !strings.Contains(got, kept) {
-			t.Errorf("%q should stay: %s", kept, got)
-		}
-	}
-	if b.Verdict.Outcome != vocab.Pass {
-		t.Errorf("must_mention lyon still finds LYON once both are hidden: %s %v", b.Verdict.Outcome, b.Verdict.Codes)
-	}
-	lyon := b.Scenario.PromptData["city"].Value
-	if upper := strings.Fields(*b.Evidence.Final)[2]; upper == lyon || !strings.EqualFold(upper, lyon) {
-		t.Errorf("Lyon and LYON must get placeholders equal but for case: %q, %q", lyon, upper)
-	}
-	if v := b.Scenario.PromptData["seats"].Value; v != "500" {
-		t.Errorf("a small number is not hidden: %q", v)
-	}
-	if v := b.Scenario.PromptData["optIn"].Value; v != "true" {
-		t.Errorf("a JSON literal is not hidden (it would rewrite every boolean of every body): %q", v)
-	}
-}
-
-func TestRedactionIsStable(t *testing.T) {
-	first, dir1 := sealMatrix(t)
-	_, dir2 := sealMatrix(t)
-	for _, name := range []string{ScenarioFile, RunFile, RequestsFile, HARFile, IndexFile, ManifestFile} {
-		a, _ := os.ReadFile(filepath.Join(dir1, name))
-		b, _ := os.ReadFile(filepath.Join(dir2, name))
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s differs between two seals of the same record", name)
-		}
-	}
-	// One value, one placeholder, wherever and however it was written: the
-	// phone planted escaped in the start page's query, in the HAR decoded
-	// and in the final words is the same placeholder everywhere.
-	sc, ev := matrixRecord(matrixValues, matrixData)
-	r, err := NewRedaction(sc, ev)
+	// Known bad: the expectation quotes part of the name.
+	sc, ev = tinyRecord("Dear Canary Quokka, done.", nil, []string{"ary quo"})
+	sc.Personal = []string{"Canary Quokka"}
+	b, err = Seal(Meta{RunID: "r"}, sc, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	uk := r.String("+44 20 7946 0958")
-	for _, s := range spellings(t, "+44 20 7946 0958") {
-		if got := r.String("<" + s + ">"); got != "<"+uk+">" {
-			t.Errorf("%q became %q, want <%s>", s, got, uk)
-		}
+	if b.Meta.RawVerdict == nil || b.Meta.RawVerdict.Outcome != vocab.Pass {
+		t.Fatalf("the raw verdict is not recorded: %+v", b.Meta.RawVerdict)
 	}
-	want := r.String(plantedPhones[0])
-	if !strings.Contains(first.Scenario.Start, want) || !strings.Contains(*first.Evidence.Final, want) {
-		t.Errorf("the start page and the final words do not both say %s: %q, %q", want, first.Scenario.Start, *first.Evidence.Final)
+	// The fault is the harness's: INCONCLUSIVE with harness_fault (faults
+	// come first), never the PASS the redacted record alone would not bear
+	// out, nor a FAIL against the app.
+	if b.Verdict.Outcome != vocab.Inconclusive || !slices.Contains(b.Verdict.Codes, vocab.HarnessFault) || len(b.Evidence.Faults) != 1 ||
+		!strings.Contains(b.Evidence.Faults[0], "redaction would change the verdict from PASS [] to FAIL [answer_incomplete]") {
+		t.Fatalf("a verdict redaction changed must carry that cause: %s %v, faults %q", b.Verdict.Outcome, b.Verdict.Codes, b.Evidence.Faults)
 	}
-	// Mixed and lower-case escapes too, as a HAR would decode them.
-	for _, s := range []string{"%2b44%2020%207946%200958", "%2B44+20+7946+0958", "+44%20%32%30%207946%200958"} {
-		if got := r.String("q=" + s); strings.Contains(unescape(got, true), "7946") {
-			t.Errorf("%q became %q", s, got)
-		}
-	}
-}
-
-func TestRecordTimesSurviveADateThatIsASecret(t *testing.T) {
-	// A date the prompt gives is hidden wherever it is written, but the
-	// record's own times, on the same day, are the run's: they stay, and
-	// read back as times.
-	sc, ev := matrixRecord([]string{"2026-03-14"}, map[string]scenarios.PromptValue{"day": {Value: "2026-03-14"}})
-	b, err := Seal(Meta{RunID: "r"}, sc, ev)
-	if err != nil {
+	dir := filepath.Join(t.TempDir(), "flip")
+	if err := Write(dir, b, testPage); err != nil {
 		t.Fatal(err)
 	}
-	if !b.Evidence.Trace[0].Time.Equal(ev.Trace[0].Time) || !b.Evidence.Requests[0].Started.Equal(ev.Requests[0].Started) {
-		t.Error("the record's times changed")
+	rep := Verify(dir)
+	if rep.OK || len(rep.Problems) != 1 || rep.Problems[0].File != ManifestFile || !strings.Contains(rep.Problems[0].Problem, "redaction changed the verdict") {
+		t.Errorf("verify must fail on a bundle whose verdict is not the raw record's: %+v", rep)
 	}
-	if strings.Contains(b.Scenario.Prompt, "2026-03-14") || strings.Contains(b.Evidence.Console[0].Text, "2026-03-14T") {
-		t.Errorf("the date is hidden in text, a timestamp in text included: %q, %q", b.Scenario.Prompt, b.Evidence.Console[0].Text)
+	if leaks, _ := redacttest.Leaks(dir, []string{"Canary Quokka", "Quokka"}); len(leaks) > 0 {
+		t.Errorf("the fault leaks the value: %v", leaks)
 	}
 }
 
-func TestEveryScenarioOfTheSuiteStillSeals(t *testing.T) {
-	// Every prompt_data value is hidden now: none of the suite's scenarios
-	// may have an expectation that quotes part of one, which would make Seal
-	// refuse its record. The evidence here is the transcript alone.
-	files, err := filepath.Glob(filepath.Join("..", scenarios.DefaultDir, "*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scenarios: %v", err)
+// The property over every scenario the repository plays: the suite's
+// (scenarios/cases, the drafts included), the real pages', and Little
+// Oven's. Each is judged on a record built from its own transcript (its
+// calls as made, each answered as its inline expectation says, the final
+// words, the UI and page as expected), raw and redacted: the verdicts and
+// codes must be the same. Real runs hold the same property on real
+// evidence: Seal checks it, the manifest records it and verify holds every
+// bundle of make test to it.
+func TestEveryScenarioOfTheRepositoryKeepsItsVerdictThroughRedaction(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../" + scenarios.DefaultDir, "../fixtures/realpages/scenarios", "../fixtures/plainapp/scenarios"} {
+		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+				files = append(files, path)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
+	if len(files) < 40 {
+		t.Fatalf("only %d scenario files: the walk lost some", len(files))
+	}
+	declared := 0
 	for _, f := range files {
 		sc, err := scenarios.Load(f)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		ev := &scenarios.Evidence{ScenarioID: sc.ID, Final: sc.Agent.Final, Calls: []scenarios.CallRecord{}}
-		for i, c := range sc.Agent.Calls {
-			ev.Calls = append(ev.Calls, scenarios.CallRecord{Phase: vocab.PhaseAgent, Index: i, Call: c, Result: record.Result{Tool: c.Tool, Status: vocab.Completed}})
-		}
-		if _, err := Seal(Meta{RunID: "r"}, sc, ev); err != nil {
+		ev := transcriptRecord(sc)
+		raw := judge.Judge(sc, ev)
+		b, err := Seal(Meta{RunID: "r"}, sc, ev)
+		if err != nil {
 			t.Errorf("%s: %v", filepath.Base(f), err)
+			continue
+		}
+		if !sameVerdict(raw, b.Verdict) || len(b.Evidence.Faults) > 0 {
+			t.Errorf("%s: raw %s %v, redacted %s %v (%v)", filepath.Base(f), raw.Outcome, raw.Codes, b.Verdict.Outcome, b.Verdict.Codes, b.Evidence.Faults)
+		}
+		for _, pv := range sc.PromptData {
+			if pv.Personal {
+				declared++
+			}
 		}
 	}
+	if declared == 0 {
+		t.Error("no scenario declares a value personal: the property never meets a declared value")
+	}
+}
+
+// transcriptRecord is the evidence a scenario's own transcript implies:
+// each agent call completed with the output its inline expectation names,
+// the final words, and the UI and page its expectations describe.
+func transcriptRecord(sc scenarios.Scenario) *scenarios.Evidence {
+	ev := &scenarios.Evidence{ScenarioID: sc.ID, Final: sc.Agent.Final, Calls: []scenarios.CallRecord{}, Trace: []record.Event{}, Console: []record.ConsoleEntry{},
+		UI: map[vocab.Phase][]record.Element{}, Pages: map[vocab.Phase]string{}}
+	for i, c := range sc.Agent.Calls {
+		res := record.Result{Tool: c.Tool, Transport: c.Transport.OrDefault(), Status: vocab.Completed}
+		if e := c.Expect; e != nil {
+			switch {
+			case e.Output != nil:
+				res.Output, _ = json.Marshal(e.Output)
+			case e.OutputJSON != nil:
+				res.Output = e.OutputJSON
+			case e.OutputText != nil:
+				res.OutputText = *e.OutputText
+			case e.OutputContains != nil:
+				res.OutputText = "… " + *e.OutputContains + " …"
+			}
+			if e.Status != "" {
+				res.Status = e.Status
+			}
+		}
+		ev.Calls = append(ev.Calls, scenarios.CallRecord{Phase: vocab.PhaseAgent, Index: i, Call: c, Result: res})
+	}
+	for phase, uis := range sc.Expect.UI {
+		for _, u := range uis {
+			el := record.Element{Selector: u.Selector, Frame: u.Frame, Present: true, Visible: true, Enabled: true, Count: 1, Text: u.TextContains}
+			if u.Value != nil {
+				el.Value = *u.Value
+			}
+			if s, ok := u.Text.(string); ok {
+				el.Text = s
+			}
+			ev.UI[phase] = append(ev.UI[phase], el)
+		}
+	}
+	for phase, p := range sc.Expect.Page {
+		if s, ok := p.Path.(string); ok {
+			ev.Pages[phase] = "http://127.0.0.1:1" + s
+		}
+	}
+	return ev
 }
 
 // reviewRecord is a sign-up run (seed 003): the assistant fills in the form
@@ -484,7 +437,7 @@ func TestEveryScenarioOfTheSuiteStillSeals(t *testing.T) {
 func reviewRecord() (scenarios.Scenario, *scenarios.Evidence) {
 	const base = "http://127.0.0.1:38291"
 	sc := scenarios.Scenario{
-		ID: "SIGNUP-01", Title: "Sign-up reviewed", Start: "/signup", Prompt: "Sign me up as a patron.",
+		ID: "SIGNUP-01", Title: "Sign-up reviewed", Start: "/signup", Prompt: "Sign me up as a patron.", Personal: []string{"Ann Example"},
 		Agent: scenarios.Agent{Calls: []scenarios.Call{{Tool: "fill_signup",
 			Input: map[string]any{"name": "Ann Example", "email": "ann@exmaple.org", "plan": "patron"}}}},
 		Human: []scenarios.Step{{Fill: map[string]string{"#email": "ann@example.org"}}, {Click: "#join"}},
@@ -523,9 +476,10 @@ func reviewRecord() (scenarios.Scenario, *scenarios.Evidence) {
 // TestReviewsAndBodiesAreRedactedAndStayEqual: what a person typed or was
 // shown, in the reviews and in the bodies the app's writes carried
 // (form-encoded with %40 and +, multipart, JSON), leaves no trace in any
-// file of the bundle; and each value becomes the same placeholder wherever
-// it is, so that "the request carried what was reviewed" reads the same on
-// the redacted record. The typo stays a different value.
+// file of the bundle; and each value becomes the same stand-in wherever it
+// is, so that "the request carried what was reviewed" reads the same on the
+// redacted record. The typo stays a different value; "patron" and the
+// form's id, which are no one's data, stay.
 func TestReviewsAndBodiesAreRedactedAndStayEqual(t *testing.T) {
 	sc, ev := reviewRecord()
 	b, err := Seal(Meta{RunID: "r", Start: time.Unix(0, 0).UTC(), End: time.Unix(1, 0).UTC(), BaseURL: ev.Env.BaseURL}, sc, ev)
@@ -533,11 +487,14 @@ func TestReviewsAndBodiesAreRedactedAndStayEqual(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "signup")
-	if err := Write(dir, b); err != nil {
+	if err := Write(dir, b, testPage); err != nil {
 		t.Fatal(err)
 	}
-	secrets := []string{"ann@example.org", "ann@exmaple.org", "Ann Example", "club-desk@riverside.example"}
-	for _, l := range leaks(t, dir, secrets) {
+	leaks, err := redacttest.Leaks(dir, []string{"ann@example.org", "ann@exmaple.org", "Ann Example", "club-desk@riverside.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range leaks {
 		t.Error(l)
 	}
 	red := b.Evidence
@@ -546,13 +503,14 @@ func TestReviewsAndBodiesAreRedactedAndStayEqual(t *testing.T) {
 		form[f.Name] = f.Value
 	}
 	email, name := form["email"], form["name"]
-	if !strings.HasPrefix(email, "REDACTED-EMAIL-") || !strings.HasPrefix(name, "REDACTED-") || form["plan"] != "patron" || form["form_id"] != "signup-v2" {
+	if email == "ann@example.org" || !strings.Contains(email, "@") || len(name) != len("Ann Example") || name == "Ann Example" ||
+		form["plan"] != "patron" || form["form_id"] != "signup-v2" {
 		t.Fatalf("the redacted review's form: %+v", red.Reviews[0].Form)
 	}
 	if got := red.Reviews[0].Seen["#summary"]; got != name+" joins as Patron." {
-		t.Errorf("seen #summary %q, want the name's placeholder %s in it", got, name)
+		t.Errorf("seen #summary %q, want the name's stand-in %s in it", got, name)
 	}
-	if got := red.Reviews[0].Seen["#contact"]; got == "" || strings.Contains(got, "@") {
+	if got := red.Reviews[0].Seen["#contact"]; got == "" || strings.Contains(got, "club-desk") {
 		t.Errorf("seen #contact %q: the address the page showed must be hidden", got)
 	}
 	posted, err := url.ParseQuery(red.Requests[0].Body)
@@ -563,13 +521,93 @@ func TestReviewsAndBodiesAreRedactedAndStayEqual(t *testing.T) {
 		t.Errorf("the form body reads %v; the review has email %s, name %s", posted, email, name)
 	}
 	if want := "\r\n\r\n" + name + "\r\n"; !strings.Contains(red.Requests[1].Body, want) || !strings.Contains(red.Requests[1].Body, "\r\n\r\n"+email+"\r\n") {
-		t.Errorf("the multipart body %q does not carry the review's placeholders", red.Requests[1].Body)
+		t.Errorf("the multipart body %q does not carry the review's stand-ins", red.Requests[1].Body)
 	}
 	var saved map[string]string
 	if err := json.Unmarshal([]byte(red.Requests[2].Body), &saved); err != nil {
 		t.Fatalf("the redacted JSON body %q: %v", red.Requests[2].Body, err)
 	}
-	if saved["email"] != email || saved["name"] != name || saved["draft"] == email || !strings.HasPrefix(saved["draft"], "REDACTED-EMAIL-") {
+	if saved["email"] != email || saved["name"] != name || saved["draft"] == email || !strings.Contains(saved["draft"], "@") {
 		t.Errorf("the JSON body reads %v; the review has email %s, name %s; the typo must stay another value", saved, email, name)
+	}
+}
+
+// Stand-ins are stable within a bundle (one value, one stand-in, however it
+// is written) and unrelated between two bundles of the same record, so that
+// a guess of a value cannot be tested across bundles.
+func TestStandInsAreStableWithinABundleOnly(t *testing.T) {
+	first, dir1 := sealMatrix(t)
+	second, _ := sealMatrix(t)
+	if slices.Equal(first.Meta.Redacted, second.Meta.Redacted) {
+		t.Error("two bundles of one record share their stand-ins")
+	}
+	uk := ""
+	for i, v := range matrixValues {
+		if v == "+44 20 7946 0958" {
+			uk = first.Evidence.Calls[0].Call.Input[fmt.Sprintf("q%d", i)].(string)
+		}
+	}
+	if uk == "" || uk == "+44 20 7946 0958" {
+		t.Fatalf("the phone's stand-in: %q", uk)
+	}
+	har, _ := os.ReadFile(filepath.Join(dir1, HARFile))
+	final := *first.Evidence.Final
+	if !strings.Contains(final, uk) || !bytes.Contains(har, []byte(uk)) || !strings.Contains(first.Evidence.Console[3].Text, uk) {
+		t.Errorf("the phone is not %s in the final words, the HAR and the console alike", uk)
+	}
+	want := first.Evidence.Calls[0].Call.Input["q0"].(string)
+	if !strings.Contains(first.Scenario.Start, url.QueryEscape(want)) {
+		t.Errorf("the start page %q does not hold %s escaped as it was", first.Scenario.Start, want)
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// The demo scenarios of fixtures/realpages, sealed and written: their
+// airport codes, ids and enum values, and the typed user name that is a
+// word of the page, are in the bundle as the files wrote them; what they
+// declare personal is not.
+func TestTheDemoScenariosKeepTheirCodesAndIDs(t *testing.T) {
+	for file, want := range map[string]struct{ kept, gone []string }{
+		"TRIPS-01.yaml":   {[]string{`"SFO"`, `"NRT"`, "from SFO to NRT on"}, []string{"ada.baker@example.org"}},
+		"HOTEL-01.yaml":   {[]string{`"hotel-1-budget"`, `"double"`, "Booked hotel-1-budget (double) for "}, []string{"Ada Baker", "+44 20 7946 0958"}},
+		"LIBRARY-01.yaml": {[]string{`"library"`, "Opening hours of the library", "Signed in as library."}, []string{"correct-horse-9"}},
+	} {
+		sc, err := scenarios.Load(filepath.Join("..", "fixtures", "realpages", "scenarios", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Seal(Meta{RunID: "r"}, sc, transcriptRecord(sc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), sc.ID)
+		if err := Write(dir, b, testPage); err != nil {
+			t.Fatal(err)
+		}
+		if rep := Verify(dir); !rep.OK {
+			t.Errorf("%s: verify: %+v", file, rep.Problems)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, ScenarioFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range want.kept {
+			if !bytes.Contains(data, []byte(k)) {
+				t.Errorf("%s: scenario.json lost %s", file, k)
+			}
+		}
+		leaks, err := redacttest.Leaks(dir, want.gone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range leaks {
+			t.Errorf("%s: %s", file, l)
+		}
 	}
 }

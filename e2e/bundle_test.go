@@ -2,14 +2,10 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/json"
-	"html"
-	"html/template"
 	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/chromedp/chromedp"
@@ -19,6 +15,7 @@ import (
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/e2e/framework"
 	"github.com/agentready/agentready/e2e/matchers"
+	"github.com/agentready/agentready/redact/redacttest"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
 )
@@ -80,7 +77,7 @@ var _ = Own("Evidence bundles", MarkBundle, func() {
 		sc.ID = "bundle-canary"
 		sc.Prompt = strings.NewReplacer("測試讀者", name, "reader@example.com", email).Replace(sc.Prompt) +
 			" If anything is unclear, call me at " + dashed + ", " + parens + " or " + plusOne + "."
-		sc.PromptData = map[string]scenarios.PromptValue{"attendeeName": {Value: name}, "email": {Value: email}}
+		sc.PromptData = map[string]scenarios.PromptValue{"attendeeName": {Value: name, Personal: true}, "email": {Value: email}}
 		sc.Start += "?callback=" + url.QueryEscape(plusDE) + "&alt=" + url.QueryEscape(spaced) + "&intl=" + strings.ReplaceAll(url.PathEscape(plusUK), "+", "%2B")
 		sc.Agent.Calls[0].Input = map[string]any{"attendeeName": name, "email": email}
 		sc.Expect.Calls.Exactly[0].Input = sc.Agent.Calls[0].Input
@@ -99,7 +96,7 @@ var _ = Own("Evidence bundles", MarkBundle, func() {
 		canaries := []string{name, email, "Quokka", "quokka.7f3a", "canary.example"}
 		var planted []string
 		for _, c := range append(canaries, phones...) {
-			planted = append(planted, spellings(c)...)
+			planted = append(planted, redacttest.Spellings(c)...)
 		}
 		Expect(filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -117,7 +114,7 @@ var _ = Own("Evidence bundles", MarkBundle, func() {
 		})).To(Succeed())
 		manifest, err := os.ReadFile(filepath.Join(dir, bundle.ManifestFile))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(manifest)).To(ContainSubstring("REDACTED-PHONE-"), "the phones were hidden by the phone patterns")
+		Expect(string(manifest)).To(ContainSubstring(`"phone: `), "the phones were hidden by the phone patterns")
 	})
 
 	It("render hostile tool output as text: nothing runs and the verdict stands", framework.Timeout, func(ctx SpecContext) {
@@ -153,28 +150,6 @@ var _ = Own("Evidence bundles", MarkBundle, func() {
 		Expect(tab.Console.Entries()).To(BeEmpty())
 	})
 })
-
-// spellings are the ways a value can be written in a bundle's files: as it
-// is, inside a JSON string, in HTML (html/template writes + as &#43;), and
-// escaped for a URL query, path or form, or by JavaScript's encodeURIComponent.
-func spellings(v string) []string {
-	out := []string{v}
-	add := func(s string) {
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	j, _ := json.Marshal(v)
-	add(string(j[1 : len(j)-1]))
-	var page strings.Builder
-	Expect(template.Must(template.New("").Parse("{{.}}")).Execute(&page, v)).To(Succeed())
-	add(page.String())
-	add(html.EscapeString(v))
-	add(url.QueryEscape(v))
-	add(url.PathEscape(v))
-	add(strings.ReplaceAll(url.PathEscape(v), "+", "%2B"))
-	return out
-}
 
 func problemFiles(r bundle.Report) []string {
 	var files []string

@@ -23,6 +23,7 @@ import (
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
@@ -140,7 +141,7 @@ func (p *Play) seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error)
 		b.Failure = b.Screenshot
 	}
 	writeStart := time.Now()
-	if err := bundle.Write(p.Dir, b); err != nil {
+	if err := report.Write(p.Dir, b); err != nil {
 		return Sealed{Row: results.Unsealed(p.Dir, sc, err), Verdict: b.Verdict}, err
 	}
 	writing += time.Since(writeStart)

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -23,7 +23,7 @@ type Page struct {
 }
 
 var page = template.Must(template.New("run").Funcs(template.FuncMap{
-	"show": bundle.Show,
+	"show": report.Show,
 	"secs": func(s float64) string {
 		if s <= 0 {
 			return ""

@@ -75,9 +75,9 @@ func sample() []Row {
 	}
 }
 
-// report is a Ginkgo report of the sample: one spec per row, each with
+// ginkgoReport is a Ginkgo report of the sample: one spec per row, each with
 // its row as the one entry, the failed ones with Ginkgo's failure.
-func report() types.Report {
+func ginkgoReport() types.Report {
 	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	rep := types.Report{SuiteDescription: "agentready e2e", SuitePath: "/src/e2e", StartTime: start, EndTime: start.Add(time.Minute), RunTime: time.Minute,
 		SpecReports: types.SpecReports{{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStatePassed, StartTime: start, EndTime: start}}}
@@ -191,7 +191,7 @@ func TestAllAsMeantSaysSo(t *testing.T) {
 // The one entry is read back alike from the process that added it, from
 // Ginkgo's JSON report, and from its JUnit report.
 func TestRowsComeBackFromEveryReport(t *testing.T) {
-	rep := report()
+	rep := ginkgoReport()
 	want := sample()
 	if got := FromReport(rep); !equalRows(got, want) {
 		t.Errorf("in process:\n got %+v\nwant %+v", got, want)
@@ -239,7 +239,7 @@ func equalRows(a, b []Row) bool {
 // passes; a harness fault stays Ginkgo's panic; a FAIL stays a failure.
 func TestTheJUnitReport(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "e2e.junit.xml")
-	if err := WriteJUnit(report(), path); err != nil {
+	if err := WriteJUnit(ginkgoReport(), path); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)

@@ -12,11 +12,33 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// UnmarshalYAML reads a plain string or {value, from}.
+// UnmarshalYAML reads a plain string or {value, from, personal}. Its keys
+// are checked here, since a node decodes without the file's known-fields
+// check: a misspelt personal would otherwise leave a person's value in the
+// bundle without a word.
 func (v *PromptValue) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		v.Value = n.Value
 		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: a prompt_data value is a string or {value, from, personal}", n.Line)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, val := n.Content[i], n.Content[i+1]
+		switch key.Value {
+		case "value", "from":
+			if val.Kind != yaml.ScalarNode {
+				return fmt.Errorf("line %d: %s is a string", val.Line, key.Value)
+			}
+		case "personal":
+			var on bool
+			if val.Kind != yaml.ScalarNode || val.Decode(&on) != nil {
+				return fmt.Errorf("line %d: personal is true or false, not %q", val.Line, val.Value)
+			}
+		default:
+			return fmt.Errorf("line %d: unknown key %q in a prompt_data value (value, from, personal)", key.Line, key.Value)
+		}
 	}
 	type plain PromptValue
 	return n.Decode((*plain)(v))

@@ -25,7 +25,12 @@ type Scenario struct {
 	Start      string                 `yaml:"start" json:"start"` // path of the page the agent starts on
 	Prompt     string                 `yaml:"prompt" json:"prompt"`
 	PromptData map[string]PromptValue `yaml:"prompt_data,omitempty" json:"promptData,omitempty"` // values the prompt gives, by tool parameter
-	Variant    string                 `yaml:"variant,omitempty" json:"variant,omitempty"`        // fixture variant the scenario needs
+	// Personal are values of the run that are a person's data although
+	// they have no shape of their own (a name, an address, a typed user
+	// name), besides the prompt_data values marked personal: the bundle
+	// holds stand-ins for them (package redact).
+	Personal []string `yaml:"personal,omitempty" json:"personal,omitempty"`
+	Variant  string   `yaml:"variant,omitempty" json:"variant,omitempty"` // fixture variant the scenario needs
 	// Clock fixes the page's clock to an instant before the start page
 	// loads (RFC 3339); from there it runs at the pace of real time. For
 	// pages whose rules depend on today's date.
@@ -49,10 +54,12 @@ type Scenario struct {
 // PromptValue is a value the prompt gives a tool parameter. Written as a
 // plain string, it must appear in the prompt (in any case); written as
 // {value, from}, the prompt says it in other words, which must appear there:
-// `{value: last_30_days, from: "the last 30 days"}`.
+// `{value: last_30_days, from: "the last 30 days"}`. Personal marks it (and
+// its from words) a person's data: `{value: Ada Baker, personal: true}`.
 type PromptValue struct {
-	Value string `yaml:"value" json:"value"`
-	From  string `yaml:"from,omitempty" json:"from,omitempty"`
+	Value    string `yaml:"value" json:"value"`
+	From     string `yaml:"from,omitempty" json:"from,omitempty"`
+	Personal bool   `yaml:"personal,omitempty" json:"personal,omitempty"`
 }
 
 // Capture says which evidence to record.

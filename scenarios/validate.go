@@ -30,6 +30,7 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 func (sc Scenario) Validate() error {
 	var p problems
 	sc.validateHeader(&p)
+	sc.validatePersonal(&p)
 	p.steps("setup", sc.Setup)
 	p.steps("human", sc.Human)
 	for i, c := range sc.Agent.Calls {

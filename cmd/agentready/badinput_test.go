@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scenarios"
 )
 
@@ -118,7 +119,7 @@ func writeBundle(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := bundle.Write(dir, b); err != nil {
+	if err := report.Write(dir, b); err != nil {
 		t.Fatal(err)
 	}
 }
