@@ -1,6 +1,7 @@
 package record
 
 import (
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -111,6 +112,59 @@ func SplitRequest(s string) (method, path string, ok bool) {
 	method, path, ok = strings.Cut(strings.TrimSpace(s), " ")
 	path = strings.TrimSpace(path)
 	return strings.ToUpper(method), path, ok && method != "" && strings.HasPrefix(path, "/")
+}
+
+// UnloadedStyles lists the styles of the page that did not load and could
+// have changed what is visible: stylesheets (linked, imported or inserted
+// by script) and CSS a script fetched itself (a .css file read by fetch or
+// XHR, as pages that build a <style> from it do). A web font service's
+// sheet (FontSheet) is left out: it holds @font-face rules, which hide
+// nothing; without it the text shows in a fallback font.
+func (l Log) UnloadedStyles() []Request {
+	var out []Request
+	for _, r := range l.Unloaded("Stylesheet", "Fetch", "XHR") {
+		if r.ResourceType != "Stylesheet" && !cssPath(r.URL) {
+			continue
+		}
+		if !FontSheet(r.URL) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// fontServices serve stylesheets of @font-face rules only.
+var fontServices = []string{"fonts.googleapis.com", "fonts.bunny.net", "use.typekit.net", "p.typekit.net",
+	"fonts.cdnfonts.com", "api.fontshare.com", "fonts.font.im", "fonts.loli.net", "fonts.googleapis.cn"}
+
+// FontSheet tells whether a stylesheet's URL is a web font service's: one
+// of the services above, or the Google Fonts API's shape on any host
+// (/css or /css2 with a family, as self-hosted proxies of it keep), which
+// answers @font-face rules only.
+func FontSheet(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	if slices.Contains(fontServices, strings.ToLower(u.Hostname())) {
+		return true
+	}
+	if !strings.HasSuffix(u.Path, "/css") && !strings.HasSuffix(u.Path, "/css2") {
+		return false
+	}
+	// Not u.Query(): Google Fonts' values hold ";" (wght@400;700), and Go's
+	// query parser drops a pair that holds one.
+	for _, pair := range strings.Split(u.RawQuery, "&") {
+		if k, _, _ := strings.Cut(pair, "="); k == "family" {
+			return true
+		}
+	}
+	return false
+}
+
+func cssPath(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), ".css")
 }
 
 // Unloaded lists the requests of the given resource types (as the protocol

@@ -2,6 +2,7 @@ package record
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -135,5 +136,29 @@ func TestJournalUsesTheSameRules(t *testing.T) {
 	}
 	if n := len(j.Writes()); n != 2 {
 		t.Errorf("Writes = %d entries, want 2", n)
+	}
+}
+
+// A web font service's sheet hides nothing; every other style that did not
+// load could, whether a <link>, an @import or CSS a script fetched.
+func TestUnloadedStylesLeaveOutWebFontSheetsOnly(t *testing.T) {
+	l := Log{
+		{Seq: 1, URL: "https://fonts.googleapis.com/css2?family=Inter&display=swap", ResourceType: "Stylesheet", Failure: "net::ERR_NAME_NOT_RESOLVED"},
+		{Seq: 2, URL: "http://127.0.0.1:9/css2?family=Roboto:wght@400;700&display=swap", ResourceType: "Stylesheet", Failure: "net::ERR_CONNECTION_REFUSED"},
+		{Seq: 3, URL: "https://use.typekit.net/abc.css", ResourceType: "Stylesheet", Status: 404},
+		{Seq: 4, URL: "https://cdn.example/site.css", ResourceType: "Stylesheet", Status: 503},
+		{Seq: 5, URL: "https://cdn.example/theme.CSS?v=2", ResourceType: "Fetch", Failure: "net::ERR_FAILED"},
+		{Seq: 6, URL: "https://cdn.example/data.json", ResourceType: "Fetch", Failure: "net::ERR_FAILED"},
+		{Seq: 7, URL: "https://cdn.example/ok.css", ResourceType: "Stylesheet", Status: 200},
+		{Seq: 8, URL: "https://cdn.example/left.css", ResourceType: "Stylesheet", Canceled: true, Failure: "net::ERR_ABORTED"},
+		{Seq: 9, URL: "https://fonts.example/css?family=Inter", ResourceType: "XHR", Status: 500},
+		{Seq: 10, URL: "https://cdn.example/api/css", ResourceType: "Stylesheet", Status: 404},
+	}
+	var got []int
+	for _, r := range l.UnloadedStyles() {
+		got = append(got, r.Seq)
+	}
+	if want := []int{4, 5, 10}; !slices.Equal(got, want) {
+		t.Fatalf("UnloadedStyles = %v, want %v", got, want)
 	}
 }

@@ -17,7 +17,7 @@ func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
 	// cannot be judged, either way. The other properties still can.
 	var unstyled []string
 	var unloadedRefs []scenarios.Ref
-	for _, r := range j.ev.Requests.Unloaded("Stylesheet") {
+	for _, r := range j.ev.Requests.UnloadedStyles() {
 		unstyled = append(unstyled, fmt.Sprintf("%s (%s)", r.URL, cmp.Or(r.Failure, r.Blocked, fmt.Sprint(r.Status))))
 		if i := slices.IndexFunc(j.ev.Requests, func(q record.Request) bool { return q.Seq == r.Seq && q.ID == r.ID }); i >= 0 {
 			unloadedRefs = append(unloadedRefs, scenarios.RequestRef(i))
