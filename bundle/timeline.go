@@ -751,8 +751,8 @@ func (t *timeline) steps(p vocab.Phase, steps []scenarios.Step) []untimed {
 				return cursor + k, true, false
 			}
 		case s.WaitRequest != "":
-			r.What = "waits for " + s.WaitRequest
-			method, path, _ := record.SplitRequest(s.WaitRequest)
+			r.What = "waits for " + string(s.WaitRequest)
+			method, path, _ := s.WaitRequest.Split()
 			anchor = firstRequest(method, path, true)
 		case s.Request != nil:
 			r.What = "sends " + strings.ToUpper(s.Request.Method) + " " + s.Request.Path + " straight to the server"
@@ -909,7 +909,7 @@ func evidenceKeys(sc scenarios.Scenario, ev *scenarios.Evidence, c judge.Check) 
 			e := sc.Expect.Requests[i]
 			return orMark(windowKeys(ev, e.Phase, net, journal, func(method, path string) bool { return record.MatchRequest(method, path, e.Method, e.Path) }), e.Phase)
 		case m[1] == "guarded" && i < len(sc.Expect.Guarded):
-			method, path, _ := record.SplitRequest(sc.Expect.Guarded[i])
+			method, path, _ := sc.Expect.Guarded[i].Split()
 			return orMark(windowKeys(ev, vocab.PhaseAgent, true, true, func(m, p string) bool { return record.MatchRequest(m, p, method, path) }), vocab.PhaseAgent)
 		}
 		return nil
