@@ -46,8 +46,6 @@ func TestTheSchemaIsGenerated(t *testing.T) {
 	}
 }
 
-
-
 func generateSchema() ([]byte, error) {
 	r := &jsonschema.Reflector{
 		FieldNameTag:               "yaml",

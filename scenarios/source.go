@@ -26,7 +26,7 @@ const ExtendsKey = "extends"
 // tree is a scenario as read from its files: the merged document and, for
 // each node, the file it was written in.
 type tree struct {
-	root  *yaml.Node           // the top-level mapping
+	root  *yaml.Node            // the top-level mapping
 	files map[*yaml.Node]string // every node → its file
 	file  string                // the file asked for (the most derived)
 	// chain is the files read, the asked-for one first, then what it
