@@ -32,6 +32,7 @@ import (
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
+	bundlepage "github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/runs"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
@@ -268,7 +269,7 @@ func suite(ctx context.Context, b *browser.Browser, sc scenarios.Scenario, dir s
 	}
 	sealed.Screenshot, sealed.Frames = shot, film.Frames()
 	startWriting = time.Now()
-	if err := bundle.Write(filepath.Join(dir, "CONF-01.attempt-3"), sealed); err != nil {
+	if err := bundlepage.Write(filepath.Join(dir, "CONF-01.attempt-3"), sealed); err != nil {
 		return 0, 0, err
 	}
 	writing += time.Since(startWriting)

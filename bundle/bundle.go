@@ -1,6 +1,9 @@
-// Package bundle writes one self-contained bundle per scenario run,
-// verifies a bundle offline (hashes, then the judge again, to the same
-// bytes), and renders it as a page a person can read.
+// Package bundle owns the evidence bundle: one self-contained folder per
+// scenario run. It seals a record (redacted, judged), stores each fact of
+// it once, writes it with a manifest of hashes, reads it back, and
+// verifies it offline (hashes, then the judge again, to the same bytes).
+// The page a person reads (index.html) is package report's, which imports
+// this one: Write takes it rendered.
 package bundle
 
 import (
@@ -24,8 +27,13 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-// Format names the bundle layout; verify refuses others.
-const Format = "agentready-bundle/1"
+// Format names the bundle layout; verify refuses others, saying which.
+// Format 2 (2026-12) stores each fact once (once.go), each check names its
+// evidence, and run.json says when a run was cut short. Format 3 writes
+// scenario.json with the scenario file's own keys (prompt_data, not
+// promptData; request: "METHOD /path"), so that it can be pasted back into a
+// file; a format 2 scenario.json is refused, never read with the wrong keys.
+const Format = "agentready-bundle/3"
 
 // Files of a bundle. The optional ones are absent when their source was not
 // recorded, and the judge then calls that source missing.
@@ -101,20 +109,28 @@ type run struct {
 	ScenarioID string                         `json:"scenarioId"`
 	Env        scenarios.Env                  `json:"env"`
 	Capture    json.RawMessage                `json:"capture"`
-	Calls      []scenarios.CallRecord         `json:"calls"`
+	Calls      []callFile                     `json:"calls"`
 	Marks      map[vocab.Phase]scenarios.Mark `json:"marks"`
 	Final      *string                        `json:"final"`
-	Faults     []string                       `json:"faults,omitempty"`
-	Unmet      []string                       `json:"unmet,omitempty"`
-	ProbeReads []scenarios.ProbeRead          `json:"probeReads,omitempty"`
-	Windows    []scenarios.Window             `json:"windows,omitempty"`
-	Direct     []scenarios.DirectRecord       `json:"direct,omitempty"`
-	Pages      map[vocab.Phase]string         `json:"pages,omitempty"`
-	Reviews    []scenarios.Review             `json:"reviews,omitempty"`
+	// FinalInScenario: the final words are the scenario's (a transcript's),
+	// stored in scenario.json; Final is then left out.
+	FinalInScenario bool                     `json:"finalInScenario,omitempty"`
+	Cut             vocab.Code               `json:"cut,omitempty"`
+	Faults          []string                 `json:"faults,omitempty"`
+	Unmet           []string                 `json:"unmet,omitempty"`
+	ProbeReads      []scenarios.ProbeRead    `json:"probeReads,omitempty"`
+	Windows         []scenarios.Window       `json:"windows,omitempty"`
+	Direct          []scenarios.DirectRecord `json:"direct,omitempty"`
+	Pages           map[vocab.Phase]string   `json:"pages,omitempty"`
+	Reviews         []scenarios.Review       `json:"reviews,omitempty"`
 }
 
 type catalogFile struct {
-	Catalog   record.Catalog    `json:"catalog"`
+	Catalog record.Catalog `json:"catalog"`
+	// FromTrace: the catalog is the tools the first FromTrace events of the
+	// trace registered (record.CatalogAt), stored there; Catalog is then
+	// left out.
+	FromTrace *int              `json:"fromTrace,omitempty"`
 	PageTools []record.PageTool `json:"pageTools"`
 }
 
@@ -173,10 +189,22 @@ func MarshalVerdict(v judge.Verdict) ([]byte, error) { return marshal(v) }
 func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	ev := b.Evidence
 	capture, _ := json.Marshal(ev.Capture)
+	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
+		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews}
+	if ev.Calls == nil {
+		r.Calls = nil
+	}
+	if ev.Final != nil && b.Scenario.Agent.Final != nil && *ev.Final == *b.Scenario.Agent.Final {
+		r.Final, r.FinalInScenario = nil, true
+	}
+	cat := catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools}
+	if n := catalogFromTrace(ev); n != nil {
+		cat.Catalog, cat.FromTrace = nil, n
+	}
 	parts := map[string]any{
 		ScenarioFile: b.Scenario,
-		RunFile:      run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: ev.Calls, Marks: ev.Marks, Final: ev.Final, Faults: ev.Faults, Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews},
-		CatalogFile:  catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools},
+		RunFile:      r,
+		CatalogFile:  cat,
 		TraceFile:    ev.Trace,
 		StateFile:    ev.States,
 		UIFile:       ev.UI,
@@ -236,10 +264,27 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	if err != nil {
 		return Bundle{}, err
 	}
-	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, r.Calls, r.Marks, r.Final, r.Faults, r.Unmet
+	calls, err := restoreCalls(b.Scenario, ev.Trace, r.Calls)
+	if err != nil {
+		return Bundle{}, fmt.Errorf("%s: %w", RunFile, err)
+	}
+	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Cut, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, calls, r.Marks, r.Final, r.Cut, r.Faults, r.Unmet
+	if r.FinalInScenario {
+		if b.Scenario.Agent.Final == nil {
+			return Bundle{}, fmt.Errorf("%s takes the final words from the scenario, which has none", RunFile)
+		}
+		final := *b.Scenario.Agent.Final
+		ev.Final = &final
+	}
 	ev.ProbeReads, ev.Windows, ev.Direct, ev.Pages, ev.Reviews = r.ProbeReads, r.Windows, r.Direct, r.Pages, r.Reviews
 	_ = json.Unmarshal(r.Capture, &ev.Capture)
 	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
+	if n := cat.FromTrace; n != nil {
+		if *n < 0 || *n > len(ev.Trace) {
+			return Bundle{}, fmt.Errorf("%s: the catalog is the trace's first %d events, of %d", CatalogFile, *n, len(ev.Trace))
+		}
+		ev.Catalog = record.CatalogAt(ev.Trace, *n)
+	}
 	ev.States, ev.UI = states, ui
 	if _, ok := files[RequestsFile]; ok {
 		ev.Requests = requests
@@ -260,10 +305,15 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	return b, nil
 }
 
-// Write writes the bundle into dir (made anew): every file to a temporary
-// name first, the whole folder under a temporary name, renamed at the end, so
-// that a crash never leaves a bundle that looks whole.
-func Write(dir string, b Bundle) error {
+// Write writes the bundle into dir (made anew), index (its rendered page,
+// report.HTML) as index.html: every file to a temporary name first, the
+// whole folder under a temporary name, renamed at the end, so that a crash
+// never leaves a bundle that looks whole. The page is the caller's so that
+// the bundle does not import its own renderer (report.Write does both).
+func Write(dir string, b Bundle, index []byte) error {
+	if len(index) == 0 {
+		return errors.New("bundle.Write: no index page (render it with report.HTML, or use report.Write)")
+	}
 	files, err := b.sourceFiles()
 	if err != nil {
 		return err
@@ -289,7 +339,7 @@ func Write(dir string, b Bundle) error {
 			files[FrameFile(f.Phase)] = f.Image
 		}
 	}
-	files[IndexFile] = HTML(b)
+	files[IndexFile] = index
 	m := Manifest{Meta: b.Meta, Files: map[string]string{}}
 	for name, data := range files {
 		m.Files[name] = sha256Hex(data)

@@ -13,21 +13,9 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-func TestShowMakesHiddenCharactersVisibleAndCutsLongValues(t *testing.T) {
-	got := Show("a\x1b[31m\u200b\u202eb\u2066c")
-	for _, want := range []string{"⟨U+001B⟩", "⟨U+200B⟩", "⟨U+202E⟩", "⟨U+2066⟩"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("Show lacks %s: %q", want, got)
-		}
-	}
-	long := Show(strings.Repeat("x", MaxShown+50))
-	if !strings.Contains(long, "cut: 450 characters in all") {
-		t.Errorf("a long value is not cut with its length: …%q", long[len(long)-40:])
-	}
-	if Show("line\nnext\ttab") != "line\nnext\ttab" {
-		t.Error("newlines and tabs are kept")
-	}
-}
+// testPage stands for the bundle's rendered page (report.HTML), which
+// this package does not import.
+var testPage = []byte("<!doctype html><title>test</title>")
 
 func tinyRecord(final string, promptData map[string]string, must []string) (scenarios.Scenario, *scenarios.Evidence) {
 	data := map[string]scenarios.PromptValue{}
@@ -98,7 +86,7 @@ expect:
 				t.Fatalf("sealed verdict %s %v, want %s %v", b.Verdict.Outcome, b.Verdict.Codes, tt.outcome, tt.codes)
 			}
 			dir := filepath.Join(t.TempDir(), "NONE-01")
-			if err := Write(dir, b); err != nil {
+			if err := Write(dir, b, testPage); err != nil {
 				t.Fatal(err)
 			}
 			data, err := os.ReadFile(filepath.Join(dir, ScenarioFile))
@@ -190,7 +178,7 @@ expect:
 				t.Error("the name is not redacted from the scenario")
 			}
 			dir := filepath.Join(t.TempDir(), sc.ID)
-			if err := Write(dir, b); err != nil {
+			if err := Write(dir, b, testPage); err != nil {
 				t.Fatal(err)
 			}
 			if rep := Verify(dir); !rep.OK || rep.Outcome != tt.outcome {

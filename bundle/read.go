@@ -19,13 +19,16 @@ func Read(dir string) (Bundle, error) {
 	if err != nil {
 		return Bundle{}, err
 	}
-	b, err := fromFiles(files)
-	if err != nil {
-		return Bundle{}, err
-	}
 	var m Manifest
 	if err := json.Unmarshal(files[ManifestFile], &m); err != nil {
 		return Bundle{}, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	if err := m.formatErr(); err != nil {
+		return Bundle{}, fmt.Errorf("%s: %w", dir, err)
+	}
+	b, err := fromFiles(files)
+	if err != nil {
+		return Bundle{}, err
 	}
 	b.Meta = m.Meta
 	if err := json.Unmarshal(files[VerdictFile], &b.Verdict); err != nil {

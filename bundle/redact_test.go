@@ -137,7 +137,7 @@ func sealMatrix(t *testing.T) (Bundle, string) {
 	b.Screenshot, b.Failure = shot, shot
 	b.Frames = []Frame{{Phase: vocab.PhaseAgent, Image: frame}, {Phase: vocab.PhaseEnd, Image: frame}}
 	dir := filepath.Join(t.TempDir(), "matrix")
-	if err := Write(dir, b); err != nil {
+	if err := Write(dir, b, testPage); err != nil {
 		t.Fatal(err)
 	}
 	return b, dir
@@ -182,7 +182,7 @@ func TestTheLeakCheckFindsEveryValueInAnUnredactedBundle(t *testing.T) {
 	// HAR must show the values the request URLs hold only escaped.
 	sc, ev := matrixRecord(matrixValues, matrixData)
 	dir := filepath.Join(t.TempDir(), "raw")
-	if err := Write(dir, Bundle{Meta: Meta{Format: Format, ScenarioID: sc.ID}, Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}); err != nil {
+	if err := Write(dir, Bundle{Meta: Meta{Format: Format, ScenarioID: sc.ID}, Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}, testPage); err != nil {
 		t.Fatal(err)
 	}
 	found, err := redacttest.Leaks(dir, matrixHidden)
@@ -265,7 +265,7 @@ expect:
 		t.Fatalf("sealed %s (raw %+v), want PASS: the guest's stand-in must still fit the pattern\n%s", b.Verdict.Outcome, b.Meta.RawVerdict, judge.Explain(b.Verdict))
 	}
 	dir := filepath.Join(t.TempDir(), sc.ID)
-	if err := Write(dir, b); err != nil {
+	if err := Write(dir, b, testPage); err != nil {
 		t.Fatal(err)
 	}
 	if rep := Verify(dir); !rep.OK {
@@ -312,15 +312,15 @@ func TestSealHoldsTheBundlesVerdictToTheRawRecords(t *testing.T) {
 	if b.Meta.RawVerdict == nil || b.Meta.RawVerdict.Outcome != vocab.Pass {
 		t.Fatalf("the raw verdict is not recorded: %+v", b.Meta.RawVerdict)
 	}
-	// The fault is a harness check (evidence_missing): INCONCLUSIVE, or
-	// FAIL while a judge ranks the redacted check's failure above it; never
-	// the PASS the redacted record alone would not bear out.
-	if b.Verdict.Outcome == vocab.Pass || !slices.Contains(b.Verdict.Codes, vocab.EvidenceMissing) || len(b.Evidence.Faults) != 1 ||
+	// The fault is the harness's: INCONCLUSIVE with harness_fault (faults
+	// come first), never the PASS the redacted record alone would not bear
+	// out, nor a FAIL against the app.
+	if b.Verdict.Outcome != vocab.Inconclusive || !slices.Contains(b.Verdict.Codes, vocab.HarnessFault) || len(b.Evidence.Faults) != 1 ||
 		!strings.Contains(b.Evidence.Faults[0], "redaction would change the verdict from PASS [] to FAIL [answer_incomplete]") {
 		t.Fatalf("a verdict redaction changed must carry that cause: %s %v, faults %q", b.Verdict.Outcome, b.Verdict.Codes, b.Evidence.Faults)
 	}
 	dir := filepath.Join(t.TempDir(), "flip")
-	if err := Write(dir, b); err != nil {
+	if err := Write(dir, b, testPage); err != nil {
 		t.Fatal(err)
 	}
 	rep := Verify(dir)
@@ -487,7 +487,7 @@ func TestReviewsAndBodiesAreRedactedAndStayEqual(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "signup")
-	if err := Write(dir, b); err != nil {
+	if err := Write(dir, b, testPage); err != nil {
 		t.Fatal(err)
 	}
 	leaks, err := redacttest.Leaks(dir, []string{"ann@example.org", "ann@exmaple.org", "Ann Example", "club-desk@riverside.example"})
@@ -587,7 +587,7 @@ func TestTheDemoScenariosKeepTheirCodesAndIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := filepath.Join(t.TempDir(), sc.ID)
-		if err := Write(dir, b); err != nil {
+		if err := Write(dir, b, testPage); err != nil {
 			t.Fatal(err)
 		}
 		if rep := Verify(dir); !rep.OK {

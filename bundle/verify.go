@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
@@ -46,8 +47,8 @@ func Verify(dir string) Report {
 		return rep
 	}
 	rep.ScenarioID = m.ScenarioID
-	if m.Format != Format {
-		bad(ManifestFile, "format %q, want %q", m.Format, Format)
+	if err := m.formatErr(); err != nil {
+		bad(ManifestFile, "%v", err)
 		return rep
 	}
 	for _, name := range slices.Sorted(maps.Keys(m.Files)) {
@@ -96,4 +97,29 @@ func Verify(dir string) Report {
 	}
 	rep.OK, rep.Outcome = true, verdict.Outcome
 	return rep
+}
+
+// formats says what each format this verify knows of was: the older ones
+// are named, so that their refusal says why.
+var formats = map[string]string{
+	"agentready-bundle/1": "the layout before 2026-12, which stored a tool's output up to three times and whose checks named no evidence",
+	"agentready-bundle/2": "the layout of early 2026-12, whose scenario.json spelt the scenario's keys in camelCase (promptData) and requests as {method, path}",
+}
+
+// formatErr refuses a manifest of another format than this agentready
+// writes, saying which it is and what to verify it with: an old bundle is
+// never read as a new one (its files would be taken for what they are not).
+func (m Manifest) formatErr() error {
+	if m.Format == Format {
+		return nil
+	}
+	by := strings.TrimSpace("agentready " + m.SuiteVersion + " " + m.SuiteCommit)
+	if what, ok := formats[m.Format]; ok {
+		return fmt.Errorf("this bundle is in format %s (%s), written by %s; this agentready (%s %s) reads only %s: verify it with the agentready that wrote it, or record it again",
+			m.Format, what, by, SuiteVersion, SuiteCommit(), Format)
+	}
+	if m.Format == "" {
+		return fmt.Errorf("the manifest names no format: this is no agentready bundle (this agentready reads %s)", Format)
+	}
+	return fmt.Errorf("this bundle is in format %q, which this agentready (%s %s) does not know (it reads %s): it was written by %s", m.Format, SuiteVersion, SuiteCommit(), Format, by)
 }

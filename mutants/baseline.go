@@ -27,7 +27,7 @@ type Baseline struct {
 // counted either, as a scenario killer does not count one: the failing check
 // may only have seen what the fault left out.
 func Rejects(ev *scenarios.Evidence, v judge.Verdict) bool {
-	return ev != nil && len(ev.Faults) == 0 && v.Outcome == vocab.Fail
+	return ev != nil && len(ev.Faults) == 0 && ev.Cut == "" && v.Outcome == vocab.Fail
 }
 
 // Baselines are the silent agent, the agent that calls every tool, and the

@@ -38,10 +38,15 @@ type Mutation struct {
 // without a harness fault. An empty code would accept any verdict of the
 // outcome, so it flips nothing; and a verdict reached over a harness fault
 // (an INCONCLUSIVE from evidence.Faults, or a FAIL next to one) says nothing
-// about the check the mutation is there to prove.
+// about the check the mutation is there to prove. A mutation that makes a
+// harness fault (its code is one) proves what a fault does, so its record
+// holds one.
 func (m Mutation) Flipped(ev *scenarios.Evidence, v judge.Verdict) bool {
-	return m.Code != "" && ev != nil && len(ev.Faults) == 0 &&
-		v.Outcome == m.Outcome && slices.Contains(v.Codes, m.Code)
+	if m.Code == "" || ev == nil || v.Outcome != m.Outcome || !slices.Contains(v.Codes, m.Code) {
+		return false
+	}
+	faulty := len(ev.Faults) > 0 || ev.Cut != ""
+	return faulty == m.Code.Fault()
 }
 
 // Mutations are the single changes of issue 6: each must flip a PASS.
@@ -62,7 +67,38 @@ func Mutations() []Mutation {
 		{"take the question out of the final words", vocab.Fail, vocab.NoClarifyingQuestion, removeQuestion},
 		{"change a value a write carried", vocab.Fail, vocab.ContentMismatch, changeCarriedValue},
 		{"change what the person saw at the click", vocab.Fail, vocab.SubmittedNotReviewed, changeReviewed},
+		{"lose the browser after the agent", vocab.Inconclusive, vocab.BrowserLost, cutAfterAgent(vocab.BrowserLost)},
+		{"interrupt the run after the agent", vocab.Inconclusive, vocab.RunInterrupted, cutAfterAgent(vocab.RunInterrupted)},
+		{"fail to open the start page", vocab.Inconclusive, vocab.HarnessFault, notOpened},
 	}
+}
+
+// The harness's own failures: each applies only where the record it makes
+// would FAIL were its fault not there (a count of the person's requests
+// that the cut leaves at 0, a call the unopened page never answered), so
+// that the flip proves a fault turns a would-be failure inconclusive, not
+// only that a fault is inconclusive itself.
+
+func cutAfterAgent(how vocab.Code) func(scenarios.Scenario, *scenarios.Evidence) bool {
+	return func(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
+		if _, ok := ev.Marks[vocab.PhaseHuman]; !ok {
+			return false
+		}
+		ev.CutAfter(vocab.PhaseAgent, how, "human step 0: lost the connection to the browser: context canceled")
+		return wouldFail(sc, ev)
+	}
+}
+
+func notOpened(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
+	ev.NotOpened("net::ERR_CONNECTION_REFUSED")
+	return wouldFail(sc, ev)
+}
+
+// wouldFail tells whether ev, its harness faults taken out, FAILs.
+func wouldFail(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
+	clean := Copy(ev)
+	clean.Faults, clean.Cut = nil, ""
+	return judge.Judge(sc, clean).Outcome == vocab.Fail
 }
 
 // Copy deep-copies evidence through JSON, as a bundle would.

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/record"
+	bundlepage "github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
@@ -40,6 +43,7 @@ func passRecords(t *testing.T) (map[string]*scenarios.Evidence, map[string]scena
 // dropped source. A judge that lost a check would let one through.
 func TestEvidenceMutationsFlipEveryPass(t *testing.T) {
 	records, scs := passRecords(t)
+	verifiesSteadily(t, records, scs)
 	results := Flip(records, scs)
 	var rate float64
 	report(t, "evidence-mutations.txt", func(w io.Writer) { rate = PrintFlips(w, results) })
@@ -114,6 +118,28 @@ func TestBaselineAgentsPassNothing(t *testing.T) {
 		if !Rejects(j.ev, j.v) {
 			t.Errorf("the %q agent is not rejected by %s: %s %v, harness faults %v, want FAIL with none\n%s",
 				j.b.Name, j.id, j.v.Outcome, j.v.Codes, j.ev.Faults, judge.Explain(j.v))
+		}
+	}
+}
+
+// verifiesSteadily seals and writes each recorded run as a bundle and
+// verifies it 50 times: re-judging a real bundle gives its verdict.json,
+// byte for byte, every time.
+func verifiesSteadily(t *testing.T, records map[string]*scenarios.Evidence, scs map[string]scenarios.Scenario) {
+	t.Helper()
+	for _, id := range slices.Sorted(maps.Keys(records)) {
+		b, err := bundle.Seal(bundle.Meta{RunID: "steady", SuiteVersion: bundle.SuiteVersion}, scs[id], Copy(records[id]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), id)
+		if err := bundlepage.Write(dir, b); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 50 {
+			if rep := bundle.Verify(dir); !rep.OK || rep.Outcome != b.Verdict.Outcome {
+				t.Fatalf("%s: verify %d: %+v", id, i+1, rep)
+			}
 		}
 	}
 }

@@ -47,8 +47,8 @@ func ScenarioKiller(id, area string) Killer {
 		if err != nil {
 			return judge.Verdict{}, err
 		}
-		if len(ev.Faults) > 0 { // a harness fault must not kill a variant
-			return judge.Verdict{}, fmt.Errorf("harness faults: %v", ev.Faults)
+		if len(ev.Faults) > 0 || ev.Cut != "" { // a harness fault must not kill a variant
+			return judge.Verdict{}, fmt.Errorf("harness faults: %v (cut: %q)", ev.Faults, ev.Cut)
 		}
 		return judge.Judge(sc, ev), nil
 	}}

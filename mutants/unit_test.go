@@ -61,6 +61,8 @@ func TestFlippedNeedsItsOutcomeItsCodeAndNoFault(t *testing.T) {
 	fail := Mutation{Name: "fail", Outcome: vocab.Fail, Code: vocab.StateChanged}
 	drop := Mutation{Name: "drop", Outcome: vocab.Inconclusive, Code: vocab.EvidenceMissing}
 	noCode := Mutation{Name: "no code", Outcome: vocab.Fail}
+	lost := Mutation{Name: "lost", Outcome: vocab.Inconclusive, Code: vocab.BrowserLost}
+	cut := &scenarios.Evidence{Cut: vocab.BrowserLost, Faults: []string{"human step 0: context canceled"}}
 	for _, c := range []struct {
 		name string
 		m    Mutation
@@ -76,6 +78,10 @@ func TestFlippedNeedsItsOutcomeItsCodeAndNoFault(t *testing.T) {
 		{"a dropped source", drop, clean, verdict(vocab.Inconclusive, vocab.EvidenceMissing), true},
 		{"an inconclusive from a harness fault", drop, faulty, verdict(vocab.Inconclusive, vocab.EvidenceMissing), false},
 		{"no code", noCode, clean, verdict(vocab.Fail, vocab.StateChanged), false},
+		{"a harness fault's own mutation, over its fault", lost, cut, verdict(vocab.Inconclusive, vocab.BrowserLost), true},
+		{"a harness fault's own mutation, without one", lost, clean, verdict(vocab.Inconclusive, vocab.BrowserLost), false},
+		{"a harness fault's own mutation, another fault's code", lost, cut, verdict(vocab.Inconclusive, vocab.HarnessFault), false},
+		{"a harness fault's own mutation, and a FAIL", lost, cut, verdict(vocab.Fail, vocab.BrowserLost), false},
 		{"no evidence", fail, nil, verdict(vocab.Fail, vocab.StateChanged), false},
 	} {
 		if got := c.m.Flipped(c.ev, c.v); got != c.want {
@@ -86,7 +92,7 @@ func TestFlippedNeedsItsOutcomeItsCodeAndNoFault(t *testing.T) {
 
 // TestFlipCountsNoFaultAndNoWrongCode runs Flip's loop on a hand-made PASS
 // with known-bad mutations: one that only makes the harness fault (the
-// judge answers INCONCLUSIVE evidence_missing, as a dropped source would),
+// judge answers INCONCLUSIVE harness_fault) under a code that is no fault's,
 // one that names the wrong code, one that names none. None may count; the
 // same change under its own code must.
 func TestFlipCountsNoFaultAndNoWrongCode(t *testing.T) {
@@ -108,7 +114,7 @@ func TestFlipCountsNoFaultAndNoWrongCode(t *testing.T) {
 		if want := r.Mutation == "the hash, its own code"; r.Flipped != want {
 			t.Errorf("%s on %s: flipped %v, want %v (got %s %v, faults %v)", r.Mutation, r.Scenario, r.Flipped, want, r.Got.Outcome, r.Got.Codes, r.Faults)
 		}
-		if r.Mutation == "a harness fault" && (r.Got.Outcome != vocab.Inconclusive || !slices.Contains(r.Got.Codes, vocab.EvidenceMissing)) {
+		if r.Mutation == "a harness fault" && (r.Got.Outcome != vocab.Inconclusive || !slices.Contains(r.Got.Codes, vocab.HarnessFault)) {
 			t.Errorf("the harness fault gave %s %v: the known-bad case is not the one meant", r.Got.Outcome, r.Got.Codes)
 		}
 	}
@@ -288,7 +294,10 @@ func TestRejectsOnlyAFaultlessFail(t *testing.T) {
 		want    bool
 	}{
 		{"a plain FAIL", silent, func(*scenarios.Evidence) {}, vocab.Fail, true},
-		{"a FAIL next to a harness fault", silent, func(ev *scenarios.Evidence) { ev.Faults = []string{"screenshot: timeout"} }, vocab.Fail, false},
+		// The judge itself fails nothing next to a fault now (faults first):
+		// the would-be FAIL is INCONCLUSIVE, and no rejection either.
+		{"a would-be FAIL next to a harness fault", silent, func(ev *scenarios.Evidence) { ev.Faults = []string{"screenshot: timeout"} }, vocab.Inconclusive, false},
+		{"a would-be FAIL in a run cut short", silent, func(ev *scenarios.Evidence) { ev.Cut = vocab.BrowserLost }, vocab.Inconclusive, false},
 		{"an INCONCLUSIVE from a harness fault", hmAmb01, func(ev *scenarios.Evidence) { ev.Faults = []string{"the tab crashed"} }, vocab.Inconclusive, false},
 		{"an INCONCLUSIVE from a source not recorded", hmAmb01, func(ev *scenarios.Evidence) { ev.States = nil }, vocab.Inconclusive, false},
 		{"a PASS", hmAmb01, func(*scenarios.Evidence) {}, vocab.Pass, false},
@@ -301,6 +310,13 @@ func TestRejectsOnlyAFaultlessFail(t *testing.T) {
 		}
 		if got := Rejects(ev, v); got != c.want {
 			t.Errorf("%s: Rejects = %v, want %v", c.name, got, c.want)
+		}
+	}
+	// Should a FAIL ever come next to a fault (a judge of another
+	// version), it is still no rejection.
+	for _, ev := range []*scenarios.Evidence{{Faults: []string{"screenshot: timeout"}}, {Cut: vocab.RunInterrupted}} {
+		if Rejects(ev, judge.Verdict{Outcome: vocab.Fail}) {
+			t.Errorf("a FAIL next to faults %q, cut %q, counts as a rejection", ev.Faults, ev.Cut)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
 )
@@ -72,7 +73,7 @@ type Index struct {
 }
 
 var indexPage = template.Must(template.New("run").Funcs(template.FuncMap{
-	"show": bundle.Show,
+	"show": report.Show,
 	"secs": func(d time.Duration) string {
 		if d <= 0 {
 			return ""

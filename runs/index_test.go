@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
 )
@@ -24,7 +25,7 @@ func writeTiny(t *testing.T, dir, id, final string, known *scenarios.Known) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := bundle.Write(filepath.Join(dir, id), b); err != nil {
+	if err := report.Write(filepath.Join(dir, id), b); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -260,10 +260,11 @@ func find(t *testing.T, rows []row, from int, who, what string) int {
 }
 
 // checkLinks: every link within the page lands on an element, and the
-// others are the bundles' pages.
+// others are the bundles' pages, or a bundle's JSON file that holds the
+// whole of a value the page shows an excerpt of.
 func checkLinks(t *testing.T, ctx context.Context, tab *browser.Tab) {
 	t.Helper()
-	bad, err := chromedp.Run(tab.Ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("a[href]")].map(a => a.getAttribute("href")).filter(h => h.startsWith("#") ? !document.getElementById(h.slice(1)) : !/^[^/:]+\/index\.html$/.test(h))`))
+	bad, err := chromedp.Run(tab.Ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("a[href]")].map(a => a.getAttribute("href")).filter(h => h.startsWith("#") ? !document.getElementById(h.slice(1)) : !/^([^/:]+\/index\.html|[a-z]+\.json)$/.test(h))`))
 	if err != nil {
 		t.Fatal(err)
 	}

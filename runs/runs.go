@@ -20,6 +20,7 @@ import (
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
@@ -150,7 +151,7 @@ func Record(ctx context.Context, dir string, meta bundle.Meta, sc scenarios.Scen
 	if len(ev.Faults) > 0 || !judge.AsExpected(sc, b.Verdict) {
 		b.Failure = b.Screenshot
 	}
-	return b.Verdict, bundle.Write(dir, b)
+	return b.Verdict, report.Write(dir, b)
 }
 
 func screenshot(ctx context.Context, tab *browser.Tab) []byte {

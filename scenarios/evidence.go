@@ -47,6 +47,11 @@ type Evidence struct {
 	Console []record.ConsoleEntry `json:"console"`
 	Final   *string               `json:"final"`
 	Faults  []string              `json:"faults,omitempty"` // harness problems met on the way
+	// Cut says the run was cut short, and how: vocab.RunInterrupted (its
+	// context ended: Ctrl-C, a signal, a timeout) or vocab.BrowserLost (the
+	// tab's connection to the browser went away). Empty: the run went to
+	// its end. Whatever was recorded after the cut is not the app's doing.
+	Cut vocab.Code `json:"cut,omitempty"`
 	// Direct are the requests the scenario's steps sent straight to the
 	// server as the person's session, and what the server answered.
 	Direct []DirectRecord `json:"direct,omitempty"`

@@ -43,6 +43,9 @@ const (
 	PageIncomplete               Code = "page_incomplete"
 	ContentMismatch              Code = "content_mismatch"
 	SubmittedNotReviewed         Code = "submitted_not_reviewed"
+	HarnessFault                 Code = "harness_fault"
+	BrowserLost                  Code = "browser_lost"
+	RunInterrupted               Code = "run_interrupted"
 )
 
 // Codes is the table of every code.
@@ -76,6 +79,29 @@ var Codes = map[Code]CodeInfo{
 	ContentMismatch:              {"what a request carried, or the resource its body makes by the API's merge rule, differs in full from the expected document (a field changed, added or dropped; another list entry deleted)", []Source{SrcNetwork}, true},
 	SubmittedNotReviewed:         {"a request carried something other than what the person had before them when they clicked: a value changed or stale, or a field they were not shown", []Source{SrcNetwork, SrcUI}, true},
 	ValidInputRefused:            {"the page refused, as invalid, an input its own declared schema allows (the app's fault: schema and page disagree)", []Source{SrcTrace}, true},
+	HarnessFault:                 {"the harness could not record part of the run (a page it could not open or read, a read that failed): no check of this run may fail, each that would is inconclusive", harnessSources, false},
+	BrowserLost:                  {"the browser (or the tab's connection to it) went away before the run was over: nothing after that was recorded, and no check may fail", harnessSources, false},
+	RunInterrupted:               {"the run was interrupted (Ctrl-C, a signal, a spec's timeout) before it was over: the record stops there, and no check may fail", harnessSources, false},
+}
+
+// harnessSources are the sources a harness fault can leave unrecorded: all
+// of them. A check that would have failed keeps its source and takes the
+// fault's code (see FaultCodes).
+var harnessSources = []Source{SrcCase, SrcCatalog, SrcTrace, SrcNetwork, SrcJournal, SrcState, SrcUI, SrcAnswer}
+
+// FaultCodes are the codes of the harness's own failures, strongest first:
+// a run cut short explains every other fault it caused. A verdict with one
+// of them has no failed check: a FAIL needs evidence that was recorded.
+var FaultCodes = []Code{RunInterrupted, BrowserLost, HarnessFault}
+
+// Fault tells whether c is the code of a harness fault.
+func (c Code) Fault() bool {
+	for _, f := range FaultCodes {
+		if f == c {
+			return true
+		}
+	}
+	return false
 }
 
 // Known tells whether c is in the table.

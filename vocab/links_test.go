@@ -98,6 +98,11 @@ func linkRows() map[Link][2]string {
 	for _, info := range Chain {
 		var cells []string
 		for _, code := range slices.Sorted(maps.Keys(Codes)) {
+			if code.Fault() {
+				// A verdict with a harness fault is never a FAIL, so it has
+				// no diagnosis to place the fault's checks in.
+				continue
+			}
 			var here []string
 			for _, src := range Codes[code].Sources {
 				if LinkOf(code, src) == info.Link {

@@ -133,7 +133,7 @@ func writeBundle(ctx context.Context, dir string, meta bundle.Meta, sc scenarios
 	AddReportEntry(EntryOutcome, string(v.Outcome), ReportEntryVisibilityNever)
 	AddReportEntry(EntryExpected, judge.AsExpected(sc, v), ReportEntryVisibilityNever)
 	AddReportEntry(EntryCodes, strings.Join(codes, " "), ReportEntryVisibilityNever)
-	AddReportEntry(EntryMeant, bundle.MeantVerdict(sc), ReportEntryVisibilityNever)
+	AddReportEntry(EntryMeant, judge.MeantVerdict(sc), ReportEntryVisibilityNever)
 	AddReportEntry(EntrySeconds, time.Since(meta.Start).Seconds(), ReportEntryVisibilityNever)
 	departs := ""
 	if v.Diagnosis != nil {

@@ -20,27 +20,27 @@ func (j *judge) judgeAnswer(a *scenarios.AnswerExpect) {
 	if a.Asks {
 		switch {
 		case strings.TrimSpace(final) == "":
-			j.fail("answer.asks", vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question", final, "the agent said nothing")
+			j.fail("answer.asks", vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question", nil, "the agent said nothing").at(scenarios.FinalRef())
 		case !strings.ContainsAny(final, "?？"):
-			j.fail("answer.asks", vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question", final, "the agent's final words ask nothing")
+			j.fail("answer.asks", vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question", nil, "the agent's final words ask nothing").at(scenarios.FinalRef())
 		default:
-			j.pass("answer.asks", vocab.SrcAnswer, "a question", final, "the agent asks the person")
+			j.pass("answer.asks", vocab.SrcAnswer, "a question", nil, "the agent asks the person").at(scenarios.FinalRef())
 		}
 	}
 	for i, m := range a.MustMention {
 		id := fmt.Sprintf("answer.must_mention[%d]", i)
 		if strings.Contains(lower, strings.ToLower(m)) {
-			j.pass(id, vocab.SrcAnswer, m, final, "the final words mention it")
+			j.pass(id, vocab.SrcAnswer, m, nil, "the final words mention it").at(scenarios.FinalRef())
 		} else {
-			j.fail(id, vocab.SrcAnswer, vocab.AnswerIncomplete, m, final, "the final words do not mention "+fmt.Sprintf("%q", m))
+			j.fail(id, vocab.SrcAnswer, vocab.AnswerIncomplete, m, nil, "the final words do not mention "+fmt.Sprintf("%q", m)).at(scenarios.FinalRef())
 		}
 	}
 	for i, m := range a.MustNotClaim {
 		id := fmt.Sprintf("answer.must_not_claim[%d]", i)
 		if strings.Contains(lower, strings.ToLower(m)) {
-			j.fail(id, vocab.SrcAnswer, vocab.AnswerOverclaims, "not "+m, final, fmt.Sprintf("the final words claim %q", m))
+			j.fail(id, vocab.SrcAnswer, vocab.AnswerOverclaims, "not "+m, nil, fmt.Sprintf("the final words claim %q", m)).at(scenarios.FinalRef())
 		} else {
-			j.pass(id, vocab.SrcAnswer, "not "+m, final, "no such claim")
+			j.pass(id, vocab.SrcAnswer, "not "+m, nil, "no such claim").at(scenarios.FinalRef())
 		}
 	}
 }

@@ -33,10 +33,10 @@ func (j *judge) judgeCalls(want *scenarios.CallsExpect) {
 	}
 	if want.None {
 		if len(calls) == 0 {
-			j.pass("calls.none", vocab.SrcTrace, 0, 0, "the agent made no call")
+			j.pass("calls.none", vocab.SrcTrace, 0, 0, "the agent made no call").at(scenarios.WindowRef(vocab.PhaseAgent))
 		}
 		for _, c := range calls {
-			j.fail(fmt.Sprintf("calls.none.agent[%d]", c.Index), vocab.SrcTrace, vocab.UnexpectedToolCall, nil, callSummary(c), "the agent must make no call here, but called "+c.Call.Tool)
+			j.fail(fmt.Sprintf("calls.none.agent[%d]", c.Index), vocab.SrcTrace, vocab.UnexpectedToolCall, nil, nil, "the agent must make no call here, but called "+c.Call.Tool).at(callRef(c))
 		}
 		return
 	}
@@ -45,23 +45,41 @@ func (j *judge) judgeCalls(want *scenarios.CallsExpect) {
 		id := fmt.Sprintf("calls.exactly[%d]", i)
 		k := slices.IndexFunc(calls[cursor:], func(c scenarios.CallRecord) bool { return c.Call.Tool == w.Tool })
 		if k < 0 {
-			j.fail(id, vocab.SrcTrace, vocab.MissingToolCall, w, nil, "the agent never called "+w.Tool)
+			// Looked for in the agent's calls after the ones matched so far.
+			j.fail(id, vocab.SrcTrace, vocab.MissingToolCall, w, nil, "the agent never called "+w.Tool).at(callRefs(calls[cursor:])...)
 			continue
 		}
 		for _, extra := range calls[cursor : cursor+k] {
-			j.fail(fmt.Sprintf("%s.before.agent[%d]", id, extra.Index), vocab.SrcTrace, vocab.UnexpectedToolCall, nil, callSummary(extra), "a call the scenario does not allow: "+extra.Call.Tool)
+			j.fail(fmt.Sprintf("%s.before.agent[%d]", id, extra.Index), vocab.SrcTrace, vocab.UnexpectedToolCall, nil, nil, "a call the scenario does not allow: "+extra.Call.Tool).at(callRef(extra))
 		}
 		got := calls[cursor+k]
 		cursor += k + 1
-		if w.Input != nil && len(record.Diff(w.Input, nonNilMap(got.Call.Input), false)) > 0 {
-			j.fail(id, vocab.SrcTrace, vocab.WrongToolInput, w.Input, nonNilMap(got.Call.Input), "the input of "+w.Tool+" differs from what the prompt gave")
-			continue
+		if w.Input != nil {
+			if diffs := record.Diff(w.Input, nonNilMap(got.Call.Input), false); len(diffs) > 0 {
+				j.failDiffs(id, vocab.SrcTrace, vocab.WrongToolInput, w.Input, diffs, "the input of "+w.Tool+" differs from what the prompt gave", callRef(got))
+				continue
+			}
 		}
-		j.pass(id, vocab.SrcTrace, w, callSummary(got), "the agent called "+w.Tool+" as expected")
+		j.pass(id, vocab.SrcTrace, w, nil, "the agent called "+w.Tool+" as expected").at(callRef(got))
 	}
 	for _, extra := range calls[cursor:] {
-		j.fail(fmt.Sprintf("calls.extra.agent[%d]", extra.Index), vocab.SrcTrace, vocab.UnexpectedToolCall, nil, callSummary(extra), "a call the scenario does not allow: "+extra.Call.Tool)
+		j.fail(fmt.Sprintf("calls.extra.agent[%d]", extra.Index), vocab.SrcTrace, vocab.UnexpectedToolCall, nil, nil, "a call the scenario does not allow: "+extra.Call.Tool).at(callRef(extra))
 	}
+}
+
+func callRef(c scenarios.CallRecord) scenarios.Ref { return scenarios.CallRef(c.Phase, c.Index) }
+
+// callRefs points at calls; none points at the agent's phase, where none
+// was made.
+func callRefs(calls []scenarios.CallRecord) []scenarios.Ref {
+	if len(calls) == 0 {
+		return []scenarios.Ref{scenarios.WindowRef(vocab.PhaseAgent)}
+	}
+	out := make([]scenarios.Ref, len(calls))
+	for i, c := range calls {
+		out[i] = callRef(c)
+	}
+	return out
 }
 
 // callExpect is what the scenario expects of a recorded call: the
@@ -104,11 +122,11 @@ func (j *judge) judgeOffered(id string, c scenarios.CallRecord, x *scenarios.Cal
 	offered := slices.Contains(c.CatalogBefore, c.Call.Tool)
 	switch {
 	case x.NotInCatalog && offered:
-		j.fail(id+".absent", vocab.SrcCatalog, vocab.UnexpectedResult, "not offered", c.CatalogBefore, c.Call.Tool+" is still offered")
+		j.fail(id+".absent", vocab.SrcCatalog, vocab.UnexpectedResult, "not offered", nil, c.Call.Tool+" is still offered").at(callRef(c))
 	case x.NotInCatalog:
-		j.pass(id+".absent", vocab.SrcCatalog, "not offered", c.CatalogBefore, c.Call.Tool+" is not offered")
+		j.pass(id+".absent", vocab.SrcCatalog, "not offered", nil, c.Call.Tool+" is not offered").at(callRef(c))
 	case !offered && c.Phase == vocab.PhaseAgent:
-		j.fail(id+".offered", vocab.SrcTrace, vocab.ToolNotInCatalog, c.Call.Tool, c.CatalogBefore, "the agent called "+c.Call.Tool+", which the page did not offer")
+		j.fail(id+".offered", vocab.SrcTrace, vocab.ToolNotInCatalog, c.Call.Tool, nil, "the agent called "+c.Call.Tool+", which the page did not offer").at(callRef(c))
 	}
 }
 
@@ -126,15 +144,15 @@ func (j *judge) judgeStatus(id string, c scenarios.CallRecord, x *scenarios.Call
 		if j.declarative(c.Call.Tool) {
 			code, what = vocab.DeclarativeCompletionMissing, "the declarative tool "+c.Call.Tool
 		}
-		j.fail(id+".status", vocab.SrcTrace, code, cmp.Or(string(want), "an answer"), res.Status, what+" was invoked and never answered: "+res.ErrorText)
+		j.fail(id+".status", vocab.SrcTrace, code, cmp.Or(string(want), "an answer"), res.Status, what+" was invoked and never answered: "+res.ErrorText).at(callRef(c))
 	case want != "" && res.Status != want:
 		code := vocab.ToolError
 		if want != vocab.Completed {
 			code = vocab.UnexpectedResult
 		}
-		j.fail(id+".status", vocab.SrcTrace, code, want, res.Status, strings.TrimSpace(c.Call.Tool+" ended "+string(res.Status)+": "+res.ErrorText))
+		j.fail(id+".status", vocab.SrcTrace, code, want, res.Status, strings.TrimSpace(c.Call.Tool+" ended "+string(res.Status)+": "+res.ErrorText)).at(callRef(c))
 	case want != "":
-		j.pass(id+".status", vocab.SrcTrace, want, res.Status, c.Call.Tool+" ended "+string(want))
+		j.pass(id+".status", vocab.SrcTrace, want, res.Status, c.Call.Tool+" ended "+string(want)).at(callRef(c))
 	}
 }
 
@@ -154,14 +172,10 @@ func (j *judge) judgeCatalogAfter(id string, c scenarios.CallRecord, d *scenario
 		}
 	}
 	if len(wrong) > 0 {
-		j.fail(id+".catalog_after", vocab.SrcCatalog, vocab.UnexpectedResult, d, c.CatalogAfter, "after the call: "+strings.Join(wrong, ", "))
+		j.fail(id+".catalog_after", vocab.SrcCatalog, vocab.UnexpectedResult, d, nil, "after the call: "+strings.Join(wrong, ", ")).at(callRef(c))
 	} else {
-		j.pass(id+".catalog_after", vocab.SrcCatalog, d, c.CatalogAfter, "the catalog after the call is as expected")
+		j.pass(id+".catalog_after", vocab.SrcCatalog, d, nil, "the catalog after the call is as expected").at(callRef(c))
 	}
-}
-
-func callSummary(c scenarios.CallRecord) map[string]any {
-	return map[string]any{"tool": c.Call.Tool, "input": nonNilMap(c.Call.Input), "status": c.Result.Status}
 }
 
 func nonNilMap(m map[string]any) map[string]any {
@@ -237,22 +251,24 @@ func (m *requiredMatch) call(id string, n scenarios.CallNode) {
 		}
 		if fits(c) {
 			m.used[k], m.pos = true, k+1
-			m.j.pass(id, vocab.SrcTrace, n, callSummary(c), "the agent called "+n.Tool+" as required")
+			m.j.pass(id, vocab.SrcTrace, n, nil, "the agent called "+n.Tool+" as required").at(callRef(c))
 			return
 		}
 		if sameTool < 0 {
 			sameTool = k
 		}
 	}
+	// Looked for among the agent's calls from the requirement's place on.
+	looked := callRefs(m.calls[min(m.pos, end):end])
 	switch {
 	case n.Optional:
-		m.j.pass(id, vocab.SrcTrace, n, nil, n.Tool+" is optional, and was not called as written")
+		m.j.pass(id, vocab.SrcTrace, n, nil, n.Tool+" is optional, and was not called as written").at(looked...)
 	case sameTool >= 0:
 		c := m.calls[sameTool]
-		m.j.add(Check{ID: id, Source: vocab.SrcTrace, Status: vocab.CheckFail, Code: vocab.WrongToolInput, Expected: n, Actual: callSummary(c),
-			Differences: record.Diff(n.Input, nonNilMap(c.Call.Input), false),
-			Message:     "the agent called " + n.Tool + " with other input than required: " + record.DiffText(record.Diff(n.Input, nonNilMap(c.Call.Input), false), diffLimit)})
+		diffs := cutSides(record.Diff(n.Input, nonNilMap(c.Call.Input), false))
+		m.j.add(Check{ID: id, Source: vocab.SrcTrace, Status: vocab.CheckFail, Code: vocab.WrongToolInput, Expected: n, Differences: diffs,
+			Message: "the agent called " + n.Tool + " with other input than required: " + record.DiffText(diffs, diffLimit)}).at(callRef(c))
 	default:
-		m.j.fail(id, vocab.SrcTrace, vocab.MissingToolCall, n, nil, "the agent never called "+n.Tool+" where it is required")
+		m.j.fail(id, vocab.SrcTrace, vocab.MissingToolCall, n, nil, "the agent never called "+n.Tool+" where it is required").at(looked...)
 	}
 }

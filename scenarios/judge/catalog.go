@@ -15,13 +15,14 @@ func (j *judge) judgeCase(c *scenarios.CaseExpect) {
 	if c == nil {
 		return
 	}
+	cat := scenarios.CatalogRef()
 	if j.ev.Catalog == nil {
-		j.inconclusive("case.tool", vocab.SrcCase, vocab.EvidenceMissing, c.Tool, nil, "the start page's catalog was not recorded")
+		j.inconclusive("case.tool", vocab.SrcCase, vocab.EvidenceMissing, c.Tool, nil, "the start page's catalog was not recorded").at(cat)
 		return
 	}
 	tool, ok := j.ev.Catalog.Get(c.Tool)
 	if !ok {
-		j.inconclusive("case.tool", vocab.SrcCase, vocab.CaseIncomplete, c.Tool, j.ev.Catalog.Names(), "the tool the case is about is not in the start page's catalog")
+		j.inconclusive("case.tool", vocab.SrcCase, vocab.CaseIncomplete, c.Tool, sortedNames(j.ev.Catalog), "the tool the case is about is not in the start page's catalog").at(cat)
 		return
 	}
 	var schema struct {
@@ -36,29 +37,30 @@ func (j *judge) judgeCase(c *scenarios.CaseExpect) {
 	}
 	if len(missing) > 0 {
 		j.inconclusive("case.prompt", vocab.SrcCase, vocab.CaseIncomplete, schema.Required, keys(j.sc.PromptData),
-			fmt.Sprintf("the prompt does not give %s, which %s requires: no agent can do this case right without asking", strings.Join(missing, ", "), c.Tool))
+			fmt.Sprintf("the prompt does not give %s, which %s requires: no agent can do this case right without asking", strings.Join(missing, ", "), c.Tool)).at(cat)
 		return
 	}
-	j.pass("case.prompt", vocab.SrcCase, schema.Required, keys(j.sc.PromptData), "the prompt gives every parameter the tool requires")
+	j.pass("case.prompt", vocab.SrcCase, schema.Required, keys(j.sc.PromptData), "the prompt gives every parameter the tool requires").at(cat)
 }
 
 func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
 	if c == nil {
 		return
 	}
+	cat := scenarios.CatalogRef()
 	if j.ev.Catalog == nil {
-		j.inconclusive("catalog", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "the start page's catalog was not recorded")
+		j.inconclusive("catalog", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "the start page's catalog was not recorded").at(cat)
 		return
 	}
 	if c.Contract != nil {
 		j.judgeContract(c.Contract)
 	}
 	if j.ev.PageTools == nil {
-		j.inconclusive("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "what getTools() answered was not recorded")
+		j.inconclusive("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "what getTools() answered was not recorded").at(cat)
 	} else if err := record.Disagreement(j.ev.Catalog, j.ev.PageTools); err != nil {
-		j.fail("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceDisagrees, nil, nil, err.Error())
+		j.fail("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceDisagrees, nil, nil, err.Error()).at(cat)
 	} else {
-		j.pass("catalog.agreement", vocab.SrcCatalog, nil, nil, "the protocol and getTools() report the same tools")
+		j.pass("catalog.agreement", vocab.SrcCatalog, nil, nil, "the protocol and getTools() report the same tools").at(cat)
 	}
 	if c.Exactly != nil {
 		j.judgeExactly(c.Exactly)
@@ -66,14 +68,14 @@ func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
 	for _, name := range keys(c.Schemas) {
 		tool, ok := j.ev.Catalog.Get(name)
 		if !ok {
-			j.fail("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], nil, name+" is not in the catalog")
+			j.fail("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], nil, name+" is not in the catalog").at(cat)
 			continue
 		}
 		var got any
 		_ = json.Unmarshal(tool.InputSchema, &got)
 		mode := c.SchemaMatch.For(name)
 		j.expectMatch("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], got, mode == scenarios.MatchContains,
-			fmt.Sprintf("the input schema of %s (%s)", name, mode))
+			fmt.Sprintf("the input schema of %s (%s)", name, mode), cat)
 	}
 	j.judgeHint("autosubmit", c.Autosubmit, func(a record.Annotations) bool { return a.Autosubmit })
 	j.judgeHint("read_only", c.ReadOnly, func(a record.Annotations) bool { return a.ReadOnly })
@@ -84,7 +86,7 @@ func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
 func (j *judge) judgeExactly(exactly []string) {
 	want := append([]string{}, exactly...) // never nil: [] is "no tools"
 	slices.Sort(want)
-	got := j.ev.Catalog.Names()
+	got := sortedNames(j.ev.Catalog) // the order tools registered in is no part of "exactly"
 	var missing, extra []string
 	for _, t := range want {
 		if !slices.Contains(got, t) {
@@ -97,7 +99,7 @@ func (j *judge) judgeExactly(exactly []string) {
 		}
 	}
 	if slices.Equal(want, got) {
-		j.pass("catalog.exactly", vocab.SrcCatalog, want, got, "the start page offers exactly these tools")
+		j.pass("catalog.exactly", vocab.SrcCatalog, want, got, "the start page offers exactly these tools").at(scenarios.CatalogRef())
 		return
 	}
 	why := []string{}
@@ -110,7 +112,7 @@ func (j *judge) judgeExactly(exactly []string) {
 	if len(why) == 0 {
 		why = append(why, "it offers a tool more or fewer times") // the same names, in other numbers (one per frame)
 	}
-	j.fail("catalog.exactly", vocab.SrcCatalog, vocab.CatalogMismatch, want, got, "the start page offers other tools than expected: "+strings.Join(why, "; "))
+	j.fail("catalog.exactly", vocab.SrcCatalog, vocab.CatalogMismatch, want, got, "the start page offers other tools than expected: "+strings.Join(why, "; ")).at(scenarios.CatalogRef())
 }
 
 // judgeHint checks one annotation of each named tool; a tool that is not in
@@ -120,10 +122,10 @@ func (j *judge) judgeHint(hint string, want map[string]bool, got func(record.Ann
 		id := "catalog." + hint + "." + name
 		tool, ok := j.ev.Catalog.Get(name)
 		if !ok {
-			j.fail(id, vocab.SrcCatalog, vocab.CatalogMismatch, want[name], nil, name+" is not in the catalog")
+			j.fail(id, vocab.SrcCatalog, vocab.CatalogMismatch, want[name], nil, name+" is not in the catalog").at(scenarios.CatalogRef())
 			continue
 		}
-		j.expectEqual(id, vocab.SrcCatalog, vocab.CatalogMismatch, want[name], got(tool.Annotations), "the "+hint+" annotation of "+name)
+		j.expectEqual(id, vocab.SrcCatalog, vocab.CatalogMismatch, want[name], got(tool.Annotations), "the "+hint+" annotation of "+name, scenarios.CatalogRef())
 	}
 }
 
@@ -136,14 +138,23 @@ func (j *judge) judgeContract(ref *scenarios.ContractRef) {
 		what += " " + ref.File
 	}
 	if len(diffs) == 0 {
-		j.pass("catalog.contract", vocab.SrcCatalog, ref.Contract.Names(), j.ev.Catalog.Names(), "every tool keeps "+what)
+		j.pass("catalog.contract", vocab.SrcCatalog, ref.Contract.Names(), sortedNames(j.ev.Catalog), "every tool keeps "+what).at(scenarios.CatalogRef())
 		return
 	}
 	places := "1 place"
 	if len(diffs) > 1 {
 		places = fmt.Sprintf("%d places", len(diffs))
 	}
+	diffs = cutSides(diffs)
 	j.add(Check{ID: "catalog.contract", Source: vocab.SrcCatalog, Status: vocab.CheckFail, Code: vocab.ContractBroken,
-		Expected: ref.Contract.Names(), Actual: j.ev.Catalog.Names(), Differences: diffs,
-		Message: fmt.Sprintf("the page breaks %s in %s: %s (agentready catalog URL --update-contract FILE rewrites it, on purpose)", what, places, record.DiffText(diffs, diffLimit))})
+		Expected: ref.Contract.Names(), Actual: sortedNames(j.ev.Catalog), Differences: diffs,
+		Message: fmt.Sprintf("the page breaks %s in %s: %s (agentready catalog URL --update-contract FILE rewrites it, on purpose)", what, places, record.DiffText(diffs, diffLimit))}).at(scenarios.CatalogRef())
+}
+
+// sortedNames are a catalog's tool names in order: the order tools
+// registered in is no part of what the judge holds them to.
+func sortedNames(c record.Catalog) []string {
+	names := c.Names()
+	slices.Sort(names)
+	return names
 }

@@ -32,33 +32,35 @@ func (j *judge) judgeContent(want []scenarios.ContentExpect) {
 		if c.Resource != nil {
 			expected = c.Resource.Equals
 		}
-		_, reqs, ok := j.netCount(phase, method, pattern)
+		_, at, ok := j.netCount(phase, method, pattern)
+		refs := requestRefs(at, phase)
 		if !ok {
 			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, expected, nil,
-				"the network log of "+phaseWords(phase)+" was not recorded: what the requests carried is unknown")
+				"the network log of "+phaseWords(phase)+" was not recorded: what the requests carried is unknown").at(scenarios.WindowRef(phase))
 			continue
 		}
-		if len(reqs) == 0 {
+		if len(at) == 0 {
 			j.fail(id, vocab.SrcNetwork, vocab.ContentMismatch, expected, nil,
-				fmt.Sprintf("no request %s %s in %s carried anything to judge", method, pattern, phaseWords(phase)))
+				fmt.Sprintf("no request %s %s in %s carried anything to judge", method, pattern, phaseWords(phase))).at(refs...)
 			continue
 		}
-		if lost := j.lostBodies(reqs); len(lost) > 0 {
-			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, expected, nil, strings.Join(lost, "; ")+": what it carried is unknown")
+		if lost := j.lostBodies(at); len(lost) > 0 {
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, expected, nil, strings.Join(lost, "; ")+": what it carried is unknown").at(refs...)
 			continue
 		}
 		if c.Resource != nil {
-			j.contentResource(id, phase, *c.Resource, reqs)
+			j.contentResource(id, phase, *c.Resource, at)
 			continue
 		}
-		for k, r := range reqs {
+		for k, ri := range at {
+			r := j.ev.Requests[ri]
 			cid := fmt.Sprintf("%s.body[%d]", id, k)
 			doc, err := r.BodyDocument()
 			if err != nil {
-				j.fail(cid, vocab.SrcNetwork, vocab.ContentMismatch, c.Body, r.Body, fmt.Sprintf("the body of %s cannot be judged: %v", requestName(r), err))
+				j.fail(cid, vocab.SrcNetwork, vocab.ContentMismatch, c.Body, nil, fmt.Sprintf("the body of %s cannot be judged: %v", requestName(r), err)).at(scenarios.RequestRef(ri))
 				continue
 			}
-			j.expectMatch(cid, vocab.SrcNetwork, vocab.ContentMismatch, c.Body, doc, false, "the body of "+requestName(r))
+			j.expectMatch(cid, vocab.SrcNetwork, vocab.ContentMismatch, c.Body, doc, false, "the body of "+requestName(r), scenarios.RequestRef(ri))
 		}
 	}
 }
@@ -66,39 +68,48 @@ func (j *judge) judgeContent(want []scenarios.ContentExpect) {
 // contentResource rebuilds the resource the requests make: the value the
 // state before the phase holds at Before, each request's body applied to
 // it in order by the rule, compared in full with Equals.
-func (j *judge) contentResource(id string, phase vocab.Phase, want scenarios.ResourceExpect, reqs []record.Request) {
+func (j *judge) contentResource(id string, phase vocab.Phase, want scenarios.ResourceExpect, at []int) {
 	when := vocab.StateBefore
 	if phase == vocab.PhaseHuman {
 		when = vocab.PhaseAgent
 	}
+	refs := append([]scenarios.Ref{scenarios.StateRef(when)}, requestRefs(at, phase)...)
 	snap := j.ev.States[when]
 	if snap == nil {
 		j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want.Equals, nil,
-			"the app's state before "+phaseWords(phase)+" was not read: the resource the requests changed is unknown")
+			"the app's state before "+phaseWords(phase)+" was not read: the resource the requests changed is unknown").at(refs...)
 		return
 	}
 	cur, err := selectOne(want.Before, snap.Document(), snap)
 	if err != nil {
-		j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want.Equals, nil, "the resource before "+phaseWords(phase)+" is unknown: "+err.Error())
+		j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want.Equals, nil, "the resource before "+phaseWords(phase)+" is unknown: "+err.Error()).at(refs...)
 		return
 	}
-	for _, r := range reqs {
+	for _, ri := range at {
+		r := j.ev.Requests[ri]
 		body, err := r.BodyDocument()
 		if err == nil {
 			cur, err = applyRule(want.Merge, cur, body)
 		}
 		if err != nil {
-			j.fail(id, vocab.SrcNetwork, vocab.ContentMismatch, want.Equals, r.Body,
-				fmt.Sprintf("the body of %s cannot be applied to %s by %s: %v", requestName(r), want.Before, want.Merge, err))
+			j.fail(id, vocab.SrcNetwork, vocab.ContentMismatch, want.Equals, nil,
+				fmt.Sprintf("the body of %s cannot be applied to %s by %s: %v", requestName(r), want.Before, want.Merge, err)).at(refs...)
 			return
 		}
 	}
 	made := "1 request makes it"
-	if len(reqs) > 1 {
-		made = fmt.Sprintf("%d requests make it", len(reqs))
+	if len(at) > 1 {
+		made = fmt.Sprintf("%d requests make it", len(at))
 	}
-	j.expectMatch(id, vocab.SrcNetwork, vocab.ContentMismatch, want.Equals, cur, false,
-		fmt.Sprintf("the resource %s as %s (%s)", want.Before, made, want.Merge))
+	// The rebuilt resource is the judge's own: it is in no record, so the
+	// check keeps it (Actual) when it is not as expected.
+	what := fmt.Sprintf("the resource %s as %s (%s)", want.Before, made, want.Merge)
+	if diffs := record.Diff(want.Equals, cur, false); len(diffs) > 0 {
+		c := j.failDiffs(id, vocab.SrcNetwork, vocab.ContentMismatch, want.Equals, diffs, what+" differs", refs...)
+		c.Actual = cur
+		return
+	}
+	j.pass(id, vocab.SrcNetwork, want.Equals, nil, what+" is as expected").at(refs...)
 }
 
 // applyRule applies one request's body to a resource as the API does.
@@ -244,10 +255,10 @@ func decode(b []byte) (any, error) {
 }
 
 // lostBodies names the requests that had a body the browser no longer held.
-func (j *judge) lostBodies(reqs []record.Request) []string {
+func (j *judge) lostBodies(at []int) []string {
 	var out []string
-	for _, r := range reqs {
-		if _, err := r.BodyDocument(); errors.Is(err, record.ErrBodyLost) {
+	for _, i := range at {
+		if r := j.ev.Requests[i]; errors.Is(bodyErr(r), record.ErrBodyLost) {
 			out = append(out, j.whyNoBody(r))
 		}
 	}
@@ -262,6 +273,11 @@ func (j *judge) whyNoBody(r record.Request) string {
 		return "the body of " + requestName(r) + " went to another origin than the app's, whose bodies are not kept"
 	}
 	return "the browser no longer held the body of " + requestName(r)
+}
+
+func bodyErr(r record.Request) error {
+	_, err := r.BodyDocument()
+	return err
 }
 
 func requestName(r record.Request) string {

@@ -18,8 +18,9 @@ func (j *judge) judgeDirect() {
 			continue
 		}
 		id := fmt.Sprintf("direct.%s[%d] %s %s", d.Phase, d.Index, d.Method, d.Path)
+		ref := scenarios.DirectRef(d.Phase, d.Index)
 		if d.Status == 0 {
-			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want.Expect, d.Error, "the request got no answer: "+d.Error)
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want.Expect, nil, "the request got no answer: "+d.Error).at(ref)
 			continue
 		}
 		var body struct {
@@ -30,12 +31,12 @@ func (j *judge) judgeDirect() {
 		switch {
 		case d.Status != want.Expect.Status:
 			j.fail(id, vocab.SrcNetwork, vocab.ServerRuleBroken, want.Expect, got,
-				fmt.Sprintf("the server answered %d where the scenario expects %d: it does not hold the rule itself", d.Status, want.Expect.Status))
+				fmt.Sprintf("the server answered %d where the scenario expects %d: it does not hold the rule itself", d.Status, want.Expect.Status)).at(ref)
 		case want.Expect.Code != "" && body.Code != want.Expect.Code:
 			j.fail(id, vocab.SrcNetwork, vocab.ServerRuleBroken, want.Expect, got,
-				fmt.Sprintf("the server answered %d with code %q, not %q", d.Status, body.Code, want.Expect.Code))
+				fmt.Sprintf("the server answered %d with code %q, not %q", d.Status, body.Code, want.Expect.Code)).at(ref)
 		default:
-			j.pass(id, vocab.SrcNetwork, want.Expect, got, "the server holds the rule")
+			j.pass(id, vocab.SrcNetwork, want.Expect, got, "the server holds the rule").at(ref)
 		}
 	}
 }

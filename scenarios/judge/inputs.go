@@ -2,14 +2,18 @@ package judge
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // judgeInputs holds each agent call's input against the schema the tool
@@ -19,7 +23,7 @@ import (
 // app's: two findings, two codes.
 func (j *judge) judgeInputs() {
 	for _, c := range j.agentCalls() {
-		tool, ok := j.toolAtCall(c)
+		tool, declaredAt, ok := j.toolAtCall(c)
 		if !ok || len(tool.InputSchema) == 0 {
 			continue
 		}
@@ -28,34 +32,73 @@ func (j *judge) judgeInputs() {
 			continue // a schema that does not compile is the lint rule schema-shape's finding
 		}
 		id := fmt.Sprintf("call.%s[%d].%s.input", c.Phase, c.Index, c.Call.Tool)
+		// The call, and where its schema was declared: the trace event that
+		// offered the tool, or the start page's catalog.
+		refs := []scenarios.Ref{callRef(c), declaredAt}
 		if err := schema.Validate(record.Normalize(nonNilMap(c.Call.Input))); err != nil {
-			j.fail(id, vocab.SrcTrace, vocab.InputViolatesSchema, json.RawMessage(tool.InputSchema), nonNilMap(c.Call.Input),
-				"the agent's input breaks "+c.Call.Tool+"'s declared schema: "+oneLine(err.Error()))
+			j.fail(id, vocab.SrcTrace, vocab.InputViolatesSchema, nil, nil,
+				"the agent's input breaks "+c.Call.Tool+"'s declared schema: "+schemaErrors(err)).at(refs...)
 			continue
 		}
 		if refused, why := refusedInput(c.Result); refused {
 			j.fail(id, vocab.SrcTrace, vocab.ValidInputRefused, "accepted", c.Result.Status,
-				c.Call.Tool+" refused an input its own schema allows: "+why)
+				c.Call.Tool+" refused an input its own schema allows: "+why).at(refs...)
 			continue
 		}
-		j.pass(id, vocab.SrcTrace, nil, nil, "the input fits "+c.Call.Tool+"'s schema")
+		j.pass(id, vocab.SrcTrace, nil, nil, "the input fits "+c.Call.Tool+"'s schema").at(refs...)
 	}
 }
 
 // toolAtCall finds the tool as the catalog had it when the call was made
-// (the browser's trace up to its toolInvoked), else on the start page.
-func (j *judge) toolAtCall(c scenarios.CallRecord) (record.Tool, bool) {
+// (the browser's trace up to its toolInvoked), else on the start page, and
+// answers where it was declared: the last tools_added event that offered
+// it, or the catalog.
+func (j *judge) toolAtCall(c scenarios.CallRecord) (record.Tool, scenarios.Ref, bool) {
 	if c.Result.InvocationID != "" {
 		i := slices.IndexFunc(j.ev.Trace, func(e record.Event) bool {
 			return e.Kind == record.ToolInvoked && e.InvocationID == c.Result.InvocationID
 		})
 		if i >= 0 {
 			if t, ok := record.CatalogAt(j.ev.Trace, i).Get(c.Call.Tool); ok {
-				return t, true
+				for k := i - 1; k >= 0; k-- {
+					e := j.ev.Trace[k]
+					if e.Kind == record.ToolsAdded && slices.ContainsFunc(e.Tools, func(x record.Tool) bool { return x.Name == t.Name && x.FrameID == t.FrameID }) {
+						return t, scenarios.TraceRef(k), true
+					}
+				}
+				return t, scenarios.CatalogRef(), true
 			}
 		}
 	}
-	return j.ev.Catalog.Get(c.Call.Tool)
+	t, ok := j.ev.Catalog.Get(c.Call.Tool)
+	return t, scenarios.CatalogRef(), ok
+}
+
+// schemaErrors says every rule an input breaks, in one order: the
+// validator visits an object's properties in Go's map order, so its causes
+// (and the names of additional properties) come in a random one, and the
+// same input would give another message on every judging.
+func schemaErrors(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return oneLine(err.Error())
+	}
+	canonical(ve)
+	return oneLine(ve.Error())
+}
+
+// canonical sorts a validation error's causes (by where in the input, then
+// by what they say) and the names it lists, at every depth.
+func canonical(e *jsonschema.ValidationError) {
+	if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+		slices.Sort(ap.Properties)
+	}
+	for _, c := range e.Causes {
+		canonical(c)
+	}
+	slices.SortStableFunc(e.Causes, func(a, b *jsonschema.ValidationError) int {
+		return cmp.Or(slices.Compare(a.InstanceLocation, b.InstanceLocation), strings.Compare(a.Error(), b.Error()))
+	})
 }
 
 // refusedInput tells whether an answer refuses the call's input as invalid:

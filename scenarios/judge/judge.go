@@ -1,10 +1,14 @@
 // Package judge decides a scenario's verdict from its recorded evidence
 // alone. It is a pure function of a scenario and its Evidence: it talks to
 // no browser and no app, so a bundle is judged again offline to the same
-// bytes. A test keeps browser code out of its imports.
+// bytes. A test keeps browser code out of its imports. It owns the checks
+// (one file per source), the evidence each names (Check.Evidence), the
+// rule that a harness fault fails nothing (faults.go), and where a FAIL
+// first departs (diagnosis.go).
 package judge
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -26,8 +30,13 @@ type Check struct {
 	Actual   any               `json:"actual,omitempty"`
 	Message  string            `json:"message,omitempty"`
 	// Differences are where a JSON value (an output, a schema) differs from
-	// the expected one, each by JSON pointer with both sides.
+	// the expected one, each by JSON pointer with both sides (a side longer
+	// than sideLimit is cut: the whole value is in the evidence).
 	Differences []record.Difference `json:"differences,omitempty"`
+	// Evidence names the pieces of the record the check used, where the
+	// judge decided: the report links their rows, and Actual never copies
+	// what they hold.
+	Evidence []scenarios.Ref `json:"evidence"`
 }
 
 // Verdict is the judge's answer.
@@ -67,9 +76,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 		j.inconclusive("evidence", vocab.SrcTrace, vocab.EvidenceMissing, nil, nil, "no evidence was recorded")
 		return j.verdict()
 	}
-	for i, f := range ev.Faults {
-		j.inconclusive(fmt.Sprintf("harness[%d]", i), vocab.SrcTrace, vocab.EvidenceMissing, nil, f, "the harness could not record everything: "+f)
-	}
+	j.judgeFaults()
 	e := sc.Expect
 	j.judgeCase(e.Case)
 	j.judgeCatalog(e.Catalog)
@@ -96,28 +103,38 @@ type judge struct {
 	checks []Check
 }
 
-func (j *judge) add(c Check) { j.checks = append(j.checks, c) }
-
-func (j *judge) pass(id string, src vocab.Source, expected, actual any, msg string) {
-	j.add(Check{ID: id, Source: src, Status: vocab.CheckPass, Expected: expected, Actual: actual, Message: msg})
+// add keeps a check and answers it, for at to name its evidence.
+func (j *judge) add(c Check) *Check {
+	j.checks = append(j.checks, c)
+	return &j.checks[len(j.checks)-1]
 }
 
-func (j *judge) fail(id string, src vocab.Source, code vocab.Code, expected, actual any, msg string) {
-	j.add(Check{ID: id, Source: src, Status: vocab.CheckFail, Code: code, Expected: expected, Actual: actual, Message: msg})
+// at names the evidence a check used.
+func (c *Check) at(refs ...scenarios.Ref) *Check {
+	c.Evidence = append(c.Evidence, refs...)
+	return c
 }
 
-func (j *judge) inconclusive(id string, src vocab.Source, code vocab.Code, expected, actual any, msg string) {
-	j.add(Check{ID: id, Source: src, Status: vocab.CheckInconclusive, Code: code, Expected: expected, Actual: actual, Message: msg})
+func (j *judge) pass(id string, src vocab.Source, expected, actual any, msg string) *Check {
+	return j.add(Check{ID: id, Source: src, Status: vocab.CheckPass, Expected: expected, Actual: actual, Message: msg})
+}
+
+func (j *judge) fail(id string, src vocab.Source, code vocab.Code, expected, actual any, msg string) *Check {
+	return j.add(Check{ID: id, Source: src, Status: vocab.CheckFail, Code: code, Expected: expected, Actual: actual, Message: msg})
+}
+
+func (j *judge) inconclusive(id string, src vocab.Source, code vocab.Code, expected, actual any, msg string) *Check {
+	return j.add(Check{ID: id, Source: src, Status: vocab.CheckInconclusive, Code: code, Expected: expected, Actual: actual, Message: msg})
 }
 
 // expectEqual passes when got is want (as JSON values; want may hold
 // constraints such as {$pattern: …}), else fails with code.
-func (j *judge) expectEqual(id string, src vocab.Source, code vocab.Code, want, got any, msg string) bool {
+func (j *judge) expectEqual(id string, src vocab.Source, code vocab.Code, want, got any, msg string, refs ...scenarios.Ref) bool {
 	if len(record.Diff(want, got, false)) == 0 {
-		j.pass(id, src, want, got, msg)
+		j.pass(id, src, want, got, msg).at(refs...)
 		return true
 	}
-	j.fail(id, src, code, want, got, msg)
+	j.fail(id, src, code, want, got, msg).at(refs...)
 	return false
 }
 
@@ -127,26 +144,62 @@ const diffLimit = 20
 
 // expectMatch passes when got matches want (equal, or holding at least what
 // want says when subset), else fails with code and every difference by JSON
-// pointer. what names the value: "the output of save_event (subset)".
-func (j *judge) expectMatch(id string, src vocab.Source, code vocab.Code, want, got any, subset bool, what string) bool {
+// pointer. what names the value: "the output of save_event (subset)". got
+// is recorded evidence that refs point at: the check does not copy it.
+func (j *judge) expectMatch(id string, src vocab.Source, code vocab.Code, want, got any, subset bool, what string, refs ...scenarios.Ref) bool {
 	diffs := record.Diff(want, got, subset)
 	if len(diffs) == 0 {
-		j.pass(id, src, want, got, what+" is as expected")
+		j.pass(id, src, want, nil, what+" is as expected").at(refs...)
 		return true
 	}
+	j.failDiffs(id, src, code, want, diffs, what+" differs", refs...)
+	return false
+}
+
+// failDiffs fails a check with its differences, each side cut to
+// sideLimit, and a message that lists the first diffLimit of them.
+func (j *judge) failDiffs(id string, src vocab.Source, code vocab.Code, want any, diffs []record.Difference, what string, refs ...scenarios.Ref) *Check {
 	places := "1 place"
 	if len(diffs) > 1 {
 		places = fmt.Sprintf("%d places", len(diffs))
 	}
-	j.add(Check{ID: id, Source: src, Status: vocab.CheckFail, Code: code, Expected: want, Actual: got, Differences: diffs,
-		Message: fmt.Sprintf("%s differs in %s: %s", what, places, record.DiffText(diffs, diffLimit))})
-	return false
+	diffs = cutSides(diffs)
+	return j.add(Check{ID: id, Source: src, Status: vocab.CheckFail, Code: code, Expected: want, Differences: diffs,
+		Message: fmt.Sprintf("%s in %s: %s", what, places, record.DiffText(diffs, diffLimit))}).at(refs...)
+}
+
+// sideLimit is how many bytes of JSON one side of a difference keeps in a
+// verdict: a 20 MB output that differs at its root is in the evidence
+// already, and the verdict refers to it.
+const sideLimit = 1024
+
+// cutSides cuts every side longer than sideLimit to a JSON string that
+// says so: its first bytes, and its length.
+func cutSides(diffs []record.Difference) []record.Difference {
+	cut := func(raw json.RawMessage) json.RawMessage {
+		if len(raw) <= sideLimit {
+			return raw
+		}
+		head := strings.ToValidUTF8(string(raw[:sideLimit]), "") // a rune cut in two goes
+		return record.CompactJSON(fmt.Sprintf("%s… [cut: %d bytes of JSON in all; the whole value is in the evidence]", head, len(raw)))
+	}
+	out := slices.Clone(diffs)
+	for i := range out {
+		out[i].Expected, out[i].Actual = cut(out[i].Expected), cut(out[i].Actual)
+	}
+	return out
 }
 
 func (j *judge) verdict() Verdict {
+	j.faultsFirst()
 	v := Verdict{ScenarioID: j.sc.ID, Checks: j.checks, Codes: []vocab.Code{}}
 	if v.Checks == nil {
 		v.Checks = []Check{}
+	}
+	for i := range v.Checks {
+		if v.Checks[i].Evidence == nil {
+			v.Checks[i].Evidence = []scenarios.Ref{}
+		}
 	}
 	failed, inconclusive := false, false
 	for _, c := range j.checks {
@@ -203,7 +256,10 @@ func (j *judge) requireNamedSources() {
 	}
 	for _, srcs := range named {
 		if !slices.ContainsFunc(j.checks, func(c Check) bool { return slices.Contains(srcs, c.Source) }) {
-			j.inconclusive("source."+string(srcs[0]), srcs[0], vocab.EvidenceMissing, nil, nil, "the scenario names this source, but nothing from it could be checked")
+			// Nothing from it was checked: the evidence looked at is the
+			// whole run, where nothing of it was recorded.
+			j.inconclusive("source."+string(srcs[0]), srcs[0], vocab.EvidenceMissing, nil, nil, "the scenario names this source, but nothing from it could be checked").
+				at(scenarios.WindowRef(vocab.PhaseAll))
 		}
 	}
 }
@@ -218,3 +274,16 @@ var (
 )
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// MeantVerdict says the verdict a scenario means to reach: PASS, or its
+// known answer with its codes.
+func MeantVerdict(sc scenarios.Scenario) string {
+	if sc.Known == nil {
+		return string(vocab.Pass)
+	}
+	out := string(sc.Known.Outcome)
+	for _, c := range sc.Known.Codes {
+		out += " " + string(c)
+	}
+	return out
+}

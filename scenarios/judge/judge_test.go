@@ -12,24 +12,24 @@ import (
 
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge/judgetest"
 	"github.com/agentready/agentready/vocab"
 )
 
-// The hand-made evidence below is what a correct run of a scenario records:
-// no browser, no app, no network. Each test takes a fresh copy from a
-// constructor and changes one thing.
+// The hand-made evidence is what a correct run of a scenario records: no
+// browser, no app, no network (CONF-01's is judgetest's, shared with the
+// gate's tests). Each test takes a fresh copy from a constructor and
+// changes one thing.
 
 const (
-	evtIntro     = "evt-webmcp-intro"
-	prepareTool  = "prepare_event_registration"
-	demoName     = "測試讀者"
-	demoEmail    = "reader@example.com"
-	invocationID = "inv-1"
+	evtIntro     = judgetest.EventID
+	prepareTool  = judgetest.Prepare
+	demoName     = judgetest.Name
+	demoEmail    = judgetest.Email
+	invocationID = judgetest.Invoke
 )
 
-var t0 = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
-
-func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+func at(ms int) time.Time { return judgetest.At(ms) }
 
 func ptr[T any](v T) *T { return &v }
 
@@ -44,62 +44,24 @@ func load(t *testing.T, name string) scenarios.Scenario {
 
 // The schema as the browser reports it: compact JSON, keys in another
 // order than the YAML's.
-const prepareSchema = `{"required":["attendeeName","email"],"type":"object","properties":{"email":{"description":"Email","type":"string"},"attendeeName":{"description":"Attendee name","type":"string"}}}`
+const prepareSchema = judgetest.PrepareSchema
 
-func prepareToolDef() record.Tool {
-	return record.Tool{Name: prepareTool, Description: "Prepare a registration; the person submits it.",
-		InputSchema: json.RawMessage(prepareSchema), Annotations: record.Annotations{Autosubmit: true},
-		Declarative: true, FrameID: "F1"}
-}
-
-func pageTool(t record.Tool) record.PageTool {
-	// Chromium 156 gives declarative tools no page annotations at all.
-	var ann map[string]bool
-	if t.Annotations.ReadOnly && !t.Declarative {
-		ann = map[string]bool{"readOnlyHint": true}
-	}
-	// getTools() answers the schema as an object, spaced and ordered its own way.
-	var schema any
-	_ = json.Unmarshal(t.InputSchema, &schema)
-	raw, _ := json.MarshalIndent(schema, "", "  ")
-	return record.PageTool{Name: t.Name, Description: t.Description, InputSchema: raw, Annotations: ann}
-}
+func pageTool(t record.Tool) record.PageTool { return judgetest.PageTool(t) }
 
 func req(seq int, method, path string, status int) record.Request {
-	return record.Request{Seq: seq, ID: fmt.Sprintf("1000.%d", seq), Method: method,
-		URL: "https://localhost:8443" + path, Path: path, Status: status, Started: at(seq * 10), SentAt: float64(seq), Done: true}
+	return judgetest.Req(seq, method, path, status)
 }
 
 func entry(seq int, method, path string, status int, code string) record.Entry {
-	return record.Entry{Seq: seq, Time: at(seq * 10), Method: method, Path: path, Status: status, Code: code, Session: "s1", Done: true}
-}
-
-func el(sel string) record.Element {
-	return record.Element{Selector: sel, Present: true, Visible: true, Enabled: true}
+	return judgetest.Entry(seq, method, path, status, code)
 }
 
 // snapshot builds a state from JSON documents by source.
-func snapshot(docs map[string]string) *record.Snapshot {
-	s := &record.Snapshot{Docs: map[string]json.RawMessage{}}
-	for k, v := range docs {
-		s.Docs[k] = json.RawMessage(v)
-	}
-	return s
-}
+func snapshot(docs map[string]string) *record.Snapshot { return judgetest.Snapshot(docs) }
 
-// conf01State is the reference app's state as CONF-01 attempt 3 reads it:
-// the observer's document and the two probes the scenario declares.
+// conf01State is the reference app's state as CONF-01 attempt 3 reads it.
 func conf01State(version, seats, registrations int) *record.Snapshot {
-	mine := `{"registrations":[]}`
-	if registrations > 0 {
-		mine = `{"registrations":[{"id":"reg-1","eventId":"evt-webmcp-intro","status":"active"}]}`
-	}
-	return snapshot(map[string]string{
-		record.ObserverSource: fmt.Sprintf(`{"version":%d,"hash":"sha-%d","seatsLeft":{"evt-webmcp-intro":%d,"evt-forms-deep-dive":0},"counts":{"registrations":%d,"intentsIssued":%d,"intentsUsed":%d}}`,
-			version, version, seats, registrations, registrations, registrations),
-		"event": fmt.Sprintf(`{"id":"evt-webmcp-intro","title":"Intro to WebMCP","capacity":8,"seatsLeft":%d}`, seats),
-		"mine":  mine,
-	})
+	return judgetest.Conf01State(version, seats, registrations)
 }
 
 // setState changes the document of one source of a recorded state.
@@ -113,90 +75,10 @@ func setState(t *testing.T, ev *scenarios.Evidence, phase vocab.Phase, source, d
 }
 
 // goodConf01 answers CONF-01 attempt 3 and the evidence of a correct run of
-// it: the agent prepares, the tool answers CONFIRMATION_REQUIRED with no
-// request, and only the person's click posts the registration.
+// it (judgetest.Conf01).
 func goodConf01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 	t.Helper()
-	sc := load(t, "CONF-01.attempt-3.yaml")
-	tool := prepareToolDef()
-	output := `{"ok":false,"code":"CONFIRMATION_REQUIRED","retryable":false,"eventId":"evt-webmcp-intro","message":"Check the form and submit it yourself."}`
-
-	ev := &scenarios.Evidence{
-		ScenarioID: sc.ID,
-		Env:        scenarios.Env{BaseURL: "https://localhost:8443", Browser: "Chrome/156.0.0.0", Protocol: "1.3"},
-		Catalog:    record.Catalog{tool},
-		PageTools:  []record.PageTool{pageTool(tool)},
-		Calls: []scenarios.CallRecord{{
-			Phase: vocab.PhaseAgent, Index: 0,
-			Call: scenarios.Call{Tool: prepareTool, Input: map[string]any{"attendeeName": demoName, "email": demoEmail},
-				Expect: sc.Agent.Calls[0].Expect},
-			Result: record.Result{Tool: prepareTool, Transport: vocab.PageAPI, InvocationID: invocationID,
-				Status: vocab.Completed, Output: json.RawMessage(output), Duration: 42 * time.Millisecond},
-			CatalogBefore: []string{prepareTool},
-			CatalogAfter:  []string{prepareTool},
-		}},
-		Trace: []record.Event{
-			{Seq: 1, Time: at(1), Kind: record.ToolsAdded, Tools: []record.Tool{tool}},
-			{Seq: 2, Time: at(50), Kind: record.ToolInvoked, ToolName: prepareTool, FrameID: "F1", InvocationID: invocationID,
-				Input: json.RawMessage(`{"email":"reader@example.com","attendeeName":"測試讀者"}`)},
-			{Seq: 3, Time: at(90), Kind: record.ToolResponded, InvocationID: invocationID, Status: "Completed",
-				Output: json.RawMessage(output)},
-		},
-		Requests: record.Log{
-			// before the agent
-			req(1, "GET", "/events/evt-webmcp-intro/register", 200),
-			req(2, "GET", "/assets/app.js", 200),
-			req(3, "GET", "/api/events/evt-webmcp-intro", 200),
-			// agent: a read, no write
-			req(4, "GET", "/api/events/evt-webmcp-intro", 200),
-			// human: the click
-			req(5, "POST", "/api/intents", 201),
-			req(6, "POST", "/api/registrations", 201),
-			req(7, "GET", "/api/events/evt-webmcp-intro", 200),
-		},
-		Journal: record.Journal{
-			entry(1, "GET", "/events/evt-webmcp-intro/register", 200, ""),
-			entry(2, "GET", "/api/events/evt-webmcp-intro", 200, ""),
-			entry(3, "GET", "/api/events/evt-webmcp-intro", 200, ""),
-			entry(4, "POST", "/api/intents", 201, "INTENT_ISSUED"),
-			entry(5, "POST", "/api/registrations", 201, "REGISTERED"),
-			entry(6, "GET", "/api/events/evt-webmcp-intro", 200, ""),
-		},
-		Marks: map[vocab.Phase]scenarios.Mark{
-			vocab.PhaseAgent: {Trace: 1, Requests: 3, Journal: 2},
-			vocab.PhaseHuman: {Trace: 3, Requests: 4, Journal: 3},
-			vocab.PhaseEnd:   {Trace: 3, Requests: 7, Journal: 6},
-		},
-		States: map[vocab.Phase]*record.Snapshot{
-			vocab.StateBefore: conf01State(3, 8, 0),
-			vocab.PhaseAgent:  conf01State(3, 8, 0),
-			vocab.PhaseHuman:  conf01State(5, 7, 1),
-		},
-		UI: map[vocab.Phase][]record.Element{
-			vocab.PhaseAgent: {
-				func() record.Element { e := el("#attendeeName"); e.Value = demoName; return e }(),
-				func() record.Element { e := el("#email"); e.Value = demoEmail; return e }(),
-				func() record.Element { e := el("#submit-registration"); e.Text = "Submit registration"; return e }(),
-				func() record.Element {
-					e := el("#prepared-note")
-					e.Text = "Prepared by an agent: check the details, then submit."
-					return e
-				}(),
-			},
-			vocab.PhaseHuman: {
-				func() record.Element {
-					e := el("#registration-result")
-					e.Text = "Registered: 測試讀者 for Intro to WebMCP"
-					return e
-				}(),
-				func() record.Element { e := el("#seats-left"); e.Text = "7 of 8 seats left"; return e }(),
-			},
-		},
-		Console: []record.ConsoleEntry{},
-		Final:   ptr(*sc.Agent.Final),
-	}
-	ev.Capture.Network, ev.Capture.Observer = true, true
-	return sc, ev
+	return judgetest.Conf01(t)
 }
 
 // goodAmb01 answers AMB-01 and the evidence of a correct run: the agent
@@ -526,7 +408,7 @@ func conf01Mutations() []mutation {
 			m.Journal = 0
 			ev.Marks[vocab.PhaseHuman] = m
 			ev.Faults = []string{"read the journal at the start of human: connection refused"}
-		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+		}, vocab.Inconclusive, []vocab.Code{vocab.HarnessFault}},
 
 		{"the network log counts the POST, the journal does not", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
 			dropJournal(t, ev, vocab.PhaseHuman, "POST", "/api/registrations")
@@ -623,7 +505,7 @@ func conf01Mutations() []mutation {
 
 		{"the harness met a fault", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Faults = []string{"record the page: context deadline exceeded"}
-		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+		}, vocab.Inconclusive, []vocab.Code{vocab.HarnessFault}},
 
 		{"the prompt does not give the email", func(t *testing.T, sc *scenarios.Scenario, _ *scenarios.Evidence) {
 			delete(sc.PromptData, "email")

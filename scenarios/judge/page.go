@@ -17,13 +17,17 @@ func (j *judge) judgePage(want map[vocab.Phase]scenarios.PageExpect) {
 		w := want[phase]
 		id := fmt.Sprintf("page.%s", phase)
 		at, ok := j.ev.Pages[phase]
+		ref := scenarios.PageRef(phase)
 		if !ok || at == "" {
-			j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, w, nil, "the page's URL was not recorded after "+string(phase))
+			if !ok {
+				ref = scenarios.WindowRef(phase)
+			}
+			j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, w, nil, "the page's URL was not recorded after "+string(phase)).at(ref)
 			continue
 		}
 		u, err := url.Parse(at)
 		if err != nil {
-			j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, w, at, "the recorded URL does not parse: "+err.Error())
+			j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, w, nil, "the recorded URL does not parse: "+err.Error()).at(ref)
 			continue
 		}
 		path := u.EscapedPath()
@@ -38,9 +42,9 @@ func (j *judge) judgePage(want map[vocab.Phase]scenarios.PageExpect) {
 			wrong = append(wrong, fmt.Sprintf("the path is %q, not %s", path, record.CompactJSON(w.Path)))
 		}
 		if len(wrong) > 0 {
-			j.fail(id, vocab.SrcUI, vocab.UIMismatch, w, at, strings.Join(wrong, "; "))
+			j.fail(id, vocab.SrcUI, vocab.UIMismatch, w, nil, strings.Join(wrong, "; ")).at(ref)
 		} else {
-			j.pass(id, vocab.SrcUI, w, at, "the page is where it should be")
+			j.pass(id, vocab.SrcUI, w, nil, "the page is where it should be").at(ref)
 		}
 	}
 }

@@ -9,25 +9,39 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-func (j *judge) netCount(phase vocab.Phase, method, pattern string) (int, []record.Request, bool) {
-	if !j.ev.Capture.Network || j.ev.Requests == nil {
-		return 0, nil, false
-	}
-	from, to, ok := j.ev.Window(phase)
-	if !ok {
-		return 0, nil, false
-	}
-	lo, hi, ok := span(from.Requests, to.Requests, len(j.ev.Requests))
+// netCount counts the requests of a phase's window that match, and
+// answers their positions in the log.
+func (j *judge) netCount(phase vocab.Phase, method, pattern string) (int, []int, bool) {
+	lo, hi, ok := j.netWindow(phase)
 	if !ok {
 		return 0, nil, false
 	}
 	// The harness's own state reads are not the app's or the agent's, and a
 	// request a service worker answered is counted once, as the worker's.
-	matched := slices.DeleteFunc(j.ev.Requests[lo:hi].Filter(method, pattern), func(r record.Request) bool { return !r.Counted() })
-	return len(matched), matched, true
+	var at []int
+	for i := lo; i < hi; i++ {
+		if r := j.ev.Requests[i]; r.Counted() && record.MatchRequest(r.Method, r.Path, method, pattern) {
+			at = append(at, i)
+		}
+	}
+	return len(at), at, true
 }
 
-func (j *judge) journalWindow(phase vocab.Phase) (record.Journal, bool) {
+// netWindow is a phase's window of the network log, when it was recorded.
+func (j *judge) netWindow(phase vocab.Phase) (lo, hi int, ok bool) {
+	if !j.ev.Capture.Network || j.ev.Requests == nil {
+		return 0, 0, false
+	}
+	from, to, ok := j.ev.Window(phase)
+	if !ok {
+		return 0, 0, false
+	}
+	return span(from.Requests, to.Requests, len(j.ev.Requests))
+}
+
+// journalWindow answers the positions of the tab's entries in a phase's
+// window of the journal.
+func (j *judge) journalWindow(phase vocab.Phase) ([]int, bool) {
 	if !j.ev.Capture.Observer || j.ev.Journal == nil {
 		return nil, false
 	}
@@ -42,11 +56,13 @@ func (j *judge) journalWindow(phase vocab.Phase) (record.Journal, bool) {
 	// The tab's own entries: a shared app's other sessions do not count.
 	// An entry without a session (a request before the cookie was set)
 	// cannot be anyone else's.
-	win := j.ev.Journal[lo:hi]
-	if s := j.ev.Env.Session; s != "" {
-		win = slices.DeleteFunc(slices.Clone(win), func(e record.Entry) bool { return e.Session != "" && e.Session != s })
+	at := []int{}
+	for i := lo; i < hi; i++ {
+		if e, s := j.ev.Journal[i], j.ev.Env.Session; s == "" || e.Session == "" || e.Session == s {
+			at = append(at, i)
+		}
 	}
-	return win, true
+	return at, true
 }
 
 // span clips a window of marks to a record of n entries; marks that are
@@ -58,12 +74,17 @@ func span(from, to, n int) (lo, hi int, ok bool) {
 	return min(from, n), min(to, n), true
 }
 
-func (j *judge) journalCount(phase vocab.Phase, method, pattern string) (int, record.Journal, bool) {
+func (j *judge) journalCount(phase vocab.Phase, method, pattern string) (int, []int, bool) {
 	win, ok := j.journalWindow(phase)
 	if !ok {
 		return 0, nil, false
 	}
-	matched := win.Filter(method, pattern)
+	var matched []int
+	for _, i := range win {
+		if e := j.ev.Journal[i]; record.MatchRequest(e.Method, e.Path, method, pattern) {
+			matched = append(matched, i)
+		}
+	}
 	// The journal cannot tell the harness's state reads from others: leave
 	// out as many matching entries as the harness made in this window,
 	// from its start, where the reads were made.
@@ -89,49 +110,91 @@ func inWindow(window, phase vocab.Phase) bool {
 func (j *judge) judgeRequests(want []scenarios.RequestExpect) {
 	for i, r := range want {
 		id := fmt.Sprintf("requests[%d] %s %s (%s)", i, r.Method, r.Path, r.Phase)
-		byNet, netReqs, haveNet := j.netCount(r.Phase, r.Method, r.Path)
-		byJournal, entries, haveJournal := j.journalCount(r.Phase, r.Method, r.Path)
+		byNet, netAt, haveNet := j.netCount(r.Phase, r.Method, r.Path)
+		byJournal, journalAt, haveJournal := j.journalCount(r.Phase, r.Method, r.Path)
+		netRefs, journalRefs := requestRefs(netAt, r.Phase), journalRefs(journalAt, r.Phase)
 		switch {
 		case !haveNet && !haveJournal:
-			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, r.Count, nil, "neither the network log nor the app's journal was recorded: the count is unknown, not 0")
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, r.Count, nil, "neither the network log nor the app's journal was recorded: the count is unknown, not 0").
+				at(scenarios.WindowRef(r.Phase))
 			continue
 		case haveNet && haveJournal && byNet != byJournal:
 			j.fail(id+".agreement", vocab.SrcNetwork, vocab.EvidenceDisagrees, byJournal, byNet,
-				fmt.Sprintf("the network log counts %d, the app's journal %d", byNet, byJournal))
+				fmt.Sprintf("the network log counts %d, the app's journal %d", byNet, byJournal)).at(both(netAt, journalAt, r.Phase)...)
 			continue
 		}
 		if haveNet {
-			j.expectEqual(id+".network", vocab.SrcNetwork, vocab.RequestCountMismatch, r.Count, byNet, "requests counted in the network log")
+			j.expectEqual(id+".network", vocab.SrcNetwork, vocab.RequestCountMismatch, r.Count, byNet, "requests counted in the network log", netRefs...)
 		}
 		if haveJournal {
-			j.expectEqual(id+".journal", vocab.SrcJournal, vocab.RequestCountMismatch, r.Count, byJournal, "requests counted in the app's journal")
+			j.expectEqual(id+".journal", vocab.SrcJournal, vocab.RequestCountMismatch, r.Count, byJournal, "requests counted in the app's journal", journalRefs...)
 		}
 		if r.Status != 0 {
 			if haveNet {
-				j.judgeStatuses(id+".status.network", vocab.SrcNetwork, r.Status, statusesOf(netReqs, func(q record.Request) int { return q.Status }), "in the network log")
+				j.judgeStatuses(id+".status.network", vocab.SrcNetwork, r.Status, statusesOf(netAt, func(i int) int { return j.ev.Requests[i].Status }), "in the network log", netRefs)
 			}
 			if haveJournal {
-				j.judgeStatuses(id+".status.journal", vocab.SrcJournal, r.Status, statusesOf(entries, func(e record.Entry) int { return e.Status }), "in the app's journal")
+				j.judgeStatuses(id+".status.journal", vocab.SrcJournal, r.Status, statusesOf(journalAt, func(i int) int { return j.ev.Journal[i].Status }), "in the app's journal", journalRefs)
 			}
 		}
 	}
+}
+
+// requestRefs points at requests of the log by position; none points at
+// the window that was looked in, empty.
+func requestRefs(at []int, phase vocab.Phase) []scenarios.Ref {
+	if len(at) == 0 {
+		return []scenarios.Ref{scenarios.WindowRef(phase)}
+	}
+	out := make([]scenarios.Ref, len(at))
+	for k, i := range at {
+		out[k] = scenarios.RequestRef(i)
+	}
+	return out
+}
+
+// journalRefs is requestRefs for entries of the journal.
+func journalRefs(at []int, phase vocab.Phase) []scenarios.Ref {
+	if len(at) == 0 {
+		return []scenarios.Ref{scenarios.WindowRef(phase)}
+	}
+	out := make([]scenarios.Ref, len(at))
+	for k, i := range at {
+		out[k] = scenarios.JournalRef(i)
+	}
+	return out
+}
+
+// both points at requests and entries; none of either, at the window.
+func both(netAt, journalAt []int, phase vocab.Phase) []scenarios.Ref {
+	if len(netAt) == 0 && len(journalAt) == 0 {
+		return []scenarios.Ref{scenarios.WindowRef(phase)}
+	}
+	var out []scenarios.Ref
+	if len(netAt) > 0 {
+		out = append(out, requestRefs(netAt, phase)...)
+	}
+	if len(journalAt) > 0 {
+		out = append(out, journalRefs(journalAt, phase)...)
+	}
+	return out
 }
 
 // judgeStatuses checks that every counted request of one witness ended with
 // the expected HTTP status; with nothing counted there is nothing to check.
-func (j *judge) judgeStatuses(id string, src vocab.Source, want int, got []int, where string) {
+func (j *judge) judgeStatuses(id string, src vocab.Source, want int, got []int, where string, refs []scenarios.Ref) {
 	switch {
 	case slices.ContainsFunc(got, func(s int) bool { return s != want }):
-		j.fail(id, src, vocab.RequestStatusMismatch, want, got, "a counted request has another status "+where)
+		j.fail(id, src, vocab.RequestStatusMismatch, want, got, "a counted request has another status "+where).at(refs...)
 	case len(got) > 0:
-		j.pass(id, src, want, got, "every counted request has the expected status "+where)
+		j.pass(id, src, want, got, "every counted request has the expected status "+where).at(refs...)
 	}
 }
 
-func statusesOf[T any](items []T, status func(T) int) []int {
-	out := make([]int, len(items))
-	for i, it := range items {
-		out[i] = status(it)
+func statusesOf(at []int, status func(int) int) []int {
+	out := make([]int, len(at))
+	for k, i := range at {
+		out[k] = status(i)
 	}
 	return out
 }

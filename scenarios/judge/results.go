@@ -23,7 +23,7 @@ func (j *judge) judgeOutput(id string, c scenarios.CallRecord, x *scenarios.Call
 		} else if ok {
 			mode := cmp.Or(x.Match, scenarios.MatchSubset)
 			j.expectMatch(id+".output", vocab.SrcTrace, vocab.UnexpectedResult, want, resultValue(res), mode == scenarios.MatchSubset,
-				fmt.Sprintf("the output of %s (%s)", c.Call.Tool, mode))
+				fmt.Sprintf("the output of %s (%s)", c.Call.Tool, mode), callRef(c))
 		}
 		if x.OutputText != nil || x.OutputContains != nil {
 			j.judgeText(id, c, x)
@@ -31,9 +31,9 @@ func (j *judge) judgeOutput(id string, c scenarios.CallRecord, x *scenarios.Call
 	}
 	if x.ErrorContains != "" {
 		if strings.Contains(res.ErrorText, x.ErrorContains) {
-			j.pass(id+".error", vocab.SrcTrace, x.ErrorContains, res.ErrorText, "the error says what is expected")
+			j.pass(id+".error", vocab.SrcTrace, x.ErrorContains, nil, "the error says what is expected").at(callRef(c))
 		} else {
-			j.fail(id+".error", vocab.SrcTrace, vocab.UnexpectedResult, x.ErrorContains, res.ErrorText, "the error does not say what is expected")
+			j.fail(id+".error", vocab.SrcTrace, vocab.UnexpectedResult, x.ErrorContains, nil, "the error does not say what is expected: it is "+excerpt(res.ErrorText)).at(callRef(c))
 		}
 	}
 }
@@ -47,15 +47,15 @@ func (j *judge) expectConstraints(id string, c scenarios.CallRecord, want any) {
 	what := fmt.Sprintf("the output of %s (constraints)", c.Call.Tool)
 	m := match.Match(want, got)
 	if m == nil {
-		j.pass(id, vocab.SrcTrace, want, got, what+" is as expected")
+		j.pass(id, vocab.SrcTrace, want, nil, what+" is as expected").at(callRef(c))
 		return
 	}
 	d := record.Difference{Pointer: m.Pointer, Expected: record.CompactJSON(m.Expected)}
 	if !m.Missing {
 		d.Actual = record.CompactJSON(m.Actual)
 	}
-	j.add(Check{ID: id, Source: vocab.SrcTrace, Status: vocab.CheckFail, Code: vocab.UnexpectedResult, Expected: want, Actual: got,
-		Differences: []record.Difference{d}, Message: what + " does not match: " + m.Error()})
+	j.add(Check{ID: id, Source: vocab.SrcTrace, Status: vocab.CheckFail, Code: vocab.UnexpectedResult, Expected: want,
+		Differences: cutSides([]record.Difference{d}), Message: what + " does not match: " + excerpt(m.Error())}).at(callRef(c))
 }
 
 // evalsResult unwraps an MCP-shaped tool answer the way webmcp-evals does.
@@ -85,20 +85,21 @@ func (j *judge) judgeText(id string, c scenarios.CallRecord, x *scenarios.CallEx
 	cid := id + "." + key
 	got := resultValue(c.Result)
 	text, isText := resultText(got)
+	ref := callRef(c)
 	switch {
 	case !isText:
-		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, got,
-			fmt.Sprintf("the output of %s is a JSON %s, not text (assert it with output): %s", c.Call.Tool, jsonKind(got), compactJSON(got)))
+		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, nil,
+			fmt.Sprintf("the output of %s is a JSON %s, not text (assert it with output): %s", c.Call.Tool, jsonKind(got), excerpt(compactJSON(got)))).at(ref)
 	case key == "output_text" && text == *want:
-		j.pass(cid, vocab.SrcTrace, *want, text, "the output of "+c.Call.Tool+" is this text")
+		j.pass(cid, vocab.SrcTrace, *want, nil, "the output of "+c.Call.Tool+" is this text").at(ref)
 	case key == "output_text":
-		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, text,
-			fmt.Sprintf("the output of %s is another text: expected %q, actual %q (%s)", c.Call.Tool, *want, text, whereTextsPart(*want, text)))
+		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, nil,
+			fmt.Sprintf("the output of %s is another text: expected %q, actual %s (%s)", c.Call.Tool, *want, excerptQ(text), whereTextsPart(*want, text))).at(ref)
 	case strings.Contains(text, *want):
-		j.pass(cid, vocab.SrcTrace, *want, text, "the output of "+c.Call.Tool+" contains this text")
+		j.pass(cid, vocab.SrcTrace, *want, nil, "the output of "+c.Call.Tool+" contains this text").at(ref)
 	default:
-		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, text,
-			fmt.Sprintf("the output of %s does not contain %q: it is %q", c.Call.Tool, *want, text))
+		j.fail(cid, vocab.SrcTrace, vocab.UnexpectedResult, *want, nil,
+			fmt.Sprintf("the output of %s does not contain %q: it is %s", c.Call.Tool, *want, excerptQ(text))).at(ref)
 	}
 }
 
@@ -145,6 +146,29 @@ func jsonKind(v any) string {
 
 // compactJSON renders a value as compact JSON for people (no HTML escapes).
 func compactJSON(v any) string { return string(record.CompactJSON(v)) }
+
+// excerptLimit is how many characters of a recorded text a message quotes:
+// the whole text is in the evidence the check points at.
+const excerptLimit = 300
+
+// excerpt is a recorded text as a message quotes it: whole when short,
+// else its start and its length.
+func excerpt(s string) string {
+	r := []rune(s)
+	if len(r) <= excerptLimit {
+		return s
+	}
+	return fmt.Sprintf("%s… [cut: %d characters in all]", string(r[:excerptLimit]), len(r))
+}
+
+// excerptQ is excerpt, quoted.
+func excerptQ(s string) string {
+	r := []rune(s)
+	if len(r) <= excerptLimit {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("%q… [cut: %d characters in all]", string(r[:excerptLimit]), len(r))
+}
 
 // whereTextsPart says where two texts start to differ, in characters.
 func whereTextsPart(a, b string) string {

@@ -23,61 +23,82 @@ func (j *judge) judgeState(want map[vocab.Phase]scenarios.State) {
 		w := want[phase]
 		id := "state." + string(phase)
 		got := j.ev.States[phase]
+		after := scenarios.StateRef(phase)
 		if got == nil {
-			j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, w, nil, "the app's state after "+string(phase)+" was not read (no probes, no observer)")
+			// The read that should have been made after the phase: its row
+			// says it was not, or the phase's window when there is none.
+			ref := after
+			if _, read := j.ev.States[phase]; !read {
+				ref = scenarios.WindowRef(phase)
+			}
+			j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, w, nil, "the app's state after "+string(phase)+" was not read (no probes, no observer)").at(ref)
 			continue
 		}
 		if w.Unchanged {
-			j.judgeUnchanged(id+".unchanged", before, got)
+			j.judgeUnchanged(id+".unchanged", phase, before, got)
 		}
 		doc := got.Document()
 		for _, q := range keys(w.Equals) {
 			cid := id + ".equals " + q
 			v, err := selectOne(q, doc, got)
 			if err != nil {
-				j.inconclusive(cid, vocab.SrcState, vocab.EvidenceMissing, w.Equals[q], nil, err.Error())
+				j.inconclusive(cid, vocab.SrcState, vocab.EvidenceMissing, w.Equals[q], nil, err.Error()).at(after)
 				continue
 			}
-			j.expectEqual(cid, vocab.SrcState, vocab.StateMismatch, w.Equals[q], v, "the value at "+q)
+			// The value a path selects is the judge's reading of the
+			// document: kept (Actual), the document itself is not.
+			j.expectEqual(cid, vocab.SrcState, vocab.StateMismatch, w.Equals[q], v, "the value at "+q, after)
 		}
 		for _, q := range keys(w.Changes) {
-			j.judgeChange(id+".changes "+q, q, w.Changes[q], before, got)
+			j.judgeChange(id+".changes "+q, q, w.Changes[q], phase, before, got)
 		}
 	}
 }
 
-func (j *judge) judgeUnchanged(id string, before, after *record.Snapshot) {
+// beforeAndAfter points at the state read before the agent (when it was
+// made) and the read after a phase.
+func (j *judge) beforeAndAfter(phase vocab.Phase) []scenarios.Ref {
+	refs := []scenarios.Ref{scenarios.StateRef(phase)}
+	if _, read := j.ev.States[vocab.StateBefore]; read {
+		refs = append([]scenarios.Ref{scenarios.StateRef(vocab.StateBefore)}, refs...)
+	}
+	return refs
+}
+
+func (j *judge) judgeUnchanged(id string, phase vocab.Phase, before, after *record.Snapshot) {
+	refs := j.beforeAndAfter(phase)
 	switch {
 	case before == nil:
-		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, "unchanged", nil, "the state before the agent was not read")
+		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, "unchanged", nil, "the state before the agent was not read").at(refs...)
 	case len(before.Errors) > 0 || len(after.Errors) > 0:
-		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, "unchanged", mergeErrors(before, after), "a source of the state could not be read")
+		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, "unchanged", mergeErrors(before, after), "a source of the state could not be read").at(refs...)
 	default:
 		if changed := after.Changed(before); len(changed) > 0 {
-			j.fail(id, vocab.SrcState, vocab.StateChanged, before.Hash(), after.Hash(), "the state changed: "+strings.Join(changed, ", "))
+			j.fail(id, vocab.SrcState, vocab.StateChanged, before.Hash(), after.Hash(), "the state changed: "+strings.Join(changed, ", ")).at(refs...)
 		} else {
-			j.pass(id, vocab.SrcState, before.Hash(), after.Hash(), "the state is unchanged")
+			j.pass(id, vocab.SrcState, before.Hash(), after.Hash(), "the state is unchanged").at(refs...)
 		}
 	}
 }
 
-func (j *judge) judgeChange(id, q string, want float64, before, after *record.Snapshot) {
+func (j *judge) judgeChange(id, q string, want float64, phase vocab.Phase, before, after *record.Snapshot) {
+	refs := j.beforeAndAfter(phase)
 	if before == nil {
-		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, want, nil, "the state before the agent was not read")
+		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, want, nil, "the state before the agent was not read").at(refs...)
 		return
 	}
 	from, err1 := selectNumber(q, before)
 	to, err2 := selectNumber(q, after)
 	if err := cmp.Or(err1, err2); err != nil {
-		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, want, nil, err.Error())
+		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, want, nil, err.Error()).at(refs...)
 		return
 	}
 	got := to - from
 	if math.Abs(got-want) > 1e-9 {
-		j.fail(id, vocab.SrcState, vocab.StateMismatch, want, got, fmt.Sprintf("%s went from %v to %v", q, from, to))
+		j.fail(id, vocab.SrcState, vocab.StateMismatch, want, got, fmt.Sprintf("%s went from %v to %v", q, from, to)).at(refs...)
 		return
 	}
-	j.pass(id, vocab.SrcState, want, got, fmt.Sprintf("%s went from %v to %v", q, from, to))
+	j.pass(id, vocab.SrcState, want, got, fmt.Sprintf("%s went from %v to %v", q, from, to)).at(refs...)
 }
 
 // selectOne answers the one value a JSONPath query selects in a state

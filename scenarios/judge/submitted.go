@@ -24,26 +24,29 @@ func (j *judge) judgeSubmitted(want []scenarios.SubmittedExpect) {
 	for i, s := range want {
 		method, pattern, _ := s.Request.Split()
 		id := fmt.Sprintf("submitted[%d] %s %s", i, method, pattern)
+		human := scenarios.WindowRef(vocab.PhaseHuman)
 		if !j.ev.Capture.Network || j.ev.Requests == nil {
-			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, "the network log was not recorded: what the request carried is unknown")
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, "the network log was not recorded: what the request carried is unknown").at(human)
 			continue
 		}
 		from, to, ok := j.ev.Window(vocab.PhaseHuman)
 		lo, hi, ok2 := span(from.Requests, to.Requests, len(j.ev.Requests))
 		if !ok || !ok2 {
-			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, "the marks of the person's phase were not recorded: which requests followed the click is unknown")
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, "the marks of the person's phase were not recorded: which requests followed the click is unknown").at(human)
 			continue
 		}
 		rv, at, problem := j.reviewFor(s, method, pattern, lo, hi)
 		switch {
 		case rv == nil:
-			j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, s, nil, problem)
+			j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, s, nil, problem).at(human)
 			continue
 		case at < 0:
-			j.fail(id, vocab.SrcNetwork, vocab.SubmittedNotReviewed, s, nil, problem)
+			// The look was recorded and nothing followed it: the review and
+			// the person's window, empty of such a request.
+			j.fail(id, vocab.SrcNetwork, vocab.SubmittedNotReviewed, s, nil, problem).at(j.reviewRef(rv), human)
 			continue
 		}
-		j.submittedOne(id, s, rv, j.ev.Requests[at])
+		j.submittedOne(id, s, rv, at)
 		// A later request of the same kind in the person's phase carries
 		// what they had before them too: a page that sends the reviewed
 		// values and then something else is judged on both. Each is held
@@ -55,22 +58,35 @@ func (j *judge) judgeSubmitted(want []scenarios.SubmittedExpect) {
 				continue
 			}
 			n++
-			j.submittedOne(fmt.Sprintf("%s.then[%d]", id, n), s, j.lastReviewBefore(s, rv, k), r)
+			j.submittedOne(fmt.Sprintf("%s.then[%d]", id, n), s, j.lastReviewBefore(s, rv, k), k)
 		}
 	}
 }
 
-// submittedOne holds one request's body against one review.
-func (j *judge) submittedOne(id string, s scenarios.SubmittedExpect, rv *scenarios.Review, r record.Request) {
+// submittedOne holds one request's body (at its position in the log)
+// against one review.
+func (j *judge) submittedOne(id string, s scenarios.SubmittedExpect, rv *scenarios.Review, at int) {
+	r := j.ev.Requests[at]
+	refs := []scenarios.Ref{j.reviewRef(rv), scenarios.RequestRef(at)}
 	body, err := r.BodyDocument()
 	switch {
 	case errors.Is(err, record.ErrBodyLost):
-		j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, j.whyNoBody(r)+": what it carried is unknown")
+		j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, j.whyNoBody(r)+": what it carried is unknown").at(refs...)
 	case err != nil:
-		j.fail(id, vocab.SrcNetwork, vocab.SubmittedNotReviewed, s, r.Body, fmt.Sprintf("the body of %s cannot be held against what the person saw: %v", requestName(r), err))
+		j.fail(id, vocab.SrcNetwork, vocab.SubmittedNotReviewed, s, nil, fmt.Sprintf("the body of %s cannot be held against what the person saw: %v", requestName(r), err)).at(refs...)
 	default:
-		j.compareSubmitted(id, s, rv, r, body)
+		j.compareSubmitted(id, s, rv, r, body).at(refs...)
 	}
+}
+
+// reviewRef points at a review of the record by its position.
+func (j *judge) reviewRef(rv *scenarios.Review) scenarios.Ref {
+	for k := range j.ev.Reviews {
+		if &j.ev.Reviews[k] == rv {
+			return scenarios.ReviewRef(k)
+		}
+	}
+	panic("judge: a review that is not the record's") // reviewFor and lastReviewBefore answer the record's own
 }
 
 // lastReviewBefore is the last review of the expectation's click (any
@@ -139,7 +155,7 @@ type shownValue struct {
 
 // compareSubmitted holds every scalar value of the body against what was
 // shown at its place, and makes one check of it.
-func (j *judge) compareSubmitted(id string, s scenarios.SubmittedExpect, rv *scenarios.Review, r record.Request, body any) {
+func (j *judge) compareSubmitted(id string, s scenarios.SubmittedExpect, rv *scenarios.Review, r record.Request, body any) *Check {
 	shown := map[string]shownValue{}
 	hidden := map[string]string{} // place → the hidden control that held it
 	var departures []string
@@ -206,14 +222,9 @@ func (j *judge) compareSubmitted(id string, s scenarios.SubmittedExpect, rv *sce
 			}
 		}
 	}
-	seen := map[string]string{}
-	for _, ptr := range keys(shown) {
-		seen[ptr] = shown[ptr].value
-	}
 	click := "the click on " + rv.Click
 	if len(departures) == 0 {
-		j.pass(id, vocab.SrcNetwork, seen, body, fmt.Sprintf("every value %s carried (%d, %d ignored) was before the person at %s", requestName(r), len(leaves)-ignored, ignored, click))
-		return
+		return j.pass(id, vocab.SrcNetwork, nil, nil, fmt.Sprintf("every value %s carried (%d, %d ignored) was before the person at %s", requestName(r), len(leaves)-ignored, ignored, click))
 	}
 	places := "1 place"
 	if len(departures) > 1 {
@@ -222,7 +233,9 @@ func (j *judge) compareSubmitted(id string, s scenarios.SubmittedExpect, rv *sce
 	if len(s.Fields) == 0 && rv.Form == nil {
 		departures = append(departures, "the clicked element is in no form: name what showed each value with fields")
 	}
-	j.add(Check{ID: id, Source: vocab.SrcNetwork, Status: vocab.CheckFail, Code: vocab.SubmittedNotReviewed, Expected: seen, Actual: body, Differences: diffs,
+	// What the person saw (Expected) and what the request carried are both
+	// in the record the check points at; its differences say where they part.
+	return j.add(Check{ID: id, Source: vocab.SrcNetwork, Status: vocab.CheckFail, Code: vocab.SubmittedNotReviewed, Differences: cutSides(diffs),
 		Message: fmt.Sprintf("%s carried what the person did not have before them at %s, in %s: %s", requestName(r), click, places, strings.Join(departures, "; "))})
 }
 

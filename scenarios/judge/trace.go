@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -70,11 +71,19 @@ func (j *judge) judgeTraceAgreement() {
 			bad = append(bad, fmt.Sprintf("invocation %s of %s: in the trace, but no recorded call made it", id, invoked[id].ToolName))
 		}
 	}
+	// Every call, and every invocation and answer of the trace, held to
+	// each other.
+	refs := callRefs(j.ev.Calls)
+	for i, e := range j.ev.Trace {
+		if e.Kind == record.ToolInvoked || e.Kind == record.ToolResponded {
+			refs = append(refs, scenarios.TraceRef(i))
+		}
+	}
 	if len(bad) > 0 {
-		j.fail("trace.agreement", vocab.SrcTrace, vocab.EvidenceDisagrees, "the calls and the browser's trace agree", bad, "the recorded calls and the browser's trace disagree: "+strings.Join(bad, "; "))
+		j.fail("trace.agreement", vocab.SrcTrace, vocab.EvidenceDisagrees, "the calls and the browser's trace agree", bad, "the recorded calls and the browser's trace disagree: "+strings.Join(bad, "; ")).at(refs...)
 		return
 	}
-	j.pass("trace.agreement", vocab.SrcTrace, nil, nil, "every call appears in the browser's trace with its input and outcome, and nothing else does")
+	j.pass("trace.agreement", vocab.SrcTrace, nil, nil, "every call appears in the browser's trace with its input and outcome, and nothing else does").at(refs...)
 }
 
 // sameStatus compares a call's status with the protocol's; a call canceled

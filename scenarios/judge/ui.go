@@ -16,28 +16,44 @@ func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
 	// Without its styles a page shows what it means to hide: visible
 	// cannot be judged, either way. The other properties still can.
 	var unstyled []string
+	var unloadedRefs []scenarios.Ref
 	for _, r := range j.ev.Requests.Unloaded("Stylesheet") {
 		unstyled = append(unstyled, fmt.Sprintf("%s (%s)", r.URL, cmp.Or(r.Failure, r.Blocked, fmt.Sprint(r.Status))))
+		if i := slices.IndexFunc(j.ev.Requests, func(q record.Request) bool { return q.Seq == r.Seq && q.ID == r.ID }); i >= 0 {
+			unloadedRefs = append(unloadedRefs, scenarios.RequestRef(i))
+		}
 	}
 	for _, phase := range keys(want) {
 		snap, ok := j.ev.UI[phase]
 		for i, u := range want[phase] {
 			id := fmt.Sprintf("ui.%s[%d] %s", phase, i, u.Selector)
 			if !ok {
-				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "the page was not recorded after "+string(phase))
+				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "the page was not recorded after "+string(phase)).at(scenarios.WindowRef(phase))
 				continue
+			}
+			k := slices.IndexFunc(snap, func(e record.Element) bool { return e.Selector == u.Selector && e.Frame == u.Frame })
+			// The element as read, else the whole read it is missing from.
+			var refs []scenarios.Ref
+			if k >= 0 {
+				refs = []scenarios.Ref{scenarios.UIRef(phase, k)}
+			} else {
+				for e := range snap {
+					refs = append(refs, scenarios.UIRef(phase, e))
+				}
+				if len(refs) == 0 {
+					refs = []scenarios.Ref{scenarios.WindowRef(phase)}
+				}
 			}
 			if u.Visible != nil && len(unstyled) > 0 {
 				j.inconclusive(id+" visible", vocab.SrcUI, vocab.PageIncomplete, *u.Visible, unstyled,
-					"the page's styles did not all load, so whether it is visible cannot be judged: "+strings.Join(unstyled, ", "))
+					"the page's styles did not all load, so whether it is visible cannot be judged: "+strings.Join(unstyled, ", ")).at(append(slices.Clone(refs), unloadedRefs...)...)
 				u.Visible = nil
 				if !u.SaysSomething() {
 					continue
 				}
 			}
-			k := slices.IndexFunc(snap, func(e record.Element) bool { return e.Selector == u.Selector && e.Frame == u.Frame })
 			if k < 0 {
-				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "this element was not recorded")
+				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "this element was not recorded").at(refs...)
 				continue
 			}
 			el := snap[k]
@@ -75,9 +91,9 @@ func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
 				}
 			}
 			if len(wrong) > 0 {
-				j.fail(id, vocab.SrcUI, vocab.UIMismatch, u, el, strings.Join(wrong, "; "))
+				j.fail(id, vocab.SrcUI, vocab.UIMismatch, u, nil, strings.Join(wrong, "; ")).at(refs...)
 			} else {
-				j.pass(id, vocab.SrcUI, u, el, "the element is as expected")
+				j.pass(id, vocab.SrcUI, u, nil, "the element is as expected").at(refs...)
 			}
 		}
 	}

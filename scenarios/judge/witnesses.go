@@ -30,10 +30,13 @@ func (j *judge) judgeWitnesses() {
 			continue
 		}
 		seen, maybe := map[string]int{}, map[string]int{}
-		for _, r := range j.ev.Requests[lo:hi] {
+		var netAt []int
+		for i := lo; i < hi; i++ {
+			r := j.ev.Requests[i]
 			if !r.Counted() || !sameOrigin(j.ev.Env.BaseURL, r.URL) {
 				continue
 			}
+			netAt = append(netAt, i)
 			k := strings.ToUpper(r.Method) + " " + r.Path
 			if r.Status == 0 && r.Failure != "" {
 				maybe[k]++
@@ -47,7 +50,8 @@ func (j *judge) judgeWitnesses() {
 			}
 		}
 		var onlyJournal []string
-		for _, e := range journal {
+		for _, i := range journal {
+			e := j.ev.Journal[i]
 			k := strings.ToUpper(e.Method) + " " + e.Path
 			switch {
 			case seen[k] > 0:
@@ -65,8 +69,9 @@ func (j *judge) judgeWitnesses() {
 			}
 		}
 		id := "witnesses." + string(phase)
+		refs := both(netAt, journal, phase)
 		if len(onlyNet) == 0 && len(onlyJournal) == 0 {
-			j.pass(id, vocab.SrcJournal, nil, nil, "the network log and the app's journal hold the same requests")
+			j.pass(id, vocab.SrcJournal, nil, nil, "the network log and the app's journal hold the same requests").at(refs...)
 			continue
 		}
 		var parts []string
@@ -76,6 +81,6 @@ func (j *judge) judgeWitnesses() {
 		if len(onlyJournal) > 0 {
 			parts = append(parts, "the journal has, and the browser never sent: "+strings.Join(onlyJournal, ", "))
 		}
-		j.fail(id, vocab.SrcJournal, vocab.EvidenceDisagrees, onlyJournal, onlyNet, "the witnesses of requests disagree in the "+string(phase)+" phase: "+strings.Join(parts, "; "))
+		j.fail(id, vocab.SrcJournal, vocab.EvidenceDisagrees, onlyJournal, onlyNet, "the witnesses of requests disagree in the "+string(phase)+" phase: "+strings.Join(parts, "; ")).at(refs...)
 	}
 }

@@ -64,6 +64,7 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	r.agent(ctx)
 	r.human(ctx)
 	r.collect(ctx)
+	r.ev.Cut = cutShort(ctx, t) // partial.go
 	return r.ev
 }
 
@@ -326,21 +327,4 @@ func (r *runner) snapshot(ctx context.Context, selectors []browser.ElementRef) [
 		r.fault("record the page: %v", err)
 	}
 	return els
-}
-
-// Partial records what a tab holds when a run was cut short (a timeout or an
-// interrupt): the trace, the requests and the console so far, and a fault
-// that says why the rest is missing. Its verdict is never PASS.
-func Partial(sc scenarios.Scenario, t Target, why string) *scenarios.Evidence {
-	tab := t.Tab
-	ev := newEvidence(sc, t)
-	ev.Catalog = cmpOr(tab.Trace.Catalog(), record.Catalog{})
-	ev.Trace = tab.Trace.Events()
-	ev.Console = tab.Console.Entries()
-	ev.Faults = []string{"the run did not finish: " + why}
-	tab.Net.KeepBodies(sameOrigin(t.BaseURL))
-	if ev.Capture.Network {
-		ev.Requests = cmpOr(tab.Net.Requests(), record.Log{})
-	}
-	return ev
 }

@@ -1,4 +1,10 @@
-package bundle
+// Package report renders what a run recorded for people: a bundle's page
+// (index.html: the checks that did not pass, each linked to the rows of
+// evidence it named, a filmstrip, one timeline of the run, every record),
+// safe for untrusted values. It reads bundles and verdicts and writes
+// nothing of its own into them: package bundle stores and verifies, and
+// takes the page this package renders (Write).
+package report
 
 import (
 	"bytes"
@@ -8,10 +14,11 @@ import (
 	"fmt"
 	"html/template"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
@@ -62,7 +69,7 @@ func Show(v any) string {
 	return b.String()
 }
 
-var report = template.Must(template.New("bundle").Funcs(template.FuncMap{
+var page = template.Must(template.New("bundle").Funcs(template.FuncMap{
 	"show":  Show,
 	"lower": func(s any) string { return strings.ToLower(fmt.Sprint(s)) },
 	"png": func(b []byte) template.URL {
@@ -158,7 +165,7 @@ details { margin-top: 1rem; } summary { cursor: pointer; font-weight: 600; }
 <p>Everything the run recorded, in order (how it is ordered: docs/decisions/2026-11-30-report-timeline.md). The last column names the checks that used a row; highlighted requests are counted by a check.</p>
 <table class="tl">
 <tr><th>#</th><th>phase</th><th>who</th><th>what</th><th>detail</th><th>checks</th></tr>
-{{range .Rows}}<tr id="ev-{{.N}}" class="{{.Kind}}{{if .Bad}} bad{{end}}{{if .Dim}} dim{{end}}{{if .Counted}} counted{{end}}"><td>{{.N}}</td><td>{{.Phase}}</td><td>{{.Who}}</td><td>{{show .What}}{{if .Journal}}<br><small>{{show .Journal}}</small>{{end}}{{if .Picture}} · <a href="#frame-{{.Picture.Phase}}">picture</a>{{end}}</td><td class="v">{{if .Changes}}<ul class="changes">{{range .Changes}}<li>{{show .Source}} {{pointer .Pointer}}: {{side .Expected}} → {{side .Actual}}</li>{{end}}</ul>{{end}}{{show .Detail}}</td><td>{{range .Refs}}<a class="chk {{.Status}}" href="#check-{{.N}}" title="{{show .ID}}">{{mark .Status}}{{.N}}</a>{{end}}</td></tr>
+{{range .Rows}}<tr id="ev-{{.N}}" class="{{.Kind}}{{if .Bad}} bad{{end}}{{if .Dim}} dim{{end}}{{if .Counted}} counted{{end}}"><td>{{.N}}</td><td>{{.Phase}}</td><td>{{.Who}}</td><td>{{show .What}}{{if .Journal}}<br><small>{{show .Journal}}</small>{{end}}{{if .Picture}} · <a href="#frame-{{.Picture.Phase}}">picture</a>{{end}}</td><td class="v">{{if .Changes}}<ul class="changes">{{range .Changes}}<li>{{show .Source}} {{pointer .Pointer}}: {{side .Expected}} → {{side .Actual}}</li>{{end}}</ul>{{end}}{{show .Detail}}{{if .Cut}} <a class="whole" href="{{.File}}">the whole value: {{.File}}</a>{{end}}</td><td>{{range .Refs}}<a class="chk {{.Status}}" href="#check-{{.N}}" title="{{show .ID}}">{{mark .Status}}{{.N}}</a>{{end}}</td></tr>
 {{end}}</table>
 
 <h2 id="checks">All checks</h2>
@@ -245,6 +252,9 @@ type rowView struct {
 	Row
 	Refs    []checkRef
 	Counted bool
+	// Cut: the page shows an excerpt of Detail; the whole value is in
+	// File, one click away (it is stored once, in the bundle's record).
+	Cut bool
 }
 
 type checkView struct {
@@ -311,7 +321,7 @@ var captions = map[vocab.Phase]string{
 // HTML renders the bundle as one self-contained page that runs no script:
 // the checks that did not pass, each with its differences and the rows of
 // evidence it used; the filmstrip; the timeline; every check; the records.
-func HTML(b Bundle) []byte {
+func HTML(b bundle.Bundle) []byte {
 	type phaseState struct {
 		Phase vocab.Phase
 		S     *record.Snapshot
@@ -325,7 +335,7 @@ func HTML(b Bundle) []byte {
 	}
 	tl := BuildTimeline(b)
 	view := struct {
-		Bundle
+		bundle.Bundle
 		Shown    string // the verdict's colour: a known-answer case that reached its answer is not red
 		AsMeant  bool
 		KnownBad bool
@@ -344,7 +354,7 @@ func HTML(b Bundle) []byte {
 		UI          []phaseUI
 	}{Bundle: b}
 	view.AsMeant = judge.AsExpected(b.Scenario, b.Verdict)
-	view.Meant = MeantVerdict(b.Scenario)
+	view.Meant = judge.MeantVerdict(b.Scenario)
 	view.Diagnosis = newDiagnosisView(b.Verdict)
 	view.KnownBad = view.AsMeant && b.Verdict.Outcome != vocab.Pass
 	view.Shown = string(b.Verdict.Outcome)
@@ -356,7 +366,7 @@ func HTML(b Bundle) []byte {
 	}
 	countedReq := map[int]bool{}
 	for _, r := range tl.Rows {
-		rv := rowView{Row: r}
+		rv := rowView{Row: r, Cut: r.File != "" && utf8.RuneCountInString(r.Detail) > MaxShown}
 		for _, ci := range r.Checks {
 			c := b.Verdict.Checks[ci]
 			rv.Refs = append(rv.Refs, checkRef{N: ci + 1, Status: c.Status, ID: c.ID})
@@ -365,10 +375,9 @@ func HTML(b Bundle) []byte {
 			}
 		}
 		if rv.Counted && r.Kind == RowRequest {
-			for _, k := range r.keys {
-				if i, ok := strings.CutPrefix(k, "req/"); ok {
-					n, _ := strconv.Atoi(i)
-					countedReq[n] = true
+			for _, ref := range r.refs {
+				if ref.Kind == vocab.RefRequest {
+					countedReq[ref.Index] = true
 				}
 			}
 		}
@@ -399,21 +408,11 @@ func HTML(b Bundle) []byte {
 		}
 	}
 	var buf bytes.Buffer
-	if err := report.Execute(&buf, view); err != nil {
+	if err := page.Execute(&buf, view); err != nil {
 		return []byte("<!doctype html><title>report error</title><p>" + template.HTMLEscapeString(err.Error()))
 	}
 	return buf.Bytes()
 }
 
-// MeantVerdict says the verdict a scenario means to reach: PASS, or its
-// known answer with its codes.
-func MeantVerdict(sc scenarios.Scenario) string {
-	if sc.Known == nil {
-		return string(vocab.Pass)
-	}
-	out := string(sc.Known.Outcome)
-	for _, c := range sc.Known.Codes {
-		out += " " + string(c)
-	}
-	return out
-}
+// Write renders the bundle's page and writes the bundle with it (bundle.Write).
+func Write(dir string, b bundle.Bundle) error { return bundle.Write(dir, b, HTML(b)) }

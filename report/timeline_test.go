@@ -1,4 +1,4 @@
-package bundle
+package report
 
 import (
 	"encoding/json"
@@ -7,112 +7,21 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/scenarios/judge/judgetest"
 	"github.com/agentready/agentready/vocab"
 )
-
-// confirmRecord is a small confirmation run written out by hand, the shape
-// of CONF-01 attempt 3: the page loads, the agent prepares (no request),
-// the person clicks and one POST registers; the state reads at each mark
-// are the harness's own requests. Times are on one clock except the
-// requests', which are on a page clock running 40 s behind and jumping 3 s
-// over the review window, as a virtual clock does.
-func confirmRecord(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
-	t.Helper()
-	sc, err := scenarios.Parse("confirm.yaml", []byte(`id: CONFIRM-01
-title: prepare; the person confirms
-start: /register
-probes: {event: GET /api/event}
-prompt: Register Ada, ada@example.org, and let me confirm.
-agent:
-  calls:
-    - tool: prepare
-      input: {name: Ada}
-      expect: {status: completed, output: {code: CONFIRMATION_REQUIRED}}
-  final: Please check and press Submit.
-human:
-  - click: "#submit"
-  - wait_request: POST /api/registrations
-expect:
-  requests:
-    - {request: POST /api/registrations, phase: agent, count: 0}
-    - {request: POST /api/registrations, phase: human, count: 1, status: 201}
-  guarded: [POST /api/registrations]
-  state:
-    agent: {unchanged: true}
-    human: {equals: {$.event.seats: 7}}
-  ui:
-    agent:
-      - {selector: "#submit", visible: true}
-  answer: {must_mention: [submit]}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t0 := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
-	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	page := func(ms int) time.Time { return at(ms).Add(-40 * time.Second) }
-	probe := map[string]string{record.ProbeHeader: "event"}
-	final := "Please check and press Submit."
-	doc := func(seats int) *record.Snapshot {
-		return &record.Snapshot{Docs: map[string]json.RawMessage{"event": json.RawMessage(fmt.Sprintf(`{"seats":%d}`, seats))}}
-	}
-	ev := &scenarios.Evidence{
-		ScenarioID: "CONFIRM-01",
-		Env:        scenarios.Env{BaseURL: "http://app.test"},
-		Catalog:    record.Catalog{{Name: "prepare", Description: "Prepare.", InputSchema: json.RawMessage(`{"type":"object"}`)}},
-		PageTools:  []record.PageTool{{Name: "prepare", Description: "Prepare.", InputSchema: json.RawMessage(`{"type":"object"}`)}},
-		Trace: []record.Event{
-			{Seq: 1, Time: at(20), Kind: record.ToolsAdded, Tools: []record.Tool{{Name: "prepare"}}},
-			{Seq: 2, Time: at(60), Kind: record.ToolInvoked, ToolName: "prepare", InvocationID: "i1", Input: json.RawMessage(`{"name":"Ada"}`)},
-			{Seq: 3, Time: at(70), Kind: record.ToolResponded, ToolName: "prepare", InvocationID: "i1", Status: "Completed", Output: json.RawMessage(`{"code":"CONFIRMATION_REQUIRED"}`)},
-		},
-		Requests: record.Log{
-			{Seq: 1, Method: "GET", URL: "http://app.test/register", Path: "/register", Status: 200, Started: at(1)},
-			{Seq: 2, Method: "GET", URL: "http://app.test/api/event", Path: "/api/event", Status: 200, Started: page(40), RequestHeaders: probe},
-			{Seq: 3, Method: "GET", URL: "http://app.test/api/event", Path: "/api/event", Status: 200, Started: page(3100), RequestHeaders: probe},
-			{Seq: 4, Method: "POST", URL: "http://app.test/api/registrations", Path: "/api/registrations", Status: 201, Started: page(3150)},
-			{Seq: 5, Method: "GET", URL: "http://app.test/api/event", Path: "/api/event", Status: 200, Started: page(4300), RequestHeaders: probe},
-		},
-		Journal: record.Journal{
-			{Seq: 1, Time: at(2), Method: "GET", Path: "/register", Status: 200},
-			{Seq: 2, Time: at(41), Method: "GET", Path: "/api/event", Status: 200},
-			{Seq: 3, Time: at(101), Method: "GET", Path: "/api/event", Status: 200},
-			{Seq: 4, Time: at(151), Method: "POST", Path: "/api/registrations", Status: 201, Code: "REGISTERED"},
-			{Seq: 5, Time: at(301), Method: "GET", Path: "/api/event", Status: 200},
-		},
-		States: map[vocab.Phase]*record.Snapshot{vocab.StateBefore: doc(8), vocab.PhaseAgent: doc(8), vocab.PhaseHuman: doc(7)},
-		ProbeReads: []scenarios.ProbeRead{
-			{Window: vocab.PhaseAgent, Method: "GET", Path: "/api/event"},
-			{Window: vocab.PhaseHuman, Method: "GET", Path: "/api/event"},
-			{Window: vocab.PhaseEnd, Method: "GET", Path: "/api/event"},
-		},
-		UI: map[vocab.Phase][]record.Element{vocab.PhaseAgent: {{Selector: "#submit", Present: true, Visible: true, Enabled: true}}},
-		Marks: map[vocab.Phase]scenarios.Mark{
-			vocab.PhaseAgent: {Trace: 1, Requests: 1, Journal: 1},
-			vocab.PhaseHuman: {Trace: 3, Requests: 2, Journal: 2},
-			vocab.PhaseEnd:   {Trace: 3, Requests: 4, Journal: 4},
-		},
-		Calls: []scenarios.CallRecord{{Phase: vocab.PhaseAgent, Index: 0, Call: sc.Agent.Calls[0], CatalogBefore: []string{"prepare"}, CatalogAfter: []string{"prepare"},
-			Result: record.Result{Tool: "prepare", InvocationID: "i1", Status: vocab.Completed, Output: json.RawMessage(`{"code":"CONFIRMATION_REQUIRED"}`), Duration: 10 * time.Millisecond}}},
-		Windows: []scenarios.Window{{After: vocab.PhaseAgent, PageTime: 3 * time.Second, RealTime: 20 * time.Millisecond}},
-		Console: []record.ConsoleEntry{},
-		Final:   &final,
-	}
-	ev.Capture.Network, ev.Capture.Observer = true, true
-	return sc, ev
-}
 
 // line is a row as a test names it: kind, phase and what.
 func line(r Row) string { return fmt.Sprintf("%s %s: %s", r.Phase, r.Kind, r.What) }
 
 func TestTheTimelineOrdersEverySourceByPhaseAndTime(t *testing.T) {
-	sc, ev := confirmRecord(t)
-	b := Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
+	sc, ev := judgetest.Confirm(t)
+	b := bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
 	if b.Verdict.Outcome != vocab.Pass {
 		t.Fatalf("the record should pass:\n%s", judge.Explain(b.Verdict))
 	}
@@ -148,11 +57,11 @@ func TestTheTimelineOrdersEverySourceByPhaseAndTime(t *testing.T) {
 }
 
 func TestARequestTheJournalRecordedShowsBothAndTheStateShowsWhatChanged(t *testing.T) {
-	sc, ev := confirmRecord(t)
-	tl := BuildTimeline(Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)})
+	sc, ev := judgetest.Confirm(t)
+	tl := BuildTimeline(bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)})
 	post := rowWhere(t, tl, "POST /api/registrations → 201")
-	if post.Journal != "the app's journal: 201 REGISTERED" || !slices.Contains(post.keys, "journal/3") {
-		t.Errorf("the POST's row: journal %q, keys %v", post.Journal, post.keys)
+	if post.Journal != "the app's journal: 201 REGISTERED" || !slices.Contains(post.refs, scenarios.JournalRef(3)) {
+		t.Errorf("the POST's row: journal %q, refs %v", post.Journal, post.refs)
 	}
 	for _, r := range tl.Rows {
 		if r.Kind == RowJournal {
@@ -179,9 +88,9 @@ func rowWhere(t *testing.T, tl Timeline, what string) Row {
 
 // Every check is tied to the rows it used, and each of those rows to it.
 func TestChecksLinkTheRowsTheyUsed(t *testing.T) {
-	sc, ev := confirmRecord(t)
+	sc, ev := judgetest.Confirm(t)
 	sc.Expect.Requests[1].Count = 2 // one POST in the human phase: this fails
-	b := Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
+	b := bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
 	tl := BuildTimeline(b)
 	rowsOf := func(id string) []string {
 		t.Helper()
@@ -247,11 +156,11 @@ func checkIDs(v judge.Verdict) []string {
 // A check's JSON differences are shown one a line, by JSON pointer, with
 // "nothing" where a side holds nothing.
 func TestDifferencesShowByPointer(t *testing.T) {
-	sc, ev := confirmRecord(t)
+	sc, ev := judgetest.Confirm(t)
 	ev.Calls[0].Result.Output = json.RawMessage(`{"code":"REGISTERED","extra":1}`)
 	sc.Agent.Calls[0].Expect.Match = scenarios.MatchExact
 	sc.Agent.Calls[0].Expect.Output = map[string]any{"code": "CONFIRMATION_REQUIRED", "retryable": false}
-	b := Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
+	b := bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
 	page := string(HTML(b))
 	for _, want := range []string{
 		`<tr><td class="v">/code</td><td class="v">&#34;CONFIRMATION_REQUIRED&#34;</td><td class="v">&#34;REGISTERED&#34;</td></tr>`,
@@ -267,7 +176,7 @@ func TestDifferencesShowByPointer(t *testing.T) {
 // Whatever the record holds, the page stays markup of ours: values are
 // escaped, no script, no handler, the CSP as it is.
 func TestTheReportEscapesEveryRecordedValue(t *testing.T) {
-	sc, ev := confirmRecord(t)
+	sc, ev := judgetest.Confirm(t)
 	evil := `<script>document.title="pwned"</script><img src=x onerror="document.title='pwned'">`
 	final := "Please submit. " + evil
 	ev.Final = &final
@@ -277,7 +186,7 @@ func TestTheReportEscapesEveryRecordedValue(t *testing.T) {
 	ev.States[vocab.PhaseHuman] = &record.Snapshot{Docs: map[string]json.RawMessage{"event": json.RawMessage(`{"seats":7,` + string(mustJSON(evil)) + `:1}`)}}
 	ev.UI[vocab.PhaseAgent][0].Text = evil
 	ev.Console = []record.ConsoleEntry{{Type: "error", Text: evil}}
-	b := Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
+	b := bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
 	page := string(HTML(b))
 	if n := strings.Count(page, "&lt;script&gt;"); n < 5 {
 		t.Errorf("the hostile value shows escaped %d times, want it everywhere it was recorded", n)
@@ -300,10 +209,10 @@ func mustJSON(v any) []byte {
 // A run cut short has no marks: the timeline still shows what the tab held,
 // in one segment, and nothing links to a mark that is not there.
 func TestATimelineWithoutMarks(t *testing.T) {
-	sc, ev := confirmRecord(t)
+	sc, ev := judgetest.Confirm(t)
 	ev.Marks = map[vocab.Phase]scenarios.Mark{}
 	ev.States, ev.UI, ev.Calls, ev.Windows = map[vocab.Phase]*record.Snapshot{}, map[vocab.Phase][]record.Element{}, []scenarios.CallRecord{}, nil
-	b := Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
+	b := bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
 	tl := BuildTimeline(b)
 	for _, r := range tl.Rows {
 		if r.Phase != vocab.PhaseSetup || r.Kind == RowMark {
@@ -320,14 +229,14 @@ func TestATimelineWithoutMarks(t *testing.T) {
 // reads: the page's URL, an element's frame, count, checked state and
 // attributes, and what the person had before them at each click.
 func TestTheReportShowsWhatTheNewerChecksRead(t *testing.T) {
-	sc, ev := confirmRecord(t)
+	sc, ev := judgetest.Confirm(t)
 	ev.Pages = map[vocab.Phase]string{vocab.PhaseHuman: "https://app.test/registrations?after=confirm-page-url"}
 	el := &ev.UI[vocab.PhaseAgent][0]
 	el.Frame, el.Count, el.Checked, el.Attributes = "#frame-seen", 7, true, map[string]string{"aria-expanded": "attribute-seen"}
 	ev.Reviews = []scenarios.Review{{Phase: vocab.PhaseHuman, Index: 1, Click: "#save-clicked", Requests: 4,
 		Form: []scenarios.FormField{{Name: "title", Value: "value-at-the-click"}, {Name: "csrf", Value: "hidden-value", Hidden: true}},
 		Seen: map[string]string{"#preview .title": "text-seen-at-the-click", "#hidden-named": "x"}, SeenHidden: []string{"#hidden-named"}}}
-	page := string(HTML(Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}))
+	page := string(HTML(bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}))
 	for _, want := range []string{"confirm-page-url", "#frame-seen", "<td>7</td>", "attribute-seen", "#save-clicked",
 		"value-at-the-click", "hidden-value (hidden)", "text-seen-at-the-click", "not visible: #hidden-named"} {
 		if !strings.Contains(page, want) {

@@ -1,0 +1,78 @@
+package judge
+
+import (
+	"fmt"
+
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// A harness fault is never the app's fault. A run cut short (interrupted,
+// or its browser lost) and every fault the runner met on the way are each
+// an inconclusive check of their own, first in the verdict; and while any
+// of them stands, no check fails: one that would is inconclusive with the
+// fault's code, its finding kept in its message. A fault does not say which
+// evidence it kept from being recorded (a failed read at one mark breaks
+// every window after it; a page that did not open leaves an empty catalog
+// that looks like a page with no tools), so it covers the whole record
+// (docs/decisions/2026-12-01-faults-first.md).
+
+// judgeFaults makes the harness's own checks: the cut, then each fault.
+func (j *judge) judgeFaults() {
+	switch j.ev.Cut {
+	case "":
+	case vocab.RunInterrupted:
+		j.inconclusive("harness.cut", vocab.SrcTrace, vocab.RunInterrupted, nil, nil,
+			"the run was interrupted before it was over: the record stops there").at(scenarios.CutRef())
+	case vocab.BrowserLost:
+		j.inconclusive("harness.cut", vocab.SrcTrace, vocab.BrowserLost, nil, nil,
+			"the browser went away before the run was over: nothing after that was recorded").at(scenarios.CutRef())
+	default:
+		// A cut this judge does not know is still a cut: never a PASS,
+		// never a FAIL.
+		j.inconclusive("harness.cut", vocab.SrcTrace, vocab.HarnessFault, nil, string(j.ev.Cut),
+			fmt.Sprintf("the run was cut short in a way this judge does not know (%q)", j.ev.Cut)).at(scenarios.CutRef())
+	}
+	for i, f := range j.ev.Faults {
+		j.inconclusive(fmt.Sprintf("harness[%d]", i), vocab.SrcTrace, vocab.HarnessFault, nil, nil,
+			"the harness could not record everything: "+f).at(scenarios.FaultRef(i))
+	}
+}
+
+// faultCode is the code a fault of this record gives a check that would
+// fail: the strongest there is (vocab.FaultCodes); "" without a fault.
+func (j *judge) faultCode() vocab.Code {
+	if j.ev == nil {
+		return ""
+	}
+	switch {
+	case j.ev.Cut == vocab.RunInterrupted || j.ev.Cut == vocab.BrowserLost:
+		return j.ev.Cut
+	case j.ev.Cut != "" || len(j.ev.Faults) > 0:
+		return vocab.HarnessFault
+	}
+	return ""
+}
+
+// faultsFirst turns every failing check of a faulty record inconclusive,
+// with the fault's code: a FAIL needs evidence that was recorded.
+func (j *judge) faultsFirst() {
+	code := j.faultCode()
+	if code == "" {
+		return
+	}
+	for i := range j.checks {
+		c := &j.checks[i]
+		if c.Status != vocab.CheckFail {
+			continue
+		}
+		c.Message = fmt.Sprintf("not judged: %s. On this record it would fail with %s: %s", faultWords[code], c.Code, c.Message)
+		c.Status, c.Code = vocab.CheckInconclusive, code
+	}
+}
+
+var faultWords = map[vocab.Code]string{
+	vocab.RunInterrupted: "the run was interrupted, so the record stops short",
+	vocab.BrowserLost:    "the browser went away during the run, so the record stops short",
+	vocab.HarnessFault:   "the harness could not record part of the run (see its faults)",
+}

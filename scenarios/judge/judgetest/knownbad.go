@@ -1,0 +1,190 @@
+package judgetest
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// Case is a known-bad companion of a known-good run: one change that the
+// judge must answer with Outcome and a verdict holding Code.
+type Case struct {
+	Name    string
+	Outcome vocab.Outcome
+	Code    vocab.Code
+	Make    func(tb testing.TB) (scenarios.Scenario, *scenarios.Evidence)
+}
+
+// KnownBad are known-bad records that, between them, reach every code of
+// vocab.Codes (a test of the judge holds them to that) and every kind of
+// check: a content, a submitted and a page check among them. The tests of
+// whatever reads a verdict's evidence (the report's timeline) run over
+// them, so that a check kind that names no evidence is found.
+func KnownBad() []Case {
+	fail, inc := vocab.Fail, vocab.Inconclusive
+	return []Case{
+		{"a declarative tool that never answered", fail, vocab.DeclarativeCompletionMissing, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls[0].Result.Status, ev.Calls[0].Result.Output, ev.Calls[0].Result.ErrorText = vocab.NoResponse, nil, "no answer within 3s"
+			ev.Trace = ev.Trace[:2]
+			shiftMarks(ev, func(m *scenarios.Mark) *int { return &m.Trace }, 3, -1)
+		})},
+		{"a call of a tool the page did not offer", fail, vocab.ToolNotInCatalog, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls[0].CatalogBefore = []string{}
+		})},
+		{"a call the scenario does not allow", fail, vocab.UnexpectedToolCall, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls = append(ev.Calls, scenarios.CallRecord{Phase: vocab.PhaseAgent, Index: 1, Call: scenarios.Call{Tool: Prepare},
+				Result: record.Result{Tool: Prepare, Status: vocab.Completed, Output: json.RawMessage(Prepared)}, CatalogBefore: []string{Prepare}, CatalogAfter: []string{Prepare}})
+		})},
+		{"no call at all", fail, vocab.MissingToolCall, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls = []scenarios.CallRecord{}
+			ev.Trace = ev.Trace[:1]
+			shiftMarks(ev, func(m *scenarios.Mark) *int { return &m.Trace }, 2, -2)
+		})},
+		{"another input than the prompt gave", fail, vocab.WrongToolInput, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls[0].Call.Input["email"] = "someone@example.com"
+			ev.Trace[1].Input = json.RawMessage(`{"email":"someone@example.com","attendeeName":"測試讀者"}`)
+		})},
+		{"a tool that answered an error", fail, vocab.ToolError, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls[0].Result.Status, ev.Calls[0].Result.Output, ev.Calls[0].Result.ErrorText = vocab.Failed, nil, "boom"
+			ev.Trace[2].Status, ev.Trace[2].Output, ev.Trace[2].ErrorText = "Error", nil, "boom"
+		})},
+		{"another result code", fail, vocab.UnexpectedResult, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			out := json.RawMessage(`{"ok":true,"code":"REGISTERED","retryable":false,"eventId":"evt-webmcp-intro"}`)
+			ev.Calls[0].Result.Output, ev.Trace[2].Output = out, out
+		})},
+		{"the registration posted before the person's click", fail, vocab.SideEffectBeforeConfirmation, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			r, _ := ev.RemoveRequest(vocab.PhaseHuman, "POST", "/api/registrations")
+			e, _ := ev.RemoveJournalEntry(vocab.PhaseHuman, "POST", "/api/registrations")
+			_ = ev.InsertRequest(vocab.PhaseAgent, r)
+			_ = ev.InsertJournalEntry(vocab.PhaseAgent, e)
+		})},
+		{"the registration posted twice", fail, vocab.RequestCountMismatch, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			r := ev.Requests[RequestIndex(ev, "POST", "/api/registrations")]
+			_ = ev.InsertRequest(vocab.PhaseHuman, r)
+			_ = ev.InsertJournalEntry(vocab.PhaseHuman, Entry(9, "POST", "/api/registrations", 201, "REGISTERED"))
+		})},
+		{"the registration answered 409", fail, vocab.RequestStatusMismatch, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Requests[RequestIndex(ev, "POST", "/api/registrations")].Status = 409
+			for i, e := range ev.Journal {
+				if e.Method == "POST" && e.Path == "/api/registrations" {
+					ev.Journal[i].Status = 409
+				}
+			}
+		})},
+		{"the form shows another email", fail, vocab.UIMismatch, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.UI[vocab.PhaseAgent][1].Value = "someone@example.com"
+		})},
+		{"the page ends up elsewhere", fail, vocab.UIMismatch, conf01Content(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Pages[vocab.PhaseHuman] = BaseURL + "/events"
+		})},
+		{"the state changed in the agent's phase", fail, vocab.StateChanged, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.States[vocab.PhaseAgent] = Conf01State(4, 8, 0)
+		})},
+		{"two seats went", fail, vocab.StateMismatch, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.States[vocab.PhaseHuman] = Conf01State(5, 6, 1)
+		})},
+		{"the page offers another tool too", fail, vocab.CatalogMismatch, conf01(func(sc *scenarios.Scenario, _ *scenarios.Evidence) {
+			sc.Expect.Catalog.Exactly = []string{Prepare, "save_event"}
+		})},
+		{"the schema lost a required field", fail, vocab.SchemaMismatch, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			schema := json.RawMessage(`{"required":["attendeeName"],"type":"object","properties":{"email":{"description":"Email","type":"string"},"attendeeName":{"description":"Attendee name","type":"string"}}}`)
+			ev.Catalog[0].InputSchema = schema
+			ev.PageTools = []record.PageTool{PageTool(ev.Catalog[0])}
+			ev.Trace[0].Tools[0].InputSchema = schema
+		})},
+		{"the tool's description drifted from its contract", fail, vocab.ContractBroken, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Catalog.Contract = &scenarios.ContractRef{File: "register.json", Contract: record.ContractOf("/events/evt-webmcp-intro/register", ev.Catalog)}
+			ev.Catalog[0].Description = "Register at once."
+			ev.PageTools = []record.PageTool{PageTool(ev.Catalog[0])}
+		})},
+		{"the final words claim the registration", fail, vocab.AnswerOverclaims, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Final = Text("You are registered: please check and submit nothing more.")
+		})},
+		{"the final words do not say to submit", fail, vocab.AnswerIncomplete, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Final = Text("I have filled in the form; please check it.")
+		})},
+		{"the final words ask nothing", fail, vocab.NoClarifyingQuestion, conf01(func(sc *scenarios.Scenario, _ *scenarios.Evidence) {
+			sc.Expect.Answer.Asks = true
+		})},
+		{"a write in the agent's phase", fail, vocab.WriteAttempt, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			_ = ev.InsertRequest(vocab.PhaseAgent, Req(8, "POST", "/api/drafts", 201))
+			_ = ev.InsertJournalEntry(vocab.PhaseAgent, Entry(8, "POST", "/api/drafts", 201, "SAVED"))
+		})},
+		{"the page was not recorded", inc, vocab.EvidenceMissing, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.UI = nil
+		})},
+		{"the journal lacks the registration", fail, vocab.EvidenceDisagrees, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			_, _ = ev.RemoveJournalEntry(vocab.PhaseHuman, "POST", "/api/registrations")
+		})},
+		{"the prompt lacks the email", inc, vocab.CaseIncomplete, conf01(func(sc *scenarios.Scenario, _ *scenarios.Evidence) {
+			delete(sc.PromptData, "email")
+		})},
+		{"an input the schema refuses", fail, vocab.InputViolatesSchema, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls[0].Call.Input = map[string]any{"attendeeName": 7, "email": false}
+			ev.Trace[1].Input = json.RawMessage(`{"attendeeName":7,"email":false}`)
+		})},
+		{"an input the schema allows, refused", fail, vocab.ValidInputRefused, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			out := json.RawMessage(`{"ok":false,"code":"INVALID_PARAMS","retryable":false,"eventId":"evt-webmcp-intro"}`)
+			ev.Calls[0].Result.Output, ev.Trace[2].Output = out, out
+		})},
+		{"the server takes a second registration sent straight to it", fail, vocab.ServerRuleBroken, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Human = append(sc.Human, scenarios.Step{Request: &scenarios.DirectRequest{Method: "POST", Path: "/api/registrations",
+				Expect: scenarios.RequestOutcome{Status: 409, Code: "ALREADY_REGISTERED"}}})
+			ev.Direct = []scenarios.DirectRecord{{Phase: vocab.PhaseHuman, Index: len(sc.Human) - 1, Method: "POST", Path: "/api/registrations",
+				Status: 201, Body: json.RawMessage(`{"code":"REGISTERED"}`)}}
+		})},
+		{"a stylesheet did not load", inc, vocab.PageIncomplete, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			css := Req(9, "GET", "/assets/app.css", 404)
+			css.ResourceType = "Stylesheet"
+			ev.Requests = slices.Insert(ev.Requests, 2, css)
+			shiftMarks(ev, func(m *scenarios.Mark) *int { return &m.Requests }, 0, 1)
+		})},
+		{"the registration carried another email", fail, vocab.ContentMismatch, conf01Content(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			i := RequestIndex(ev, "POST", "/api/registrations")
+			ev.Requests[i].Body = `{"eventId":"evt-webmcp-intro","attendeeName":"` + Name + `","email":"someone@example.com","intentId":"int_1"}`
+			ev.Reviews[0].Form[1].Value = "someone@example.com" // what the person saw too: content alone departs
+		})},
+		{"the person saw another email than was sent", fail, vocab.SubmittedNotReviewed, conf01Content(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Reviews[0].Form[1].Value = "corrected@example.com"
+		})},
+		{"the start page could not be opened", inc, vocab.HarnessFault, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.NotOpened("net::ERR_CONNECTION_REFUSED")
+		})},
+		{"the browser went away after the agent", inc, vocab.BrowserLost, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.CutAfter(vocab.PhaseAgent, vocab.BrowserLost, "human step 0 (click): lost the connection to the browser: EOF: context canceled")
+		})},
+		{"the run was interrupted after the agent", inc, vocab.RunInterrupted, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.CutAfter(vocab.PhaseAgent, vocab.RunInterrupted, "human step 0 (click): context canceled")
+		})},
+	}
+}
+
+func conf01(change func(*scenarios.Scenario, *scenarios.Evidence)) func(testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
+	return func(tb testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
+		sc, ev := Conf01(tb)
+		change(&sc, ev)
+		return sc, ev
+	}
+}
+
+func conf01Content(change func(*scenarios.Scenario, *scenarios.Evidence)) func(testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
+	return func(tb testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
+		sc, ev := Conf01Content(tb)
+		change(&sc, ev)
+		return sc, ev
+	}
+}
+
+// shiftMarks moves one field of every mark at or past from by d.
+func shiftMarks(ev *scenarios.Evidence, field func(*scenarios.Mark) *int, from, d int) {
+	for p, m := range ev.Marks {
+		if v := field(&m); *v >= from {
+			*v += d
+			ev.Marks[p] = m
+		}
+	}
+}
