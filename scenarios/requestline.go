@@ -162,8 +162,8 @@ func (c *CallsExpect) UnmarshalYAML(n *yaml.Node) error {
 	return n.Decode((*callsExpectFile)(c))
 }
 
-// asTranscript writes the transcript's calls, tool and input, as the
-// calls the agent must have made, exactly.
+// asTranscript writes the transcript's calls, tool and input as written,
+// as the calls the agent must have made, exactly.
 func (sc *Scenario) asTranscript() {
 	c := sc.Expect.Calls
 	if c == nil || !c.AsTranscript {
@@ -171,9 +171,12 @@ func (sc *Scenario) asTranscript() {
 	}
 	exactly := List[CallSketch]{}
 	for _, call := range sc.Agent.Calls {
-		s := CallSketch{Tool: call.Tool, Input: Object{}}
-		for k, v := range call.Input {
-			s.Input[k] = v
+		s := CallSketch{Tool: call.Tool}
+		if call.Input != nil { // a call written without input takes any, as a sketch without one does
+			s.Input = Object{}
+			for k, v := range call.Input {
+				s.Input[k] = v
+			}
 		}
 		exactly = append(exactly, s)
 	}

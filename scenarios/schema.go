@@ -150,17 +150,36 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	return out
 }
 
-// bestAlternative is the failed alternative whose errors are deepest and
-// not merely of the wrong kind at the value itself; nil when every one
-// is (the value fits no alternative at all).
+// allLeaves are every error under ve, alternatives and all.
+func allLeaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return []*jsonschema.ValidationError{ve}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range ve.Causes {
+		out = append(out, allLeaves(c)...)
+	}
+	return out
+}
+
+// bestAlternative is the failed alternative that says most about the
+// value: not one that is merely of the wrong kind at the value itself,
+// then the one whose errors reach deepest into it, then the one with the
+// fewest errors. nil when every alternative is of the wrong kind.
 func bestAlternative(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
 	var best *jsonschema.ValidationError
+	bestDepth, bestCount := -1, 0
 	for _, c := range ve.Causes {
 		if wrongKindHere(c, len(ve.InstanceLocation)) {
 			continue
 		}
-		if best == nil {
-			best = c
+		ls := leaves(c)
+		depth := 0
+		for _, l := range ls {
+			depth = max(depth, len(l.InstanceLocation))
+		}
+		if best == nil || depth > bestDepth || depth == bestDepth && len(ls) < bestCount {
+			best, bestDepth, bestCount = c, depth, len(ls)
 		}
 	}
 	return best
@@ -236,7 +255,19 @@ func (cs *compiledSchema) describe(ve *jsonschema.ValidationError, t *tree, p *p
 	case *kind.Minimum, *kind.Maximum:
 		p.bad(at, "%s", strings.TrimPrefix(ve.Error(), "jsonschema validation failed with "))
 	case *kind.OneOf, *kind.AnyOf:
-		p.bad(at, "%s fits none of the forms this key takes: %s", foundWord(node, ""), cs.descriptionOf(ve.SchemaURL, ""))
+		var want []string
+		for _, l := range allLeaves(ve) {
+			switch k := l.ErrorKind.(type) {
+			case *kind.Type:
+				for _, w := range k.Want {
+					want = append(want, kindWord(w))
+				}
+			case *kind.Const:
+				want = append(want, fmt.Sprint(k.Want))
+			}
+		}
+		slices.Sort(want)
+		p.bad(at, "expected %s, found %s", orList(slices.Compact(want)), foundWord(node, ""))
 	default:
 		var msg string
 		if e, ok := ve.ErrorKind.(interface{ String() string }); ok {

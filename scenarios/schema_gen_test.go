@@ -66,6 +66,7 @@ func generateSchema() ([]byte, error) {
 		return nil, err
 	}
 	fileForms(defs)
+	hoistNullable(defs)
 	for name, d := range defs {
 		d.Description = withoutGoName(name, d.Description)
 	}
@@ -300,7 +301,27 @@ func fileForms(defs jsonschema.Definitions) {
 	}
 	alsoScalar("PromptValue", &jsonschema.Schema{Type: "string", Description: "The value, which must appear in the prompt.", Examples: []any{"reader@example.com"}})
 	alsoScalar("CSRF", &jsonschema.Schema{Type: "boolean", Description: "true: <meta name=\"csrf-token\"> and X-CSRF-Token; false: none.", Examples: []any{true}})
-	alsoScalar("CallsExpect", &jsonschema.Schema{Const: CallsAsTranscript, Description: "The transcript's calls (agent.calls), in order, each with its input, exactly: written so that the transcript is not restated.", Examples: []any{CallsAsTranscript}})
+	alsoScalar("CallsExpect", &jsonschema.Schema{Const: CallsAsTranscript, Description: "The transcript's calls (agent.calls), in order, each with its input as written (a call without input: any input), exactly: so that the transcript is not restated.", Examples: []any{CallsAsTranscript}})
+
+	// A day that does not expire, {$date: today+7d}, is written where a
+	// text goes (it is written out as the file loads).
+	defs["DateValue"] = &jsonschema.Schema{Type: "object",
+		Description: "A day relative to the scenario's clock or the run's start, written out when the file loads: {$date: today+7d} (today, or today±N followed by d, w, mo or y), with $format in Go's layout for another form than 2006-01-02. On one line.",
+		Properties: props(
+			"$date", &jsonschema.Schema{Type: "string", Pattern: `^today([+-][0-9]+(d|w|mo|y))?$`, Description: "today, or today±N followed by d, w, mo or y.", Examples: []any{"today+7d"}},
+			"$format", &jsonschema.Schema{Type: "string", Description: "Go's layout for the day, such as 02/01/2006.", Examples: []any{"02/01/2006"}}),
+		Required: []string{"$date"}, AdditionalProperties: jsonschema.FalseSchema,
+		Examples: []any{map[string]any{"$date": "today+7d"}}}
+	orDate := func(s *jsonschema.Schema) *jsonschema.Schema {
+		return &jsonschema.Schema{Description: s.Description, Examples: s.Examples, AnyOf: []*jsonschema.Schema{{Type: s.Type}, {Ref: "#/$defs/DateValue"}}}
+	}
+	pv := defs["PromptValue"]
+	pv.OneOf = append(pv.OneOf[:1], append([]*jsonschema.Schema{{Ref: "#/$defs/DateValue"}}, pv.OneOf[1:]...)...)
+	pv.OneOf[2].Properties.Set("value", orDate(pv.OneOf[2].Properties.Value("value")))
+	defs["Step"].Properties.Value("fill").AdditionalProperties = orDate(defs["Step"].Properties.Value("fill").AdditionalProperties)
+	for _, key := range []string{"value", "text_contains"} {
+		defs["UI"].Properties.Set(key, orDate(defs["UI"].Properties.Value(key)))
+	}
 
 	// An output's match and a schema's are different words of one type.
 	defs["CallExpect"].Properties.Value("match").Enum = []any{string(MatchSubset), string(MatchExact), string(MatchConstraints)}
@@ -319,7 +340,15 @@ func contractSchema(defs jsonschema.Definitions) error {
 	c := r.Reflect(record.Contract{})
 	c.Version = ""
 	c.Description = "A tool contract, as agentready catalog --update-contract writes it: every tool of the page with its name, description, declarative, inputSchema and annotations."
-	c.Examples = []any{map[string]any{"tools": []any{map[string]any{"name": "add_task", "description": "Add a task", "declarative": false, "annotations": map[string]any{}}}}}
+	example := map[string]any{"tools": []any{map[string]any{"name": "add_task", "description": "Add a task", "declarative": false, "annotations": map[string]any{}}}}
+	c.Examples = []any{example}
+	if p, ok := c.Properties.Get("page"); ok {
+		p.Description, p.Examples = "Where the contract was read, for people.", []any{"http://127.0.0.1:8080/tasks"}
+	}
+	if p, ok := c.Properties.Get("tools"); ok {
+		p.Description, p.Examples = "Every tool of the page, in name order: name, description, declarative, inputSchema, annotations.", example["tools"].([]any)[:1:1]
+		p.Examples = []any{example["tools"]}
+	}
 	defs["ToolContract"] = c
 	defs["ContractRef"] = &jsonschema.Schema{
 		Description: "A tool contract: a JSON file's path relative to the scenario, the contract inline, or {file, contract} as a bundle writes it.",
@@ -329,7 +358,7 @@ func contractSchema(defs jsonschema.Definitions) error {
 			{Type: "object", Description: "The contract as a bundle holds it: the file it was read from, and its contents.",
 				Properties: props(
 					"file", &jsonschema.Schema{Type: "string", Description: "The file it was read from.", Examples: []any{"contracts/tasks.json"}},
-					"contract", &jsonschema.Schema{Ref: "#/$defs/ToolContract", Description: "The contract as it was read."}),
+					"contract", &jsonschema.Schema{Ref: "#/$defs/ToolContract", Description: "The contract as it was read.", Examples: []any{example}}),
 				Required: []string{"contract"}, AdditionalProperties: jsonschema.FalseSchema},
 		},
 	}
@@ -383,6 +412,24 @@ func patches(defs jsonschema.Definitions) {
 // nullable lets a patch write null (remove the key) where s goes.
 func nullable(s *jsonschema.Schema) *jsonschema.Schema {
 	return &jsonschema.Schema{Description: s.Description, Examples: s.Examples, AnyOf: []*jsonschema.Schema{{Type: "null", Description: "null removes the key"}, s}}
+}
+
+// hoistNullable moves the description and examples of a key that may be
+// null to the key, where an editor shows them.
+func hoistNullable(defs jsonschema.Definitions) {
+	for _, d := range defs {
+		if d.Properties == nil {
+			continue
+		}
+		for _, p := range d.Properties.FromOldest() {
+			if len(p.OneOf) == 2 && p.OneOf[1].Type == "null" && p.Description == "" {
+				p.Description, p.OneOf[0].Description = p.OneOf[0].Description, ""
+				if len(p.Examples) == 0 {
+					p.Examples, p.OneOf[0].Examples = p.OneOf[0].Examples, nil
+				}
+			}
+		}
+	}
 }
 
 // withoutGoName words a type's doc comment for a person writing a file:
