@@ -7,7 +7,6 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,7 +19,8 @@ import (
 	"github.com/agentready/agentready/browser/browsertest"
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
@@ -39,7 +39,7 @@ type app struct {
 
 func startApp(t *testing.T) *app {
 	t.Helper()
-	a := &app{Token: runs.Token(), registered: make(chan int, 16)}
+	a := &app{Token: play.Token(), registered: make(chan int, 16)}
 	ref, err := refapp.New(refapp.Options{ObserverToken: a.Token})
 	if err != nil {
 		t.Fatal(err)
@@ -64,12 +64,12 @@ type fresh struct {
 	apps []*app
 }
 
-func (f *fresh) app(int) (runs.App, func(), error) {
+func (f *fresh) app(int) (play.App, func(), error) {
 	a := startApp(f.t)
 	f.mu.Lock()
 	f.apps = append(f.apps, a)
 	f.mu.Unlock()
-	return runs.App{BaseURL: a.URL, ObserverToken: a.Token}, func() {}, nil
+	return play.App{BaseURL: a.URL, ObserverToken: a.Token}, func() {}, nil
 }
 
 func (f *fresh) latest() *app {
@@ -133,7 +133,11 @@ func connect(t *testing.T, o Options) *session {
 	}
 	serverT, clientT := mcp.NewInMemoryTransports()
 	go func() {
-		rep, err := Serve(ctx, browsertest.Browser(t), serverT, o)
+		srv, err := New(o)
+		var rep Report
+		if err == nil {
+			rep, err = srv.Serve(ctx, browsertest.Browser(t), serverT)
+		}
 		s.report <- rep
 		s.errs <- err
 	}()
@@ -413,13 +417,25 @@ func TestOptionsThatCannotWork(t *testing.T) {
 		{Options{}, "give --url"},
 		{Options{URL: "http://127.0.0.1:1/", Scenario: &variant}, "variant"},
 	} {
-		if _, err := newServer(nil, tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := newServer(tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
 		}
 	}
+	// An app that does not answer is named by the flag that gave it, before
+	// any browser starts.
+	srv, err := New(Options{URL: "http://127.0.0.1:1/tasks", ObserverToken: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.CheckApp(t.Context()); err == nil || !strings.Contains(err.Error(), "--url http://127.0.0.1:1 does not answer") {
+		t.Errorf("CheckApp: %v", err)
+	}
+	if srv, err := New(Options{Scenario: &sc}); err != nil || srv.CheckApp(t.Context()) != nil {
+		t.Errorf("without --url each run's app is the reference app, started afresh: %v", err)
+	}
 }
 
-func verified(t *testing.T, r Run, want vocab.Outcome) judge.Verdict {
+func verified(t *testing.T, r results.Row, want vocab.Outcome) judge.Verdict {
 	t.Helper()
 	rep := bundle.Verify(r.Bundle)
 	if !rep.OK || rep.Outcome != want {
@@ -428,15 +444,11 @@ func verified(t *testing.T, r Run, want vocab.Outcome) judge.Verdict {
 	return verdictOf(t, r)
 }
 
-func verdictOf(t *testing.T, r Run) judge.Verdict {
+func verdictOf(t *testing.T, r results.Row) judge.Verdict {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(r.Bundle, bundle.VerdictFile))
+	s, err := bundle.ReadSummary(r.Bundle)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v judge.Verdict
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return s.Verdict
 }

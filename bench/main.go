@@ -29,14 +29,10 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/observer"
-	bundlepage "github.com/agentready/agentready/report"
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/scenarios/runner"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -59,11 +55,13 @@ type way struct {
 }
 
 func run(n int, out, pwDir string, wholeSuite bool) error {
-	b, err := browser.Launch(browser.OptionsFromEnv())
+	// Started as every command starts its browser: a grid's, an attached
+	// one, or a local Chromium.
+	b, release, err := browser.LaunchFromEnv(context.Background())
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer func() { _ = release() }()
 	sc, err := scenarios.Load(filepath.Join(scenarios.DefaultDir, "CONF-01.attempt-3.yaml"))
 	if err != nil {
 		return err
@@ -118,7 +116,7 @@ func run(n int, out, pwDir string, wholeSuite bool) error {
 	res := report(ways, evidenceShare, b.Version.Product)
 	if wholeSuite {
 		pw.close()
-		b.Close()
+		_ = release()
 		runs, err := timeSuite()
 		if err != nil {
 			return err
@@ -237,48 +235,23 @@ func (p *registrationPosts) listen(ev any) {
 
 func (p *registrationPosts) count() int64 { return p.n.Load() }
 
-// suite is the scenario as the e2e suite runs it, evidence bundle included.
+// suite is the scenario as the e2e suite plays it (play.Scenario: a fresh
+// reference app and tab, the recording, the sealed bundle); writing is the
+// share of sealing and writing the bundle.
 func suite(ctx context.Context, b *browser.Browser, sc scenarios.Scenario, dir string) (total, writing time.Duration, err error) {
-	app, err := refapp.Start(refapp.Options{ObserverToken: "bench"})
-	if err != nil {
-		return 0, 0, err
-	}
-	defer app.Close()
 	start := time.Now()
-	tab, err := b.NewTab(ctx)
+	s, err := play.Scenario(ctx, sc, play.Options{Browser: b, RunID: "bench", Dir: dir})
 	if err != nil {
 		return 0, 0, err
 	}
-	film := runs.NewFilm(tab) // the report's picture at the human mark, as the suite takes it
-	ev := runner.Run(ctx, sc, runner.Target{BaseURL: app.URL, Tab: tab,
-		Observer: observer.New(app.URL, "bench"), Browser: b.Version, Bound: vocab.Bound, AtMark: film.AtMark})
-	// The screenshot is recording, like the UI snapshot: about 100 ms here,
-	// nearly all of it Chromium producing a frame, which runs.Record lets it
-	// do while the record is sealed; so does the bench.
-	shots := make(chan []byte, 1)
-	go func() { shot, _ := browser.Screenshot(tab.Ctx); shots <- shot }()
-	startWriting := time.Now()
-	sealed, err := bundle.Seal(bundle.Meta{RunID: "bench", Start: start, SuiteVersion: bundle.SuiteVersion, BaseURL: app.URL}, sc, ev)
-	if err != nil {
-		return 0, 0, err
+	if s.Verdict.Outcome != vocab.Pass {
+		return 0, 0, fmt.Errorf("the scenario did not pass:\n%s", judge.Explain(s.Verdict))
 	}
-	writing = time.Since(startWriting)
-	shot := <-shots
-	if sealed.Verdict.Outcome != vocab.Pass {
-		return 0, 0, fmt.Errorf("the scenario did not pass:\n%s", judge.Explain(sealed.Verdict))
-	}
-	sealed.Screenshot, sealed.Frames = shot, film.Frames()
-	startWriting = time.Now()
-	if err := bundlepage.Write(filepath.Join(dir, "CONF-01.attempt-3"), sealed); err != nil {
-		return 0, 0, err
-	}
-	writing += time.Since(startWriting)
-	tab.Close()
 	// The next tab is opened ahead, and this one closed, in the background; a
 	// scenario costs until that is done too, and the other ways must not
 	// share the machine with it.
 	b.Settle()
-	return time.Since(start), writing, nil
+	return time.Since(start), s.Writing, nil
 }
 
 type playwright struct {

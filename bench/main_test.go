@@ -1,8 +1,10 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,6 +61,29 @@ func TestFloorAndSuiteWaysOnce(t *testing.T) {
 			}
 		}
 	})
+}
+
+// The bench starts its browser as every command does (issue 23.2): with
+// AGENTREADY_GRID_URL at a grid that is not there, it fails at once naming
+// it, before anything is measured or written.
+func TestTheBenchStartsItsBrowserAsEveryCommandDoes(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := "http://" + l.Addr().String()
+	l.Close()
+	t.Setenv(browser.EnvGridURL, grid)
+	t.Setenv(browser.EnvBrowserURL, "")
+	out := filepath.Join(t.TempDir(), "bench.json")
+	start := time.Now()
+	err = run(1, out, t.TempDir(), false)
+	if err == nil || !strings.Contains(err.Error(), grid) || time.Since(start) > 10*time.Second {
+		t.Errorf("the bench with no grid there: %v after %v, want an error at once naming %s", err, time.Since(start), grid)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the bench wrote %s: %v", out, err)
+	}
 }
 
 // TestRegistrationPostsAcrossGoroutines feeds the floor's POST counter from

@@ -152,13 +152,19 @@ func gridCall(ctx context.Context, method, u string, body []byte, into any) erro
 	return nil
 }
 
-// LaunchFromEnv starts the browser the AGENTREADY_* variables name: a Chrome
+// LaunchFromEnv starts the browser the AGENTREADY_* variables name, the one
+// way every command, the Ginkgo suite and the bench start theirs: a Chrome
 // session of the grid at AGENTREADY_GRID_URL, a browser at
 // AGENTREADY_BROWSER_URL, or a local Chromium; then the preflight, as
-// always. release ends it: the keep-alive, the browser, and the grid
+// always. release ends it all: the keep-alive, the browser, and the grid
 // session (deleted, also when the run was interrupted; a process killed
 // outright leaves it to the grid's session timeout).
-func LaunchFromEnv() (b *Browser, release func() error, err error) {
+//
+// A grid counts a session before it answers the request for it, so a
+// request cut short by an interrupt would leave a session whose id nobody
+// knows: the request is always answered, and when ctx ended meanwhile the
+// session is deleted at once and ctx's error answered.
+func LaunchFromEnv(ctx context.Context) (b *Browser, release func() error, err error) {
 	grid := os.Getenv(EnvGridURL)
 	if grid == "" {
 		b, err := Launch(OptionsFromEnv())
@@ -174,7 +180,11 @@ func LaunchFromEnv() (b *Browser, release func() error, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return LaunchOnGrid(context.Background(), grid, every)
+	b, release, err = LaunchOnGrid(context.WithoutCancel(ctx), grid, every)
+	if err == nil && ctx.Err() != nil {
+		return nil, nil, errors.Join(fmt.Errorf("%s=%s: interrupted while the grid started a session: %w", EnvGridURL, grid, context.Cause(ctx)), release())
+	}
+	return b, release, err
 }
 
 func gridKeepAlive() (time.Duration, error) {

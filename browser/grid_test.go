@@ -144,13 +144,13 @@ func TestGridErrorsSayWhatIsWrong(t *testing.T) {
 func TestLaunchFromEnvRefusesTwoBrowsersAndABadKeepAlive(t *testing.T) {
 	t.Setenv(EnvGridURL, "http://127.0.0.1:1")
 	t.Setenv(EnvBrowserURL, "ws://127.0.0.1:2")
-	if _, _, err := LaunchFromEnv(); err == nil || !strings.Contains(err.Error(), "both") {
+	if _, _, err := LaunchFromEnv(t.Context()); err == nil || !strings.Contains(err.Error(), "both") {
 		t.Errorf("grid and browser URL: %v", err)
 	}
 	t.Setenv(EnvBrowserURL, "")
 	for _, bad := range []string{"soon", "-1s", "0"} {
 		t.Setenv(EnvGridKeepAlive, bad)
-		if _, _, err := LaunchFromEnv(); err == nil || !strings.Contains(err.Error(), EnvGridKeepAlive) {
+		if _, _, err := LaunchFromEnv(t.Context()); err == nil || !strings.Contains(err.Error(), EnvGridKeepAlive) {
 			t.Errorf("keep-alive %q: %v", bad, err)
 		}
 	}

@@ -50,7 +50,7 @@ expect:
 
 	It("fails with contract_broken when a parameter's schema changes (the email-not-required variant)", framework.Timeout, func(ctx SpecContext) {
 		sc := contractScenario(pages.Register(pages.EventIntro), "register", "email-not-required")
-		sc.Known = &scenarios.Known{Outcome: vocab.Fail, Codes: []vocab.Code{vocab.ContractBroken}} // the run page: "FAIL, as expected"
+		sc.Known = &scenarios.Known{Outcome: vocab.Fail, Codes: []vocab.Code{vocab.ContractBroken}} // the run page: "FAIL, as meant"
 		Expect(framework.RunScenario(ctx, sc)).To(matchers.HaveVerdict(vocab.Fail, vocab.ContractBroken))
 	})
 })

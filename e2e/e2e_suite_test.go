@@ -17,10 +17,10 @@ func TestE2E(t *testing.T) {
 var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	framework.RequireScenarios()
 	framework.CheckApp(ctx)
-	return framework.NewRunID()
-}, func(runID []byte) {
+	return framework.NewRun()
+}, func(ctx SpecContext, runID []byte) {
 	framework.SetUpRun(runID)
-	framework.SetUpBrowser()
+	framework.SetUpBrowser(ctx)
 })
 
 var _ = AfterSuite(framework.RecordPeakRSS)

@@ -7,7 +7,7 @@ import (
 	"github.com/agentready/agentready/e2e/framework"
 	"github.com/agentready/agentready/e2e/matchers"
 	"github.com/agentready/agentready/fixtures/realpages"
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/play"
 )
 
 // Pages that behave as public WebMCP demos do (fixtures/realpages): forms
@@ -23,8 +23,8 @@ var _ = Own("Real page patterns", MarkScenario, Label("real-pages"), func() {
 			srv, err := realpages.Start()
 			Expect(err).NotTo(HaveOccurred())
 			DeferCleanup(srv.Close)
-			verdict := framework.RunScenarioOn(ctx, sc, runs.App{BaseURL: srv.URL})
-			Expect(verdict).To(matchers.HaveKnownVerdict(sc))
+			verdict := framework.RunScenarioOn(ctx, sc, play.App{BaseURL: srv.URL})
+			Expect(verdict).To(matchers.HaveMeantVerdict(sc))
 		})
 	}
 })

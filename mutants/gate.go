@@ -121,7 +121,7 @@ func knownAnswer(env *Env, o Outcome) bool {
 	if !ok || sc.Known == nil {
 		return false
 	}
-	return judge.AsExpected(sc, o.Verdict)
+	return judge.AsMeant(sc, o.Verdict)
 }
 
 // Print writes the kill table.

@@ -353,8 +353,8 @@ func HTML(b bundle.Bundle) []byte {
 		States      []phaseState
 		UI          []phaseUI
 	}{Bundle: b}
-	view.AsMeant = judge.AsExpected(b.Scenario, b.Verdict)
-	view.Meant = judge.MeantVerdict(b.Scenario)
+	view.AsMeant = judge.AsMeant(b.Scenario, b.Verdict)
+	view.Meant = b.Scenario.Meant().String()
 	view.Diagnosis = newDiagnosisView(b.Verdict)
 	view.KnownBad = view.AsMeant && b.Verdict.Outcome != vocab.Pass
 	view.Shown = string(b.Verdict.Outcome)

@@ -575,6 +575,25 @@ type Known struct {
 	Departs vocab.Link `yaml:"departs,omitempty" json:"departs,omitempty" examples:"[request]"`
 }
 
+// Meant is the verdict the scenario means to reach (docs/glossary.md): its
+// known answer, or PASS.
+func (sc Scenario) Meant() Known {
+	if sc.Known != nil {
+		return *sc.Known
+	}
+	return Known{Outcome: vocab.Pass}
+}
+
+// String words a meant verdict as the reports show it: its outcome and
+// codes, "PASS" or "FAIL answer_incomplete".
+func (k Known) String() string {
+	out := string(k.Outcome)
+	for _, c := range k.Codes {
+		out += " " + string(c)
+	}
+	return out
+}
+
 // Duration reads "3s" from YAML.
 type Duration time.Duration
 

@@ -14,7 +14,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/results"
 )
 
 // The Ginkgo reports a shard's run folder holds (make copies them there
@@ -24,27 +24,20 @@ const (
 	JUnitReport = "e2e.junit.xml"
 )
 
-// EntryBundle is the report entry that names a spec's bundle (the e2e
-// framework adds it); a merge points it at the bundle's new place.
-const EntryBundle = "bundle"
-
 // Result is what Merge made.
 type Result struct {
 	Dir     string
 	RunID   string
 	Shards  int
-	Rows    []runs.Row
-	Reports bool  // e2e.json and e2e.junit.xml were merged
-	Specs   Tally // the merged report's specs, when Reports
+	Rows    []results.Row
+	Reports bool          // e2e.json and e2e.junit.xml were merged
+	Specs   results.Specs // the merged report's specs, when Reports
 	// SuiteSucceeded is every shard's suite succeeding (true without reports).
 	SuiteSucceeded bool
 	// Mismatch names bundles whose verdict, judged again, is not the one
 	// their shard recorded.
 	Mismatch []string
 }
-
-// Tally counts the specs of a Ginkgo report as ci/summarize does.
-type Tally struct{ Passed, Failed, Skipped int }
 
 type input struct {
 	dir     string
@@ -108,23 +101,30 @@ func Merge(dirs []string, out, runID string) (Result, error) {
 			}
 		}
 		for _, r := range in.rec.Rows {
-			res.Rows = append(res.Rows, r.run())
+			r.Bundle = filepath.Join(absOut, r.ID)
+			res.Rows = append(res.Rows, r)
 		}
 	}
-	slices.SortFunc(res.Rows, func(a, b runs.Row) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(res.Rows, func(a, b results.Row) int { return strings.Compare(a.ID, b.ID) })
 	for _, r := range res.Rows {
 		if rep := bundle.Verify(filepath.Join(absOut, r.ID)); rep.OK && rep.Outcome != r.Outcome {
 			res.Mismatch = append(res.Mismatch, fmt.Sprintf("%s: its shard recorded %s, judged again it is %s", r.ID, r.Outcome, rep.Outcome))
 		}
 	}
-	if err := runs.WriteIndex(absOut, runID, res.Rows); err != nil {
+	page := results.Page{RunID: runID, Rows: res.Rows}
+	if res.Reports {
+		page.Specs = &res.Specs
+	}
+	if err := page.Write(absOut); err != nil {
 		return Result{}, err
 	}
 	if res.Reports {
 		if err := reporters.GenerateJSONReport(reports[0], filepath.Join(absOut, JSONReport)); err != nil {
 			return Result{}, err
 		}
-		if err := reporters.GenerateJUnitReport(reports[0], filepath.Join(absOut, JUnitReport)); err != nil {
+		// The JUnit report of the merged run is make e2e's: Ginkgo's, with
+		// an INCONCLUSIVE scenario as an error.
+		if err := results.WriteJUnit(reports[0], filepath.Join(absOut, JUnitReport)); err != nil {
 			return Result{}, err
 		}
 	}
@@ -224,7 +224,7 @@ func hasReports(ins []input) (bool, error) {
 // mergeReports makes one Ginkgo report of the shards' own: each spec once,
 // from the shard that ran it (the others left it out or skipped it), the
 // suite's nodes of every shard, and the bundles' new places.
-func mergeReports(ins []input, outDir string) (types.Report, Tally, error) {
+func mergeReports(ins []input, outDir string) (types.Report, results.Specs, error) {
 	type ran struct {
 		shard Shard
 		index int
@@ -238,14 +238,14 @@ func mergeReports(ins []input, outDir string) (types.Report, Tally, error) {
 		path := filepath.Join(in.dir, JSONReport)
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return types.Report{}, Tally{}, err
+			return types.Report{}, results.Specs{}, err
 		}
 		var reports []types.Report
 		if err := json.Unmarshal(data, &reports); err != nil {
-			return types.Report{}, Tally{}, fmt.Errorf("%s is not a Ginkgo JSON report: %w", path, err)
+			return types.Report{}, results.Specs{}, fmt.Errorf("%s is not a Ginkgo JSON report: %w", path, err)
 		}
 		if len(reports) != 1 {
-			return types.Report{}, Tally{}, fmt.Errorf("%s holds %d suites; a shard runs the one e2e suite", path, len(reports))
+			return types.Report{}, results.Specs{}, fmt.Errorf("%s holds %d suites; a shard runs the one e2e suite", path, len(reports))
 		}
 		r := reports[0]
 		if i == 0 {
@@ -253,7 +253,7 @@ func mergeReports(ins []input, outDir string) (types.Report, Tally, error) {
 			merged.SpecReports, merged.SpecialSuiteFailureReasons = nil, nil
 			merged.PreRunStats = types.PreRunStats{}
 		} else if r.SuiteDescription != merged.SuiteDescription {
-			return types.Report{}, Tally{}, fmt.Errorf("%s is the suite %q, %s the suite %q", ins[0].dir, merged.SuiteDescription, in.dir, r.SuiteDescription)
+			return types.Report{}, results.Specs{}, fmt.Errorf("%s is the suite %q, %s the suite %q", ins[0].dir, merged.SuiteDescription, in.dir, r.SuiteDescription)
 		}
 		if r.StartTime.Before(merged.StartTime) {
 			merged.StartTime = r.StartTime
@@ -267,7 +267,7 @@ func mergeReports(ins []input, outDir string) (types.Report, Tally, error) {
 		}
 		merged.PreRunStats.SpecsThatWillRun += r.PreRunStats.SpecsThatWillRun
 		for _, s := range r.SpecReports {
-			s.ReportEntries = movedBundles(s.ReportEntries, outDir)
+			s.ReportEntries = results.MoveBundles(s.ReportEntries, outDir)
 			if s.LeafNodeType != types.NodeTypeIt {
 				// Every shard ran the suite's own nodes: each keeps its shard's name.
 				s.LeafNodeText = strings.TrimSpace(s.LeafNodeText + " (shard " + in.shard.String() + ")")
@@ -283,7 +283,7 @@ func mergeReports(ins []input, outDir string) (types.Report, Tally, error) {
 				continue
 			}
 			if prev, dup := ranIn[key]; dup && prev.shard != in.shard {
-				return types.Report{}, Tally{}, fmt.Errorf("the spec %q ran in shard %s and in shard %s: the shards were not cut from one spec tree", key, prev.shard, in.shard)
+				return types.Report{}, results.Specs{}, fmt.Errorf("the spec %q ran in shard %s and in shard %s: the shards were not cut from one spec tree", key, prev.shard, in.shard)
 			}
 			ranIn[key] = ran{in.shard, len(specs)}
 			specs = append(specs, s)
@@ -296,36 +296,12 @@ func mergeReports(ins []input, outDir string) (types.Report, Tally, error) {
 	}
 	merged.SpecReports = specs
 	merged.RunTime = merged.EndTime.Sub(merged.StartTime)
-	var t Tally
 	its := 0
 	for _, s := range specs {
 		if s.LeafNodeType == types.NodeTypeIt {
 			its++
 		}
-		switch {
-		case s.LeafNodeType != types.NodeTypeIt:
-			if !s.State.Is(types.SpecStatePassed | types.SpecStateSkipped | types.SpecStatePending) {
-				t.Failed++
-			}
-		case s.State == types.SpecStatePassed:
-			t.Passed++
-		case s.State.Is(types.SpecStateSkipped | types.SpecStatePending):
-			t.Skipped++
-		default:
-			t.Failed++
-		}
 	}
 	merged.PreRunStats.TotalSpecs = its
-	return merged, t, nil
-}
-
-// movedBundles points the bundle entries at the merged run folder.
-func movedBundles(entries types.ReportEntries, outDir string) types.ReportEntries {
-	out := slices.Clone(entries)
-	for i, e := range out {
-		if e.Name == EntryBundle {
-			out[i].Value = types.WrapEntryValue(filepath.Join(outDir, filepath.Base(e.StringRepresentation())))
-		}
-	}
-	return out
+	return merged, results.Tally(merged), nil
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -20,7 +21,7 @@ import (
 func fakeShard(t *testing.T, root, run string, s Shard, kind string, bundles []string, report *types.Report) string {
 	t.Helper()
 	dir := filepath.Join(root, RunID(run, s))
-	var rows []runs.Row
+	var rows []results.Row
 	for _, b := range bundles {
 		if err := os.MkdirAll(filepath.Join(dir, b), 0o755); err != nil {
 			t.Fatal(err)
@@ -28,7 +29,7 @@ func fakeShard(t *testing.T, root, run string, s Shard, kind string, bundles []s
 		if err := os.WriteFile(filepath.Join(dir, b, "manifest.json"), []byte(`{"scenarioId":"`+b+`"}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rows = append(rows, runs.Row{ID: b, Outcome: vocab.Pass, Expected: true, Spec: "passed"})
+		rows = append(rows, row(filepath.Join(dir, b), vocab.Pass))
 	}
 	if err := WriteRecord(dir, s, kind, "", rows); err != nil {
 		t.Fatal(err)
@@ -41,10 +42,20 @@ func fakeShard(t *testing.T, root, run string, s Shard, kind string, bundles []s
 	return dir
 }
 
-func it(text string, state types.SpecState, bundle string) types.SpecReport {
+// row is the row of a bundle at dir that reached outcome, meaning PASS.
+func row(dir string, outcome vocab.Outcome) results.Row {
+	return results.Row{ID: filepath.Base(dir), Bundle: dir, Outcome: outcome, Meant: scenarios.Known{Outcome: vocab.Pass}, AsMeant: outcome == vocab.Pass}
+}
+
+// it is a spec of a Ginkgo report; with a bundle, its row reached outcome.
+func it(text string, state types.SpecState, bundle string, outcome ...vocab.Outcome) types.SpecReport {
 	s := types.SpecReport{ContainerHierarchyTexts: []string{"Scenarios"}, LeafNodeType: types.NodeTypeIt, LeafNodeText: text, State: state}
 	if bundle != "" {
-		s.ReportEntries = types.ReportEntries{{Name: EntryBundle, Value: types.WrapEntryValue(bundle)}}
+		o := vocab.Pass
+		if len(outcome) > 0 {
+			o = outcome[0]
+		}
+		s.ReportEntries = types.ReportEntries{{Name: results.EntryName, Value: types.WrapEntryValue(row(bundle, o))}}
 	}
 	return s
 }
@@ -58,15 +69,16 @@ func suiteReport(start time.Time, ok bool, specs ...types.SpecReport) *types.Rep
 // Two shards become one run: each spec once, from the shard that ran it;
 // a spec no shard ran stays skipped; the bundles move with their entries;
 // the suite nodes of each shard keep their shard's name; a failure in one
-// shard fails the merged suite.
+// shard fails the merged suite; the merged JUnit report is make e2e's (an
+// INCONCLUSIVE scenario is an error).
 func TestMergeJoinsTheShardsOfARun(t *testing.T) {
 	root := t.TempDir()
 	t0 := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	one := fakeShard(t, root, "r", Shard{1, 2}, KindGinkgo, []string{"A"}, suiteReport(t0, true,
 		it("A: a", types.SpecStatePassed, "/elsewhere/r.1-of-2/A"), it("B: b", types.SpecStateSkipped, ""), it("C: c", types.SpecStateSkipped, "")))
-	two := fakeShard(t, root, "r", Shard{2, 2}, KindGinkgo, []string{"B", "D"}, suiteReport(t0.Add(time.Second), false,
+	two := fakeShard(t, root, "r", Shard{2, 2}, KindGinkgo, []string{"B", "D", "E"}, suiteReport(t0.Add(time.Second), false,
 		it("A: a", types.SpecStateSkipped, ""), it("B: b", types.SpecStatePassed, "/elsewhere/r.2-of-2/B"), it("C: c", types.SpecStateSkipped, ""),
-		it("D: d", types.SpecStateFailed, "/elsewhere/r.2-of-2/D")))
+		it("D: d", types.SpecStateFailed, "/elsewhere/r.2-of-2/D", vocab.Fail), it("E: e", types.SpecStateFailed, "/elsewhere/r.2-of-2/E", vocab.Inconclusive)))
 	out := filepath.Join(root, "r")
 	res, err := Merge([]string{two, one}, out, "")
 	if err != nil {
@@ -75,10 +87,15 @@ func TestMergeJoinsTheShardsOfARun(t *testing.T) {
 	if res.RunID != "r" || res.Shards != 2 || !res.Reports || res.SuiteSucceeded {
 		t.Errorf("result %+v", res)
 	}
-	if res.Specs != (Tally{Passed: 2, Failed: 1, Skipped: 1}) {
-		t.Errorf("specs %+v, want 2 passed (A, B), 1 failed (D), 1 skipped (C)", res.Specs)
+	if res.Specs != (results.Specs{Passed: 2, Failed: 2, Skipped: 1}) {
+		t.Errorf("specs %+v, want 2 passed (A, B), 2 failed (D, E), 1 skipped (C)", res.Specs)
 	}
-	for _, b := range []string{"A", "B", "D"} {
+	for _, r := range res.Rows {
+		if r.Bundle != filepath.Join(res.Dir, r.ID) {
+			t.Errorf("the row of %s names its bundle at %s, not in the merged run", r.ID, r.Bundle)
+		}
+	}
+	for _, b := range []string{"A", "B", "D", "E"} {
 		if data, err := os.ReadFile(filepath.Join(out, b, "manifest.json")); err != nil || !strings.Contains(string(data), b) {
 			t.Errorf("bundle %s not copied: %v", b, err)
 		}
@@ -101,13 +118,13 @@ func TestMergeJoinsTheShardsOfARun(t *testing.T) {
 			continue
 		}
 		seen[s.FullText()+" "+s.State.String()]++
-		for _, e := range s.ReportEntries {
-			if e.Name == EntryBundle && filepath.Dir(e.StringRepresentation()) != res.Dir {
-				t.Errorf("%s names its bundle at %s, not in the merged run", s.FullText(), e.StringRepresentation())
+		for _, r := range results.FromSpec(s) {
+			if filepath.Dir(r.Bundle) != res.Dir {
+				t.Errorf("%s names its bundle at %s, not in the merged run", s.FullText(), r.Bundle)
 			}
 		}
 	}
-	want := map[string]int{"Scenarios A: a passed": 1, "Scenarios B: b passed": 1, "Scenarios C: c skipped": 1, "Scenarios D: d failed": 1}
+	want := map[string]int{"Scenarios A: a passed": 1, "Scenarios B: b passed": 1, "Scenarios C: c skipped": 1, "Scenarios D: d failed": 1, "Scenarios E: e failed": 1}
 	if len(seen) != len(want) {
 		t.Errorf("merged specs %v, want %v", seen, want)
 	}
@@ -123,8 +140,9 @@ func TestMergeJoinsTheShardsOfARun(t *testing.T) {
 		t.Errorf("merged time %v + %v", merged[0].StartTime, merged[0].RunTime)
 	}
 	junit, err := os.ReadFile(filepath.Join(out, JUnitReport))
-	if err != nil || !strings.Contains(string(junit), `failures="1"`) || strings.Count(string(junit), "<testcase ") != 6 {
-		t.Errorf("merged JUnit (want 4 specs, 2 suite nodes, 1 failure): %v\n%s", err, junit)
+	if err != nil || !strings.Contains(string(junit), `errors="1" failures="1"`) || strings.Count(string(junit), "<testcase ") != 7 ||
+		!strings.Contains(string(junit), `type="INCONCLUSIVE"`) {
+		t.Errorf("merged JUnit (want 5 specs, 2 suite nodes, 1 failure, 1 INCONCLUSIVE error): %v\n%s", err, junit)
 	}
 }
 

@@ -19,8 +19,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentready/agentready/runs"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/results"
 )
 
 // Env names the shard a Ginkgo run is (k/N); make sets it from SHARD.
@@ -109,7 +108,7 @@ func Base(runID string, s Shard) string { return strings.TrimSuffix(runID, "."+s
 const File = "shard.json"
 
 // Format names the record's layout.
-const Format = "agentready-shard/1"
+const Format = "agentready-shard/2" // 2: the rows are results.Row
 
 // Kinds of runs a shard comes from: the two cover different specs, so
 // shards of both kinds never merge.
@@ -118,41 +117,20 @@ const (
 	KindRun    = "agentready run"
 )
 
-// Record is shard.json: which shard of which run this folder is, and a row
-// per bundle it holds.
+// Record is shard.json: which shard of which run this folder is, and the
+// row of each bundle it holds (package results' model of a run).
 type Record struct {
-	Format  string `json:"format"`
-	Shard   string `json:"shard"` // k/N
-	Run     string `json:"run"`   // the run the shards make up together
-	RunID   string `json:"runId"` // this shard's own run (its folder's name)
-	Kind    string `json:"kind"`
-	BaseURL string `json:"baseUrl,omitempty"` // the user's app; "" for the embedded one
-	Rows    []Row  `json:"rows"`
-}
-
-// Row is one bundle of the shard, as its run page shows it.
-type Row struct {
-	ID       string        `json:"id"`
-	Outcome  vocab.Outcome `json:"outcome"`
-	Expected bool          `json:"asMeant"`
-	Spec     string        `json:"spec,omitempty"`
-}
-
-// Rows converts a run's rows for the record.
-func Rows(rows []runs.Row) []Row {
-	out := make([]Row, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, Row{ID: r.ID, Outcome: r.Outcome, Expected: r.Expected, Spec: r.Spec})
-	}
-	return out
-}
-
-func (r Row) run() runs.Row {
-	return runs.Row{ID: r.ID, Outcome: r.Outcome, Expected: r.Expected, Spec: r.Spec}
+	Format  string        `json:"format"`
+	Shard   string        `json:"shard"` // k/N
+	Run     string        `json:"run"`   // the run the shards make up together
+	RunID   string        `json:"runId"` // this shard's own run (its folder's name)
+	Kind    string        `json:"kind"`
+	BaseURL string        `json:"baseUrl,omitempty"` // the user's app; "" for the embedded one
+	Rows    []results.Row `json:"rows"`
 }
 
 // WriteRecord writes shard.json into a shard's run folder (made if need be).
-func WriteRecord(dir string, s Shard, kind, baseURL string, rows []runs.Row) error {
+func WriteRecord(dir string, s Shard, kind, baseURL string, rows []results.Row) error {
 	if !s.On() {
 		return errors.New("shard.WriteRecord: the whole run is no shard")
 	}
@@ -160,7 +138,10 @@ func WriteRecord(dir string, s Shard, kind, baseURL string, rows []runs.Row) err
 		return err
 	}
 	runID := filepath.Base(dir)
-	rec := Record{Format: Format, Shard: s.String(), Run: Base(runID, s), RunID: runID, Kind: kind, BaseURL: baseURL, Rows: Rows(rows)}
+	rec := Record{Format: Format, Shard: s.String(), Run: Base(runID, s), RunID: runID, Kind: kind, BaseURL: baseURL, Rows: rows}
+	if rec.Rows == nil {
+		rec.Rows = []results.Row{}
+	}
 	data, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return err

@@ -21,11 +21,10 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/scenarios/runner"
 	"github.com/agentready/agentready/shard"
 	"github.com/agentready/agentready/vocab"
 )
@@ -136,24 +135,18 @@ func run(grid string, n int, out string) error {
 }
 
 // oneScenario plays the scenario against a fresh reference app in a fresh
-// tab and writes its bundle, as agentready run does.
+// tab and seals its bundle, as agentready run does (play.Scenario).
 func oneScenario(b *browser.Browser, sc scenarios.Scenario, runDir, name string) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	t0 := time.Now()
-	target, done, err := runs.Target(ctx, b, runs.App{}, sc.Variant)
+	sc.ID = name
+	s, err := play.Scenario(ctx, sc, play.Options{Browser: b, RunID: "grid-bench", Dir: runDir})
 	if err != nil {
 		return 0, err
 	}
-	defer done()
-	meta := bundle.Meta{RunID: "grid-bench", Start: t0, SuiteVersion: bundle.SuiteVersion, Chromium: b.Version.Product, BaseURL: target.BaseURL}
-	ev := runner.Run(ctx, sc, target)
-	v, err := runs.Record(ctx, filepath.Join(runDir, name), meta, sc, ev, target.Tab)
-	if err != nil {
-		return 0, err
-	}
-	if !judge.AsExpected(sc, v) || v.Outcome != vocab.Pass {
-		return 0, fmt.Errorf("%s: %s\n%s", sc.ID, v.Outcome, judge.Explain(v))
+	if !s.Row.AsMeant || s.Row.Outcome != vocab.Pass {
+		return 0, fmt.Errorf("%s: %s\n%s", sc.ID, s.Row.Outcome, judge.Explain(s.Verdict))
 	}
 	took := time.Since(t0)
 	b.Settle() // the tab closed and the next opened ahead are the scenario's cost too
@@ -169,9 +162,9 @@ func timeMerge(work string, bundles int) (time.Duration, error) {
 		if err != nil {
 			return 0, err
 		}
-		var rows []runs.Row
+		var rows []results.Row
 		for _, e := range entries {
-			rows = append(rows, runs.Row{ID: e.Name(), Outcome: vocab.Pass, Expected: true})
+			rows = append(rows, results.Row{ID: e.Name(), Outcome: vocab.Pass, Meant: scenarios.Known{Outcome: vocab.Pass}, AsMeant: true})
 		}
 		s := shard.Shard{K: k + 1, N: 2}
 		named := filepath.Join(work, shard.RunID("bench", s))

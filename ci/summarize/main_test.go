@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/xml"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,48 +10,35 @@ import (
 
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
 )
 
-// spec is a scenario spec as framework.writeBundle reports it.
-func spec(id string, state types.SpecState, outcome string, asMeant bool, codes, meant string) types.SpecReport {
-	v := types.WrapEntryValue
-	r := types.SpecReport{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{"Scenarios"}, LeafNodeText: id, State: state,
-		ReportEntries: types.ReportEntries{
-			{Name: "bundle", Value: v("/ev/run/" + id)},
-			{Name: "outcome", Value: v(outcome)},
-			{Name: "as-meant", Value: v(asMeant)},
-			{Name: "codes", Value: v(codes)},
-			{Name: "meant", Value: v(meant)},
-			{Name: "seconds", Value: v(0.61)},
-		}}
-	switch state {
-	case types.SpecStateFailed:
-		r.Failure = types.Failure{Message: "expected verdict " + meant}
-	case types.SpecStatePanicked:
-		r.Failure = types.Failure{Message: "panic", ForwardedPanic: "harness fault in " + id}
+// spec is a scenario spec as the e2e framework reports it: its row as the
+// one entry.
+func spec(state types.SpecState, r results.Row) types.SpecReport {
+	s := types.SpecReport{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{"Scenarios"}, LeafNodeText: r.ID, State: state,
+		ReportEntries: types.ReportEntries{{Name: results.EntryName, Value: types.WrapEntryValue(r)}}}
+	if state == types.SpecStateFailed {
+		s.Failure = types.Failure{Message: "expected verdict " + r.Meant.String()}
 	}
-	return r
-}
-
-// departs adds the entry that names the link a FAIL departs at.
-func departs(r types.SpecReport, link string) types.SpecReport {
-	r.ReportEntries = append(r.ReportEntries, types.ReportEntry{Name: "departs", Value: types.WrapEntryValue(link)})
-	return r
+	return s
 }
 
 // reports writes a Ginkgo JSON and JUnit report of one run, through
 // Ginkgo's own reporters, and answers their paths.
 func reports(t *testing.T) (jsonPath, junitPath string) {
 	t.Helper()
-	report := types.Report{SuiteDescription: "agentready e2e", SuiteSucceeded: false, SpecReports: types.SpecReports{
-		spec("A-pass", types.SpecStatePassed, "PASS", true, "", "PASS"),
-		departs(spec("B-known-bad", types.SpecStatePassed, "FAIL", true, "answer_incomplete", "FAIL answer_incomplete"), "answer"),
-		departs(spec("C-fails", types.SpecStateFailed, "FAIL", false, "state_mismatch", "PASS"), "server"),
-		spec("D-unjudged", types.SpecStateFailed, "INCONCLUSIVE", false, "evidence_missing", "PASS"),
-		spec("E-fault", types.SpecStatePanicked, "INCONCLUSIVE", false, "evidence_missing", "PASS"),
-		spec("F-meant-inconclusive", types.SpecStatePassed, "INCONCLUSIVE", true, "case_incomplete", "INCONCLUSIVE case_incomplete"),
-		// a spec that runs a scenario to assert its FAIL itself
-		departs(spec("G-spec-asserts", types.SpecStatePassed, "FAIL", false, "contract_broken", "PASS"), "page"),
+	pass := scenarios.Known{Outcome: vocab.Pass}
+	report := types.Report{SuiteDescription: "agentready e2e", SpecReports: types.SpecReports{
+		{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStatePassed},
+		spec(types.SpecStatePassed, results.Row{ID: "A-pass", Bundle: "/ev/run/A-pass", Outcome: vocab.Pass, Meant: pass, AsMeant: true, Seconds: 0.61}),
+		spec(types.SpecStateFailed, results.Row{ID: "C-fails", Bundle: "/ev/run/C-fails", Outcome: vocab.Fail, Codes: []vocab.Code{vocab.StateMismatch}, Meant: pass, Seconds: 0.6,
+			Diagnosis: &results.Departure{Link: vocab.LinkServer}, Failed: []results.Check{{ID: "state[human]", Status: vocab.CheckFail, Code: vocab.StateMismatch, Message: "seats: expected 7, actual 8"}}}),
+		spec(types.SpecStateFailed, results.Row{ID: "D-unjudged", Bundle: "/ev/run/D-unjudged", Outcome: vocab.Inconclusive, Codes: []vocab.Code{vocab.EvidenceMissing}, Meant: pass, Seconds: 0.6}),
+		{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{"Catalog"}, LeafNodeText: "lists the tools", State: types.SpecStateSkipped},
 	}}
 	dir := t.TempDir()
 	jsonPath, junitPath = filepath.Join(dir, "e2e.json"), filepath.Join(dir, "e2e.junit.xml")
@@ -65,57 +51,10 @@ func reports(t *testing.T) (jsonPath, junitPath string) {
 	return jsonPath, junitPath
 }
 
-func TestAnInconclusiveScenarioIsAJUnitErrorWithItsCodes(t *testing.T) {
-	_, junitPath := reports(t)
-	n, err := fixJUnit(junitPath)
-	if err != nil || n != 1 {
-		t.Fatalf("fixJUnit: %d rewritten, %v", n, err)
-	}
-	data, err := os.ReadFile(junitPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var suites reporters.JUnitTestSuites
-	if err := xml.Unmarshal(data, &suites); err != nil {
-		t.Fatal(err)
-	}
-	s := suites.TestSuites[0]
-	if s.Failures != 1 || s.Errors != 2 || suites.Failures != 1 || suites.Errors != 2 {
-		t.Errorf("counts: suite %d failures %d errors, all %d failures %d errors; want 1 and 2", s.Failures, s.Errors, suites.Failures, suites.Errors)
-	}
-	got := map[string]string{}
-	for _, tc := range s.TestCases {
-		switch {
-		case tc.Failure != nil:
-			got[tc.Name] = "failure " + tc.Failure.Type
-		case tc.Error != nil:
-			got[tc.Name] = "error " + tc.Error.Type + ": " + tc.Error.Message
-		default:
-			got[tc.Name] = "ok"
-		}
-	}
-	for name, want := range map[string]string{
-		"[It] Scenarios A-pass":               "ok",
-		"[It] Scenarios B-known-bad":          "ok",
-		"[It] Scenarios C-fails":              "failure failed",
-		"[It] Scenarios D-unjudged":           "error INCONCLUSIVE: INCONCLUSIVE evidence_missing: D-unjudged was not judged (meant PASS); the evidence: /ev/run/D-unjudged",
-		"[It] Scenarios E-fault":              "error panicked: harness fault in E-fault",
-		"[It] Scenarios F-meant-inconclusive": "ok",
-		"[It] Scenarios G-spec-asserts":       "ok",
-	} {
-		if got[name] != want {
-			t.Errorf("%s: %q, want %q", name, got[name], want)
-		}
-	}
-	// Rewriting again changes nothing.
-	if n, err := fixJUnit(junitPath); n != 0 || err != nil {
-		t.Errorf("a second rewrite: %d, %v", n, err)
-	}
-}
-
-// The terminal ends with the table, failures first, then the closing line;
-// GitHub's job summary gets the same as Markdown.
-func TestTheTableAndTheJobSummary(t *testing.T) {
+// The terminal ends with the table and the closing line, the job summary
+// gets the run as Markdown, the JUnit report its INCONCLUSIVE error: each
+// exactly what package results makes of the report's rows.
+func TestEveryReportIsAFunctionOfTheRows(t *testing.T) {
 	jsonPath, junitPath := reports(t)
 	dir := t.TempDir()
 	bin, summary := filepath.Join(dir, "summarize"), filepath.Join(dir, "summary.md")
@@ -129,50 +68,45 @@ func TestTheTableAndTheJobSummary(t *testing.T) {
 	if err := cmd.Run(); err == nil {
 		t.Fatalf("a run with failed specs must exit non-zero:\n%s", out.String())
 	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if last := lines[len(lines)-1]; last != "e2e: 4 passed, 3 failed, 0 skipped" {
-		t.Errorf("the closing line: %q", last)
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
 	}
-	text := out.String()
-	table := text[strings.Index(text, "scenario "):]
-	order := []string{"C-fails", "D-unjudged", "E-fault", "A-pass", "B-known-bad", "F-meant-inconclusive", "G-spec-asserts"}
-	for i := 1; i < len(order); i++ {
-		if strings.Index(table, order[i-1]) > strings.Index(table, order[i]) {
-			t.Errorf("%s is listed after %s: failures first, then by ID\n%s", order[i-1], order[i], table)
-		}
+	_, rows := ginkgo(data, &tally{})
+	var table strings.Builder
+	results.PrintTable(&table, rows)
+	const closing = "e2e: 1 passed, 2 failed, 1 skipped"
+	want := "junit: 1 INCONCLUSIVE scenario(s) written as errors in " + junitPath + "\n" +
+		"FAILED: Scenarios C-fails (failed)\nFAILED: Scenarios D-unjudged (failed)\n" + table.String() + closing + "\n"
+	if out.String() != want {
+		t.Errorf("the output:\n%s\nwant:\n%s", out.String(), want)
 	}
-	for _, want := range []string{
-		"junit: 1 INCONCLUSIVE scenario(s) written as errors in " + junitPath,
-		"D-unjudged            INCONCLUSIVE ✗ meant PASS",
-		"B-known-bad           FAIL, as expected",
-		"G-spec-asserts        FAIL, as its spec expects",
-		"scenarios: 1 PASS, 3 FAIL (2 as expected), 3 INCONCLUSIVE (1 as expected); 3 not as meant",
-		// where each FAIL departs, "-" for the others
-		"scenario              verdict                      time  departs  codes\n",
-		"C-fails               FAIL ✗ meant PASS            0.6s  server   state_mismatch\n",
-		"D-unjudged            INCONCLUSIVE ✗ meant PASS    0.6s  -        evidence_missing\n",
-		"G-spec-asserts        FAIL, as its spec expects    0.6s  page     contract_broken\n",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the output lacks %q:\n%s", want, text)
-		}
+	if !strings.Contains(table.String(), "✗ state_mismatch state[human]: seats: expected 7, actual 8") {
+		t.Errorf("the table does not say why C-fails is not as meant:\n%s", table.String())
 	}
 	md, err := os.ReadFile(summary)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{
-		"### e2e: 4 passed, 3 failed, 0 skipped",
-		"**Not as meant**",
-		"| D-unjudged | INCONCLUSIVE ✗ meant PASS | PASS | `evidence_missing` | 0.6 s |",
-		"<details><summary>4 scenario(s) as meant</summary>",
-		"| B-known-bad | FAIL, as expected | FAIL answer_incomplete | `answer_incomplete` | 0.6 s |",
-		"| scenario | verdict | meant to reach | codes | time | departs at |",
-		"| C-fails | FAIL ✗ meant PASS | PASS | `state_mismatch` | 0.6 s | `server` |",
-		"| A-pass | PASS | PASS | — | 0.6 s | — |",
-	} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("the job summary lacks %q:\n%s", want, md)
-		}
+	if string(md) != results.Markdown(closing, rows) {
+		t.Errorf("the job summary:\n%s\nwant:\n%s", md, results.Markdown(closing, rows))
+	}
+	junit, err := os.ReadFile(junitPath)
+	if err != nil || !strings.Contains(string(junit), `<error message="INCONCLUSIVE evidence_missing: D-unjudged was not judged (meant PASS); the evidence: /ev/run/D-unjudged" type="INCONCLUSIVE">`) {
+		t.Errorf("the JUnit report: %v\n%s", err, junit)
+	}
+}
+
+// Without --scenarios, only the closing line: a go test -json stream too.
+func TestAGoTestStreamIsCounted(t *testing.T) {
+	stream := `{"Action":"pass","Package":"p","Test":"TestA"}
+{"Action":"skip","Package":"p","Test":"TestB"}
+{"Action":"output","Package":"q","Output":"build failed\n"}
+{"Action":"fail","Package":"q"}
+`
+	var tl tally
+	failed := goTest([]byte(stream), &tl)
+	if tl != (tally{passed: 1, failed: 1, skipped: 1}) || len(failed) != 1 || !strings.Contains(failed[0], "q (outside any test):\nbuild failed") {
+		t.Errorf("tally %+v, failed %q", tl, failed)
 	}
 }

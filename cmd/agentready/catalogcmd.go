@@ -8,15 +8,14 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/pagetools"
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/results"
 )
 
 // catalogCmd is `agentready catalog URL [--json]`: the tools a page offers,
@@ -34,7 +33,7 @@ func catalogCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: agentready catalog [--json] [--settle 300ms] [--max-wait 5s] URL")
 		return 2
 	}
-	l, code := readPage(fs.Arg(0), *opts, stderr)
+	l, code := readPage("catalog", fs.Arg(0), *opts, stderr)
 	if code != 0 {
 		return code
 	}
@@ -69,15 +68,14 @@ func pageOptions(fs *flag.FlagSet) *pagetools.Options {
 	return &o
 }
 
-// readPage launches the browser (the suite's flags and preflight) and lists
-// the page's tools: exit code 2 on bad input, 1 when the page cannot be read.
-func readPage(raw string, opts pagetools.Options, stderr io.Writer) (pagetools.Listing, int) {
-	ls, errs, code := readPages([]string{raw}, opts, stderr)
+// readPage starts the browser (startBrowser) and lists the page's tools: exit code 2 on bad input, 1 when the page cannot be read.
+func readPage(cmd, raw string, opts pagetools.Options, stderr io.Writer) (pagetools.Listing, int) {
+	ls, errs, code := readPages(cmd, []string{raw}, opts, stderr)
 	if code != 0 {
 		return pagetools.Listing{}, code
 	}
 	if errs[0] != nil {
-		fmt.Fprintln(stderr, "agentready:", errs[0])
+		fmt.Fprintf(stderr, "agentready %s: %v\n", cmd, errs[0])
 		return pagetools.Listing{}, 1
 	}
 	return ls[0], 0
@@ -87,24 +85,23 @@ func readPage(raw string, opts pagetools.Options, stderr io.Writer) (pagetools.L
 // not an http(s) URL, or the browser does not start), then reads the pages
 // one after the other in one browser. A page that cannot be read has its
 // error at its index; the others are read all the same.
-func readPages(raws []string, opts pagetools.Options, stderr io.Writer) ([]pagetools.Listing, []error, int) {
+func readPages(cmd string, raws []string, opts pagetools.Options, stderr io.Writer) ([]pagetools.Listing, []error, int) {
 	urls := make([]string, len(raws))
 	for i, raw := range raws {
 		u, err := url.Parse(raw)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			fmt.Fprintf(stderr, "agentready: %q is not an http(s) URL\n", raw)
+			fmt.Fprintf(stderr, "agentready %s: %q is not an http(s) URL\n", cmd, raw)
 			return nil, nil, 2
 		}
 		urls[i] = u.String()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
-	b, err := browser.Launch(browser.OptionsFromEnv())
-	if err != nil {
-		fmt.Fprintln(stderr, "agentready:", err)
+	b, stopBrowser, ok := startBrowser(ctx, cmd, stderr)
+	if !ok {
 		return nil, nil, 2
 	}
-	defer b.Close()
+	defer stopBrowser()
 	listings, errs := make([]pagetools.Listing, len(urls)), make([]error, len(urls))
 	for i, u := range urls {
 		pageCtx, cancel := context.WithTimeout(ctx, opts.MaxWait+browser.NavigateTimeout+10*time.Second)
@@ -125,7 +122,7 @@ func printListing(w io.Writer, l pagetools.Listing) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKIND\tANNOTATIONS\tFRAME\tDESCRIPTION")
 	for _, t := range l.Sorted() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Kind, hints(t), frameLabel(l.URL, t.FrameURL), oneLine(t.Description, 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Kind, hints(t), frameLabel(l.URL, t.FrameURL), results.OneLine(t.Description, 70))
 	}
 	_ = tw.Flush()
 	if l.Disagreement != "" {
@@ -155,14 +152,6 @@ func frameLabel(page, frame string) string {
 		return "top"
 	}
 	return frame
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // reorder puts flags before positional arguments, so that

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
@@ -43,7 +43,7 @@ func TestImportedInspectorTracePassesAgainstTheReferenceApp(t *testing.T) {
 	}
 	defer b.Close()
 	verdict := func(variant string) judge.Verdict {
-		target, done, err := runs.Target(t.Context(), b, runs.App{}, variant)
+		target, done, err := play.Target(t.Context(), b, play.App{}, variant)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,7 +39,7 @@ func initCmd(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	l, code := readPage(fs.Arg(0), *opts, stderr)
+	l, code := readPage("init", fs.Arg(0), *opts, stderr)
 	if code != 0 {
 		return code
 	}

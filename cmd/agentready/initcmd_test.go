@@ -10,7 +10,7 @@ import (
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/fixtures/plainapp"
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
@@ -52,7 +52,7 @@ func TestInitPinsTheRealCatalog(t *testing.T) {
 			t.Fatalf("%s: the written file does not load: %v", page.id, err)
 		}
 		verdict := func(sc scenarios.Scenario) judge.Verdict {
-			target, done, err := runs.Target(t.Context(), b, runs.App{BaseURL: page.base}, "")
+			target, done, err := play.Target(t.Context(), b, play.App{BaseURL: page.base}, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -36,7 +36,7 @@ func lintCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready lint: --fail-on %q is not error, warning or info\n", *failOn)
 		return 2
 	}
-	listings, errs, code := readPages(fs.Args(), *opts, stderr)
+	listings, errs, code := readPages("lint", fs.Args(), *opts, stderr)
 	if code != 0 {
 		return code
 	}

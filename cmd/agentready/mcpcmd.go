@@ -1,20 +1,17 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentready/agentready/agentmcp"
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 )
 
@@ -24,7 +21,9 @@ import (
 // judged) as a scenario run is. Standard output is the protocol's: every
 // word for the person goes to standard error. It exits 0 once the client
 // has gone and every run reached PASS (or, without a scenario, was
-// recorded) and every bundle verifies; 1 otherwise; 2 on bad usage.
+// recorded) and every bundle verifies; 1 otherwise; 2 on bad usage, an
+// app that does not answer, a browser that does not start, or a run
+// folder another run is writing.
 func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -34,7 +33,7 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Runs, "runs", 1, "how many runs, each on a fresh page (final_answer ends one); the report gives pass^k and pass@k")
 	fs.StringVar(&o.ID, "id", "mcp-session", "the bundles' id without --scenario")
 	fs.BoolVar(&o.PageActions, "page-actions", false, "also offer page_click, as a browser agent that clicks in the page")
-	fs.StringVar(&o.ObserverToken, "observer-token", os.Getenv(runs.EnvObserverToken), "the token of your app's observation endpoints, if it has them")
+	fs.StringVar(&o.ObserverToken, "observer-token", os.Getenv(play.EnvObserverToken), "the token of your app's observation endpoints, if it has them")
 	evidence, runID := runFlags(fs)
 	if err := fs.Parse(reorder(args)); err != nil {
 		return 2
@@ -47,39 +46,39 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *scenarioFile != "" {
 		sc, err := scenarios.Load(*scenarioFile)
 		if err != nil {
-			fmt.Fprintln(stderr, "agentready mcp:", err)
+			fmt.Fprintln(stderr, "agentready mcp: --scenario:", err)
 			return 2
 		}
 		o.Scenario = &sc
 	}
 	o.Evidence = filepath.Join(*evidence, o.RunID)
 	o.Log = stderr
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	b, err := browser.Launch(browser.OptionsFromEnv())
+	srv, err := agentmcp.New(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "agentready mcp:", err)
 		return 2
 	}
-	defer b.Close()
-	rep, err := agentmcp.Serve(ctx, b, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}}, o)
+	ctx, stop := interruptible()
+	defer stop()
+	b, end, ok := startRun(ctx, "mcp", o.Evidence, srv.CheckApp, stderr)
+	if !ok {
+		return 2
+	}
+	defer end()
+	rep, err := srv.Serve(ctx, b, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}})
 	if err != nil {
 		fmt.Fprintln(stderr, "agentready mcp:", err)
 		if len(rep.Runs) == 0 {
 			return 2
 		}
 	}
-	var rows []runs.Row
-	for _, r := range rep.Runs {
-		rows = append(rows, runs.Row{ID: r.ID, Outcome: r.Outcome, Expected: r.Expected || !rep.Judged})
-	}
 	verified := 0
-	if len(rows) > 0 {
-		if err := runs.WriteIndex(o.Evidence, o.RunID, rows); err != nil {
-			fmt.Fprintln(stderr, "agentready mcp: the run's index:", err)
+	if len(rep.Runs) > 0 {
+		if err := (results.Page{RunID: o.RunID, Rows: rep.Runs}).Write(o.Evidence); err != nil {
+			fmt.Fprintln(stderr, "agentready mcp: the run's page:", err)
 		}
 		verified = verify([]string{o.Evidence}, stderr, stderr)
-		fmt.Fprintf(stderr, "evidence: %s\n", filepath.Join(o.Evidence, "index.html"))
+		fmt.Fprintf(stderr, "evidence: %s\n", filepath.Join(o.Evidence, results.PageFile))
 	}
 	fmt.Fprint(stderr, rep.Summary())
 	if err != nil || verified != 0 || (rep.Judged && !rep.PassHatK()) {

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/shard"
 )
 
@@ -47,7 +47,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "agentready merge:", err)
 		return 2
 	}
-	runs.PrintVerdicts(stdout, res.Dir, res.Rows)
+	results.PrintTable(stdout, res.Rows)
 	failed := 0
 	for _, m := range res.Mismatch {
 		fmt.Fprintln(stdout, "MISMATCH", m)
@@ -71,11 +71,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "merge: %d passed, %d failed, %d skipped\n", res.Specs.Passed, failed, res.Specs.Skipped)
 	} else {
-		for _, r := range res.Rows {
-			if !r.Expected {
-				failed++
-			}
-		}
+		failed = len(results.NotAsMeant(res.Rows))
 		fmt.Fprintf(stdout, "merge: %d passed, %d failed\n", len(res.Rows)-failed, failed)
 	}
 	if failed > 0 || verified != 0 || len(res.Mismatch) > 0 {

@@ -2,14 +2,16 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/plainapp"
+	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/vocab"
 )
@@ -108,15 +110,11 @@ func TestRunRefusesBadInputBeforeRunning(t *testing.T) {
 
 func readVerdict(t *testing.T, dir string) judge.Verdict {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "verdict.json"))
+	s, err := bundle.ReadSummary(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v judge.Verdict
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return s.Verdict
 }
 
 // A page that names today's date: on the scenario's fixed clock it reads
@@ -156,5 +154,40 @@ func TestAFixedClockMakesADatedPageRepeatable(t *testing.T) {
 	}
 	if v := readVerdict(t, filepath.Join(out, "r2", "MENU-03.clock")); !slices.Contains(v.Codes, vocab.UIMismatch) {
 		t.Errorf("without the clock: %s %v, want ui_mismatch", v.Outcome, v.Codes)
+	}
+}
+
+// The acceptance of issue 25.5: two runs given one run id at once. The
+// second is refused (exit 2) naming the first, whose folder it leaves
+// alone; once the first has let go, the id is free again.
+func TestASecondRunOfOneRunIDIsRefused(t *testing.T) {
+	app, err := plainapp.Start(plainapp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	evidence := t.TempDir()
+	first, err := play.LockRun(filepath.Join(evidence, "r1"), "the first run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--base-url", app.URL, "--scenarios", plainScenarios, "--id", "ORDER-01", "--evidence", evidence, "--run-id", "r1"}
+	var out, errs bytes.Buffer
+	if code := runScenarios(args, &out, &errs); code != 2 || !strings.Contains(errs.String(), "another run is writing this run folder") ||
+		!strings.Contains(errs.String(), fmt.Sprintf("the first run, pid %d", os.Getpid())) {
+		t.Fatalf("exit %d, want 2 naming the first run:\n%s%s", code, out.String(), errs.String())
+	}
+	if entries, _ := os.ReadDir(filepath.Join(evidence, "r1")); len(entries) != 1 || entries[0].Name() != play.LockFile {
+		t.Errorf("the refused run wrote into the first's folder: %v", entries)
+	}
+	if err := first.Release(); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := runScenarios(args, &out, &errs); code != 0 {
+		t.Fatalf("after the first let go: exit %d\n%s%s", code, out.String(), errs.String())
+	}
+	if _, err := os.Stat(filepath.Join(evidence, "r1", play.LockFile)); !os.IsNotExist(err) {
+		t.Errorf("the run left its lock behind: %v", err)
 	}
 }

@@ -7,12 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
-	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/smoke"
 )
 
@@ -38,16 +34,15 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready smoke: %q is not an http(s) URL\n", fs.Arg(0))
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	b, err := browser.Launch(browser.OptionsFromEnv())
-	if err != nil {
-		fmt.Fprintln(stderr, "agentready smoke:", err)
+	b, stopBrowser, ok := startBrowser(ctx, "smoke", stderr)
+	if !ok {
 		return 2
 	}
-	defer b.Close()
+	defer stopBrowser()
 	rep, err := smoke.Run(ctx, b, u.String(), opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "agentready smoke:", err)

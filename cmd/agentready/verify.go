@@ -13,8 +13,9 @@ import (
 )
 
 // verify checks bundles; a folder without a manifest is taken as a run
-// folder and every bundle in it is checked. It exits 1 when any bundle does
-// not verify, 2 on bad usage.
+// folder and every folder in it is checked as a bundle. It exits 1 when any
+// bundle does not verify (or a run folder's folder is no whole bundle), 2
+// on bad usage or a folder that holds no bundle at all.
 func verify(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -68,8 +69,10 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// bundlesIn answers path itself when it is a bundle, or the bundles directly
-// inside it.
+// bundlesIn answers path itself when it is a bundle; for a run folder,
+// every folder directly inside it, each of which must be a whole bundle (a
+// folder without its manifest is verified, and fails, rather than left
+// out: a run folder that lost part of a bundle does not verify).
 func bundlesIn(path string) ([]string, error) {
 	if _, err := os.Stat(filepath.Join(path, bundle.ManifestFile)); err == nil {
 		return []string{path}, nil
@@ -79,14 +82,16 @@ func bundlesIn(path string) ([]string, error) {
 		return nil, err
 	}
 	var out []string
+	whole := 0
 	for _, e := range entries {
 		if e.IsDir() {
+			out = append(out, filepath.Join(path, e.Name()))
 			if _, err := os.Stat(filepath.Join(path, e.Name(), bundle.ManifestFile)); err == nil {
-				out = append(out, filepath.Join(path, e.Name()))
+				whole++
 			}
 		}
 	}
-	if len(out) == 0 {
+	if whole == 0 {
 		return nil, fmt.Errorf("%s: no bundle here (no %s in it or in its folders)", path, bundle.ManifestFile)
 	}
 	slices.Sort(out)

@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,18 +12,15 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2" //nolint:revive
-	"github.com/onsi/ginkgo/v2/types"
-	. "github.com/onsi/gomega" //nolint:revive
+	. "github.com/onsi/gomega"    //nolint:revive
 
-	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/scenarios/runner"
 	"github.com/agentready/agentready/shard"
 	"github.com/agentready/agentready/vocab"
 )
@@ -42,13 +40,22 @@ var Run struct {
 	Commit string
 }
 
-// NewRunID makes the run's id on the first process; a shard's is the
-// run's with ".k-of-N" after it.
-func NewRunID() []byte {
-	if id := os.Getenv(EnvRunID); id != "" {
-		return []byte(shard.RunID(id, Shard))
+// runLock is the first process's hold on the run folder, for the whole run.
+var runLock *play.Lock
+
+// NewRun names the run on the first process, a shard's with ".k-of-N"
+// after it, and claims its folder: a run that another live run is writing
+// (the same AGENTREADY_RUN_ID at once) fails before any spec, naming it.
+func NewRun() []byte {
+	id := shard.RunID(cmp.Or(os.Getenv(EnvRunID), play.NewID()), Shard)
+	SetUpRun([]byte(id))
+	lock, err := play.LockRun(Run.Dir, "make e2e (Ginkgo)")
+	Expect(err).NotTo(HaveOccurred(), "no spec was run")
+	if lock.Stale != nil {
+		fmt.Printf("run folder %s: the lock left by %s, which has ended, was taken over\n", Run.Dir, lock.Stale)
 	}
-	return []byte(shard.RunID(runs.NewID(), Shard))
+	runLock = lock
+	return []byte(id)
 }
 
 // SetUpRun takes the run id in every process.
@@ -66,24 +73,11 @@ func SetUpRun(id []byte) {
 	Run.ID, Run.Dir, Run.Commit = string(id), filepath.Join(abs, string(id)), suiteCommit()
 }
 
-// Report entry names that tie a spec to its bundle. They are in the JSON
-// and JUnit reports (ci/summarize reads them: its table, the JUnit errors
-// of INCONCLUSIVE verdicts, the CI summary); a passing spec prints none of
-// them, a failed one its bundle and verdict.
-const (
-	EntryBundle   = shard.EntryBundle
-	EntryOutcome  = "outcome"
-	EntryExpected = "as-meant"
-	EntryCodes    = "codes"   // the verdict's codes, space-separated
-	EntryMeant    = "meant"   // the verdict the scenario means to reach: PASS, or its known answer and codes
-	EntrySeconds  = "seconds" // the scenario's time, recording and bundle included
-	EntryDeparts  = "departs" // the link a FAIL first departs at (the verdict's diagnosis); "" for other verdicts
-)
-
-// RunScenario plays a scenario against its target, seals and writes its
-// evidence bundle (whatever the verdict, and also when the spec is cut
-// short), and answers the verdict. A harness fault makes the spec an error,
-// not a failure: the app was not judged.
+// RunScenario plays a scenario against its target and seals its evidence
+// bundle (whatever the verdict, and also when the spec is cut short), adds
+// its row to the spec's report (results.EntryName), and answers the
+// verdict. A harness fault makes the spec an error, not a failure: the app
+// was not judged.
 func RunScenario(ctx context.Context, sc scenarios.Scenario) judge.Verdict {
 	GinkgoHelper()
 	return RunScenarioOn(ctx, sc, App)
@@ -91,102 +85,49 @@ func RunScenario(ctx context.Context, sc scenarios.Scenario) judge.Verdict {
 
 // RunScenarioOn is RunScenario against another app: a test app of the
 // suite's own, served by the spec.
-func RunScenarioOn(ctx context.Context, sc scenarios.Scenario, app runs.App) judge.Verdict {
+func RunScenarioOn(ctx context.Context, sc scenarios.Scenario, app play.App) judge.Verdict {
 	GinkgoHelper()
 	Expect(Browser).NotTo(BeNil(), "SetUpBrowser was not called in BeforeSuite")
-	target, done, err := runs.Target(ctx, Browser, app, sc.Variant)
+	p, err := play.Start(ctx, sc, play.Options{Browser: Browser, App: app, RunID: Run.ID, Dir: Run.Dir, Commit: Run.Commit})
 	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(done)
-	meta := bundle.Meta{RunID: Run.ID, Start: time.Now().UTC(), SuiteVersion: bundle.SuiteVersion, SuiteCommit: Run.Commit,
-		Chromium: Browser.Version.Product, Protocol: Browser.Version.Protocol, Features: Browser.Version.Features, WebMCP: Browser.Version.WebMCP, Variant: sc.Variant, BaseURL: target.BaseURL}
-	dir := filepath.Join(Run.Dir, sc.ID)
-	// Written once: by the spec, or by the cleanup when the spec was cut
-	// short. sync.Once also orders the two, which may run on different
-	// goroutines when Ginkgo interrupts a spec.
-	var once sync.Once
-	var verdict judge.Verdict
-	write := func(ctx context.Context, ev *scenarios.Evidence) {
-		once.Do(func() { verdict = writeBundle(ctx, dir, meta, sc, ev, target.Tab) })
+	DeferCleanup(p.Close)
+	// The play is sealed once: by the spec, or by the cleanup when the
+	// spec was cut short (which may run on another goroutine, while the
+	// spec's still waits); its row is reported once.
+	var reported sync.Once
+	report := func(s play.Sealed, err error) play.Sealed {
+		reported.Do(func() { AddReportEntry(results.EntryName, s.Row, ReportEntryVisibilityFailureOrVerbose) })
+		Expect(err).NotTo(HaveOccurred(), "the bundle of %s", sc.ID)
+		return s
 	}
 	DeferCleanup(func(ctx SpecContext) {
-		write(ctx, runner.Partial(sc, target, "the spec was interrupted or timed out"))
+		report(p.Cut(ctx, "the spec was interrupted or timed out"))
 	}, NodeTimeout(2*Bound))
-	ev := runner.Run(ctx, sc, target)
-	write(ctx, ev)
-	if len(ev.Faults) > 0 && (sc.Known == nil || sc.Known.Outcome != vocab.Inconclusive) {
+	s := report(p.Finish(ctx))
+	if len(s.Row.Faults) > 0 && sc.Meant().Outcome != vocab.Inconclusive {
 		// Ginkgo reports a panic as a JUnit <error>: a harness fault, not a verdict.
-		panic(fmt.Sprintf("harness fault in %s (bundle %s):\n  %s", sc.ID, dir, strings.Join(ev.Faults, "\n  ")))
+		panic(fmt.Sprintf("harness fault in %s (bundle %s):\n  %s", sc.ID, p.Dir, strings.Join(s.Row.Faults, "\n  ")))
 	}
-	return verdict
+	return s.Verdict
 }
 
-// writeBundle seals and writes one bundle and reports it to Ginkgo.
-func writeBundle(ctx context.Context, dir string, meta bundle.Meta, sc scenarios.Scenario, ev *scenarios.Evidence, tab *browser.Tab) judge.Verdict {
-	GinkgoHelper()
-	v, err := runs.Record(ctx, dir, meta, sc, ev, tab)
-	Expect(err).NotTo(HaveOccurred())
-	codes := make([]string, len(v.Codes))
-	for i, c := range v.Codes {
-		codes[i] = string(c)
-	}
-	AddReportEntry(EntryBundle, dir, ReportEntryVisibilityFailureOrVerbose)
-	AddReportEntry(EntryOutcome, string(v.Outcome), ReportEntryVisibilityNever)
-	AddReportEntry(EntryExpected, judge.AsExpected(sc, v), ReportEntryVisibilityNever)
-	AddReportEntry(EntryCodes, strings.Join(codes, " "), ReportEntryVisibilityNever)
-	AddReportEntry(EntryMeant, judge.MeantVerdict(sc), ReportEntryVisibilityNever)
-	AddReportEntry(EntrySeconds, time.Since(meta.Start).Seconds(), ReportEntryVisibilityNever)
-	departs := ""
-	if v.Diagnosis != nil {
-		departs = string(v.Diagnosis.Link)
-	}
-	AddReportEntry(EntryDeparts, departs, ReportEntryVisibilityNever)
-	AddReportEntry("verdict", judge.Explain(v), ReportEntryVisibilityFailureOrVerbose)
-	return v
-}
-
-// SummarizeRun writes the run's index.html (totals, then every bundle,
-// failures first) and prints one line of totals and the page's path; the
-// table of verdicts is ci/summarize's, at the end of the run. It runs once,
-// after all processes.
+// SummarizeRun writes the run's index.html (totals, then every bundle, the
+// ones not as meant first) from the rows the specs reported, prints one
+// line of totals and the page's path, and lets the run folder go; the
+// table of verdicts is ci/summarize's, at the end of the run. It runs
+// once, after all processes.
 func SummarizeRun(report Report) {
-	var rows []runs.Row
-	specs := runs.Specs{}
-	for _, s := range report.SpecReports {
-		if s.LeafNodeType == types.NodeTypeIt {
-			switch {
-			case s.State == types.SpecStatePassed:
-				specs.Passed++
-			case s.State.Is(types.SpecStateSkipped | types.SpecStatePending):
-				specs.Skipped++
-			default:
-				specs.Failed++
-			}
+	defer func() {
+		if err := runLock.Release(); err != nil {
+			fmt.Println("run folder lock:", err)
 		}
-		var r runs.Row
-		bundleDir := ""
-		for _, e := range s.ReportEntries {
-			switch e.Name {
-			case EntryBundle:
-				bundleDir = e.StringRepresentation()
-			case EntryOutcome:
-				r.Outcome = vocab.Outcome(e.StringRepresentation())
-			case EntryExpected:
-				r.Expected = e.StringRepresentation() == "true"
-			}
-		}
-		if bundleDir == "" {
-			continue
-		}
-		r.ID, r.Spec = filepath.Base(bundleDir), s.State.String()
-		rows = append(rows, r)
-	}
+	}()
+	rows, specs := results.FromReport(report), results.Tally(report)
 	if Run.Dir == "" || (len(rows) == 0 && !Shard.On()) {
 		return
 	}
-	x := runs.Index{RunID: Run.ID, Rows: rows, Specs: &specs}
-	fmt.Printf("\nscenarios: %d PASS, %d FAIL (%d as expected), %d INCONCLUSIVE (%d as expected); %d not as meant; run page %s\n",
-		x.Count(vocab.Pass), x.Count(vocab.Fail), x.Meant(vocab.Fail), x.Count(vocab.Inconclusive), x.Meant(vocab.Inconclusive), len(x.Bad()), filepath.Join(Run.Dir, "index.html"))
-	if err := errors.Join(os.MkdirAll(Run.Dir, 0o755), x.Write(Run.Dir)); err != nil {
+	fmt.Printf("\nscenarios: %s; run page %s\n", results.Totals(rows), filepath.Join(Run.Dir, results.PageFile))
+	if err := errors.Join(os.MkdirAll(Run.Dir, 0o755), results.Page{RunID: Run.ID, Rows: rows, Specs: &specs}.Write(Run.Dir)); err != nil {
 		fmt.Println("run index:", err)
 	}
 	writeShardRecord(rows)

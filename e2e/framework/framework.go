@@ -19,8 +19,8 @@ import (
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
 	"github.com/agentready/agentready/pages"
+	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/runs"
 	"github.com/agentready/agentready/scenarios/runner"
 	"github.com/agentready/agentready/vocab"
 )
@@ -38,8 +38,8 @@ func CheckApp(ctx context.Context) {
 // process's browser once, and registers its shutdown (a grid session is
 // deleted, on an interrupt too). Call it from BeforeSuite: a failed
 // preflight then fails the run before any spec starts.
-func SetUpBrowser() {
-	b, release, err := browser.LaunchFromEnv()
+func SetUpBrowser(ctx context.Context) {
+	b, release, err := browser.LaunchFromEnv(ctx)
 	Expect(err).NotTo(HaveOccurred(), "the browser is not usable; no spec was run")
 	Browser = b
 	DeferCleanup(release)
@@ -56,7 +56,7 @@ type Fixture struct {
 // app) and opens a tab; both end with the spec.
 func StartFixture(ctx context.Context, variant refapp.Variant) *Fixture {
 	GinkgoHelper()
-	token := runs.Token()
+	token := play.Token()
 	app, err := refapp.Start(refapp.Options{Variant: variant, ObserverToken: token})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(app.Close)
@@ -130,15 +130,15 @@ const Bound = vocab.Bound
 var Timeout = SpecTimeout(60 * time.Second)
 
 // App is the app this run's scenarios go to: the embedded reference app,
-// or a user's app at AGENTREADY_BASE_URL (runs.AppFromEnv).
-var App = runs.AppFromEnv()
+// or a user's app at AGENTREADY_BASE_URL (play.AppFromEnv).
+var App = play.AppFromEnv()
 
 // ScenarioTarget gives a scenario its app and tab: the embedded reference app
 // started with variant, or the user's app; both end with the spec.
 func ScenarioTarget(ctx context.Context, variant string) runner.Target {
 	GinkgoHelper()
 	Expect(Browser).NotTo(BeNil(), "SetUpBrowser was not called in BeforeSuite")
-	t, done, err := runs.Target(ctx, Browser, App, variant)
+	t, done, err := play.Target(ctx, Browser, App, variant)
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(done)
 	return t

@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2" //nolint:revive
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/agentready/agentready/runs"
+	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/shard"
 )
 
@@ -76,7 +76,7 @@ func SpecKey(containers []string, text string) string {
 
 // writeShardRecord leaves this shard's record in its run folder, for
 // `agentready merge`.
-func writeShardRecord(rows []runs.Row) {
+func writeShardRecord(rows []results.Row) {
 	if !Shard.On() || Run.Dir == "" {
 		return
 	}

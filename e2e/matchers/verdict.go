@@ -18,15 +18,14 @@ func HaveVerdict(outcome vocab.Outcome, codes ...vocab.Code) types.GomegaMatcher
 	return &verdictMatcher{outcome: outcome, codes: want}
 }
 
-// HaveKnownVerdict matches the verdict a scenario means to reach: its
-// known outcome, exactly its codes and, when it names one, the link where
-// its evidence first departs; PASS when it states no known answer.
-func HaveKnownVerdict(sc scenarios.Scenario) types.GomegaMatcher {
-	if sc.Known == nil {
-		return HaveVerdict(vocab.Pass)
-	}
-	m := HaveVerdict(sc.Known.Outcome, sc.Known.Codes...).(*verdictMatcher)
-	m.departs = sc.Known.Departs
+// HaveMeantVerdict matches the verdict a scenario means to reach
+// (scenarios.Scenario.Meant): its known outcome, exactly its codes and,
+// when it names one, the link where its evidence first departs; PASS when
+// it states no known answer.
+func HaveMeantVerdict(sc scenarios.Scenario) types.GomegaMatcher {
+	meant := sc.Meant()
+	m := HaveVerdict(meant.Outcome, meant.Codes...).(*verdictMatcher)
+	m.departs = meant.Departs
 	return m
 }
 

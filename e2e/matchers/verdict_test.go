@@ -8,7 +8,7 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-func TestHaveKnownVerdictHoldsTheDeparture(t *testing.T) {
+func TestHaveMeantVerdictHoldsTheDeparture(t *testing.T) {
 	v := judge.Verdict{Outcome: vocab.Fail, Codes: []vocab.Code{vocab.ContentMismatch},
 		Diagnosis: &judge.Diagnosis{Link: vocab.LinkRequest}}
 	known := func(departs vocab.Link) scenarios.Scenario {
@@ -26,7 +26,7 @@ func TestHaveKnownVerdictHoldsTheDeparture(t *testing.T) {
 		{scenarios.Scenario{}, v, false}, // no known answer: PASS
 		{scenarios.Scenario{}, judge.Verdict{Outcome: vocab.Pass, Codes: []vocab.Code{}}, true},
 	} {
-		got, err := HaveKnownVerdict(tc.sc).Match(tc.v)
+		got, err := HaveMeantVerdict(tc.sc).Match(tc.v)
 		if err != nil || got != tc.want {
 			t.Errorf("known %+v, verdict %s %v %+v: matched %v (%v), want %v", tc.sc.Known, tc.v.Outcome, tc.v.Codes, tc.v.Diagnosis, got, err, tc.want)
 		}

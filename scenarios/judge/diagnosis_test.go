@@ -298,15 +298,15 @@ func TestAKnownDepartureIsPartOfTheExpectedVerdict(t *testing.T) {
 		t.Fatalf("the seed's string body must FAIL with a diagnosis:\n%s", Explain(v))
 	}
 	sc.Known = &scenarios.Known{Outcome: v.Outcome, Codes: v.Codes}
-	if !AsExpected(sc, v) {
-		t.Fatalf("the same outcome and codes with no departure named must be as expected")
+	if !AsMeant(sc, v) {
+		t.Fatalf("the same outcome and codes with no departure named must be as meant")
 	}
 	sc.Known.Departs = vocab.LinkInput
-	if !AsExpected(sc, v) {
-		t.Errorf("departs: input is where this verdict departs, yet not as expected")
+	if !AsMeant(sc, v) {
+		t.Errorf("departs: input is where this verdict departs, yet not as meant")
 	}
 	sc.Known.Departs = vocab.LinkRequest
-	if AsExpected(sc, v) {
-		t.Errorf("departs: request is not where this verdict departs (%s), yet as expected", v.Diagnosis.Link)
+	if AsMeant(sc, v) {
+		t.Errorf("departs: request is not where this verdict departs (%s), yet as meant", v.Diagnosis.Link)
 	}
 }

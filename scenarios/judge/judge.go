@@ -55,17 +55,19 @@ func (v Verdict) Failed() []Check {
 	return slices.DeleteFunc(slices.Clone(v.Checks), func(c Check) bool { return c.Status == vocab.CheckPass })
 }
 
-// AsExpected tells whether v is the verdict the scenario means to reach:
-// PASS, or, for a known-answer case, exactly its outcome and codes (and,
-// when it names one, the link where its evidence first departs).
-func AsExpected(sc scenarios.Scenario, v Verdict) bool {
+// AsMeant tells whether v is the verdict the scenario means to reach
+// (scenarios.Scenario.Meant): PASS, or, for a known-answer case, exactly
+// its outcome and codes (and, when it names one, the link where its
+// evidence first departs).
+func AsMeant(sc scenarios.Scenario, v Verdict) bool {
 	if sc.Known == nil {
 		return v.Outcome == vocab.Pass
 	}
-	if v.Outcome != sc.Known.Outcome || !slices.Equal(v.Codes, slices.Sorted(slices.Values(sc.Known.Codes))) {
+	meant := *sc.Known
+	if v.Outcome != meant.Outcome || !slices.Equal(v.Codes, slices.Sorted(slices.Values(meant.Codes))) {
 		return false
 	}
-	return sc.Known.Departs == "" || (v.Diagnosis != nil && v.Diagnosis.Link == sc.Known.Departs)
+	return meant.Departs == "" || (v.Diagnosis != nil && v.Diagnosis.Link == meant.Departs)
 }
 
 // Judge decides a scenario from its evidence alone. It is a pure function:
@@ -274,16 +276,3 @@ var (
 )
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// MeantVerdict says the verdict a scenario means to reach: PASS, or its
-// known answer with its codes.
-func MeantVerdict(sc scenarios.Scenario) string {
-	if sc.Known == nil {
-		return string(vocab.Pass)
-	}
-	out := string(sc.Known.Outcome)
-	for _, c := range sc.Known.Codes {
-		out += " " + string(c)
-	}
-	return out
-}

@@ -1,4 +1,4 @@
-package runs
+package play
 
 import (
 	"bytes"
@@ -25,9 +25,9 @@ import (
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/scenarios/runner"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "write the README's screenshots (docs/img) from this run")
@@ -39,8 +39,8 @@ type row struct {
 }
 
 // The reports, rendered by Chromium: CONF-01 attempt 3 and its known-bad
-// attempt 2 are run against the reference app, their bundles and the run's
-// page written, and both pages opened. The timeline holds what the evidence
+// attempt 2 are played against the reference app, their bundles sealed and
+// the run's page written, and both pages opened. The timeline holds what the evidence
 // holds, in its order; every link lands; the browser parses no script of
 // either page.
 func TestTheReportsInABrowser(t *testing.T) {
@@ -52,30 +52,22 @@ func TestTheReportsInABrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	runDir := filepath.Join(t.TempDir(), "run")
-	var rows []Row
+	var rows []results.Row
 	for _, id := range []string{"CONF-01.attempt-3", "CONF-01.attempt-2"} {
 		sc, err := scenarios.Load(filepath.Join("..", scenarios.DefaultDir, id+".yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		start := time.Now().UTC()
-		target, done, err := Target(ctx, b, App{}, sc.Variant)
+		s, err := Scenario(ctx, sc, Options{Browser: b, RunID: "report-test", Dir: runDir})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev := runner.Run(ctx, sc, target)
-		meta := bundle.Meta{RunID: "report-test", Start: start, SuiteVersion: bundle.SuiteVersion, Chromium: b.Version.Product, BaseURL: target.BaseURL}
-		v, err := Record(ctx, filepath.Join(runDir, id), meta, sc, ev, target.Tab)
-		done()
-		if err != nil {
-			t.Fatal(err)
+		if !s.Row.AsMeant {
+			t.Fatalf("%s: %s", id, judge.Explain(s.Verdict))
 		}
-		if !judge.AsExpected(sc, v) {
-			t.Fatalf("%s: %s", id, judge.Explain(v))
-		}
-		rows = append(rows, Row{ID: id, Outcome: v.Outcome, Expected: true})
+		rows = append(rows, s.Row)
 	}
-	if err := WriteIndex(runDir, "report-test", rows); err != nil {
+	if err := (results.Page{RunID: "report-test", Rows: rows}).Write(runDir); err != nil {
 		t.Fatal(err)
 	}
 
@@ -159,7 +151,7 @@ func TestTheReportsInABrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"1 PASS · 1 FAIL (1 as expected) · 0 INCONCLUSIVE", "All 2 scenarios reached the verdict expected of them", "FAIL, as expected"} {
+	for _, want := range []string{"1 PASS · 1 FAIL (1 as meant) · 0 INCONCLUSIVE", "All 2 scenarios are as meant", "FAIL, as meant"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the run page lacks %q:\n%s", want, text)
 		}

@@ -1,9 +1,4 @@
-// Package runs plays many scenarios as one run, without a test framework:
-// where each scenario's app and tab come from (the embedded reference app,
-// or a user's app at a base URL), its bundle, and the run's index page. The
-// Ginkgo suite (e2e/framework) and the plain `agentready run` command both
-// stand on it, so a user's scenarios are run the same way by either.
-package runs
+package play
 
 import (
 	"cmp"
@@ -12,17 +7,14 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
-	"github.com/agentready/agentready/report"
-	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
 	"github.com/agentready/agentready/vocab"
 )
@@ -41,6 +33,11 @@ type App struct {
 	ObserverToken string // the user's app serves observation endpoints with this token
 	StatePath     string
 	JournalPath   string
+	// BaseURLFrom and TokenFrom name where BaseURL and ObserverToken were
+	// given, a flag ("--url") or an environment variable (the default,
+	// EnvBaseURL and EnvObserverToken), so that an error about them names
+	// what the user typed.
+	BaseURLFrom, TokenFrom string
 }
 
 // AppFromEnv reads the AGENTREADY_* variables.
@@ -62,27 +59,65 @@ func (a App) Observer() *observer.Client {
 	return c
 }
 
-// Check makes sure a user's app answers at all and, when an observer token
-// is given, serves its observation endpoints: one clear error at the start
-// instead of a fault in every scenario.
-func (a App) Check(ctx context.Context) error {
+// given words a setting as the user gave it: "--url http://…" for a flag,
+// "AGENTREADY_BASE_URL=http://…" for an environment variable.
+func given(from, value string) string {
+	if strings.HasPrefix(from, "-") {
+		return from + " " + value
+	}
+	return from + "=" + value
+}
+
+// Validate says what is wrong with the base URL as written, before anything
+// is asked of it: it must be an http(s) URL with a host.
+func (a App) Validate() error {
 	if !a.User() {
 		return nil
 	}
+	name := given(cmp.Or(a.BaseURLFrom, EnvBaseURL), a.BaseURL)
+	u, err := url.Parse(a.BaseURL)
+	switch {
+	case (err != nil || u.Scheme == "" || u.Opaque != "") && withoutScheme(a.BaseURL):
+		return fmt.Errorf("%s lacks its scheme: give http://%s (or https://)", name, a.BaseURL)
+	case err != nil:
+		return fmt.Errorf("%s is not a URL: %w", name, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%s: the scheme %q is not supported: agentready tests apps at http:// or https:// URLs", name, u.Scheme)
+	case u.Host == "":
+		return fmt.Errorf("%s names no host (such as http://127.0.0.1:3000)", name)
+	}
+	return nil
+}
+
+// withoutScheme: raw is a host (and port) a scheme short of a URL, such as
+// 127.0.0.1:3000 or localhost:3000/shop.
+func withoutScheme(raw string) bool {
+	u, err := url.Parse("http://" + raw)
+	return err == nil && u.Host != "" && !strings.Contains(raw, "://")
+}
+
+// Check makes sure a user's app is a URL that answers at all and, when an
+// observer token is given, serves its observation endpoints: one clear
+// error at the start instead of a fault in every scenario.
+func (a App) Check(ctx context.Context) error {
+	if err := a.Validate(); err != nil || !a.User() {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, 2*vocab.Bound)
 	defer cancel()
+	name := given(cmp.Or(a.BaseURLFrom, EnvBaseURL), a.BaseURL)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.BaseURL+"/", nil)
 	if err != nil {
-		return fmt.Errorf("%s=%s is not a URL: %w", EnvBaseURL, a.BaseURL, err)
+		return fmt.Errorf("%s is not a URL: %w", name, err)
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s=%s does not answer: %w", EnvBaseURL, a.BaseURL, err)
+		return fmt.Errorf("%s does not answer: %w", name, err)
 	}
 	res.Body.Close()
 	if obs := a.Observer(); obs != nil {
 		if err := obs.Check(ctx); err != nil {
-			return fmt.Errorf("%s is set: %w", EnvObserverToken, err)
+			return fmt.Errorf("%s is set: %w", cmp.Or(a.TokenFrom, EnvObserverToken), err)
 		}
 	}
 	return nil
@@ -93,27 +128,24 @@ func (a App) Check(ctx context.Context) error {
 // what Target started.
 func Target(ctx context.Context, b *browser.Browser, a App, variant string) (t runner.Target, done func(), err error) {
 	if a.User() && variant != "" {
-		return runner.Target{}, nil, fmt.Errorf("this scenario needs the reference app's variant %q; it cannot run against %s=%s", variant, EnvBaseURL, a.BaseURL)
+		return runner.Target{}, nil, fmt.Errorf("this scenario needs the reference app's variant %q; it cannot run against %s", variant, given(cmp.Or(a.BaseURLFrom, EnvBaseURL), a.BaseURL))
 	}
 	tab, err := b.NewTab(ctx)
 	if err != nil {
 		return runner.Target{}, nil, err
 	}
-	film := NewFilm(tab)
-	films.Store(tab, film)
-	t = runner.Target{BaseURL: a.BaseURL, Tab: tab, Observer: a.Observer(), Browser: b.Version, Variant: variant, Bound: vocab.Bound, AtMark: film.AtMark}
-	closeTab := func() { films.Delete(tab); tab.Close() }
+	t = runner.Target{BaseURL: a.BaseURL, Tab: tab, Observer: a.Observer(), Browser: b.Version, Variant: variant, Bound: vocab.Bound}
 	if a.User() {
-		return t, closeTab, nil
+		return t, tab.Close, nil
 	}
 	token := Token()
 	app, err := refapp.Start(refapp.Options{Variant: refapp.Variant(variant), ObserverToken: token})
 	if err != nil {
-		closeTab()
+		tab.Close()
 		return runner.Target{}, nil, err
 	}
 	t.BaseURL, t.Observer = app.URL, observer.New(app.URL, token)
-	return t, func() { closeTab(); app.Close() }, nil
+	return t, func() { tab.Close(); app.Close() }, nil
 }
 
 // Token is a random observer token.
@@ -128,40 +160,4 @@ func NewID() string {
 	b := make([]byte, 3)
 	_, _ = rand.Read(b)
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b)
-}
-
-// Record seals one scenario's evidence into a bundle in dir, with one
-// screenshot of the page as the run left it (kept as failure.png too when
-// the verdict is not the one the scenario means to reach) and the pictures
-// Target's tab took at its marks, and answers the verdict. The screenshot
-// gets a short bound of its own, so that a run cut short still shows its
-// page.
-func Record(ctx context.Context, dir string, meta bundle.Meta, sc scenarios.Scenario, ev *scenarios.Evidence, tab *browser.Tab) (judge.Verdict, error) {
-	meta.End = time.Now().UTC()
-	// Chromium draws the screenshot while the record is sealed (the page is
-	// left alone meanwhile): most of a screenshot's time is waiting for a frame.
-	shot := make(chan []byte, 1)
-	go func() { shot <- screenshot(ctx, tab) }()
-	b, err := bundle.Seal(meta, sc, ev)
-	if err != nil {
-		return judge.Verdict{}, err
-	}
-	b.Screenshot = <-shot
-	b.Frames = filmOf(tab).Frames()
-	if len(ev.Faults) > 0 || !judge.AsExpected(sc, b.Verdict) {
-		b.Failure = b.Screenshot
-	}
-	return b.Verdict, report.Write(dir, b)
-}
-
-func screenshot(ctx context.Context, tab *browser.Tab) []byte {
-	ctx, cancel := tab.Bind(context.WithoutCancel(ctx))
-	defer cancel()
-	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
-	defer cancelBound()
-	png, err := browser.Screenshot(ctx)
-	if err != nil {
-		return nil
-	}
-	return png
 }

@@ -1,4 +1,4 @@
-package runs
+package play
 
 import (
 	"context"
@@ -83,14 +83,4 @@ func (f *Film) Frames() []bundle.Frame {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.frames)
-}
-
-// films holds the film of each tab Target gave out, for Record.
-var films sync.Map // *browser.Tab → *Film
-
-func filmOf(tab *browser.Tab) *Film {
-	if f, ok := films.Load(tab); ok {
-		return f.(*Film)
-	}
-	return nil
 }
