@@ -342,6 +342,7 @@ func (cs *compiledSchema) descriptionOf(url, key string) string {
 		}
 	}
 	d, _ := s["description"].(string)
+	d = strings.Join(strings.Fields(d), " ")
 	if d == "" {
 		return ""
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,12 +21,11 @@ import (
 // does not verify, or a verdict judged again differs from its shard's;
 // 2 on bad usage or shards that do not make one run (nothing is written).
 func mergeCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("merge", "agentready merge [--evidence DIR] [--run-id ID] [--reports DIR] RUN-FOLDER...", stderr)
 	evidence := fs.String("evidence", cmp.Or(os.Getenv("AGENTREADY_EVIDENCE"), "evidence"), "where the merged run is written: <evidence>/<run-id>/")
 	runID := fs.String("run-id", "", "the merged run's id (default: the shards' run, e.g. X for X.1-of-2 and X.2-of-2)")
 	reports := fs.String("reports", "", "also copy the merged e2e.json and e2e.junit.xml into this folder (e.g. reports)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	if fs.NArg() == 0 {
