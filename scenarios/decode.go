@@ -212,15 +212,16 @@ func joinProblems(name string, t *tree, schema, meaning problems) error {
 // decodeProblems words what the decoder refused (the schema lets little
 // through to it): at the place it names, without Go's type names.
 func decodeProblems(err error, p *problems) {
-	var les *yaml.LoadErrors
-	if errors.As(err, &les) {
-		for _, le := range les.Errors {
-			line, column := le.Mark.Line, le.Mark.Column
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		for _, ue := range te.Errors {
+			line, column := ue.Line, ue.Column
+			msg := ue.Err.Error()
 			var inner int
-			if _, err := fmt.Sscanf(strings.TrimPrefix(le.Message, "yaml: "), "line %d:", &inner); err == nil && inner != line {
+			if _, err := fmt.Sscanf(strings.TrimPrefix(msg, "yaml: "), "line %d:", &inner); err == nil && inner != line {
 				line, column = inner, 0 // the value's own line, written in the message
 			}
-			p.list = append(p.list, keyedProblem{message: cleanDecodeMessage(le.Message), line: line, column: column})
+			p.list = append(p.list, keyedProblem{message: cleanDecodeMessage(msg), line: line, column: column})
 		}
 		return
 	}

@@ -208,7 +208,7 @@ func TestAMissingOrBrokenBaseIsNamed(t *testing.T) {
 	}
 	writeScenario(t, dir, "broken.yaml", "id: [x\n")
 	p = writeScenario(t, dir, "Y.yaml", "extends: broken.yaml\nid: Y\n")
-	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "broken.yaml")+":2:1: YAML:") || !strings.Contains(err.Error(), "which "+p+" extends") {
+	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "broken.yaml")+":1:5: YAML:") || !strings.Contains(err.Error(), "which "+p+" extends") {
 		t.Fatalf("a base that is no YAML: %v", err)
 	}
 	p = writeScenario(t, dir, "Z.yaml", "extends: [a, b]\nid: Z\n")

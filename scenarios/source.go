@@ -326,13 +326,12 @@ func kindName(n *yaml.Node) string {
 
 // syntaxProblem places a YAML syntax error at its line and column.
 func syntaxProblem(file string, err error) Problem {
-	var le *yaml.LoadError
-	if errors.As(err, &le) {
-		msg := le.Message
-		if le.ContextMsg != "" && le.ContextMark.Line > 0 {
-			msg = fmt.Sprintf("%s (%s that starts at line %d, column %d)", msg, le.ContextMsg, le.ContextMark.Line, le.ContextMark.Column)
-		}
-		return Problem{File: file, Line: le.Mark.Line, Column: le.Mark.Column, Message: "YAML: " + msg}
+	var pe *yaml.ParserError
+	if errors.As(err, &pe) {
+		// The parser's column counts from 0 (it is libyaml's mark); where
+		// the error has a context (a flow list not closed), it is where the
+		// context starts.
+		return Problem{File: file, Line: max(pe.Line, 1), Column: pe.Column + 1, Message: "YAML: " + pe.Message}
 	}
 	return Problem{File: file, Message: "YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 }

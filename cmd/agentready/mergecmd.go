@@ -69,8 +69,23 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "merge: %d passed, %d failed, %d skipped\n", res.Specs.Passed, failed, res.Specs.Skipped)
 	} else {
+		// Shards of agentready run carry no Ginkgo report: the JUnit report
+		// is the rows'.
 		failed = len(results.NotAsMeant(res.Rows))
+		if err := results.WriteRowsJUnit(res.Rows, filepath.Join(res.Dir, shard.JUnitReport)); err != nil {
+			fmt.Fprintln(stderr, "agentready merge:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "junit: %s\n", filepath.Join(res.Dir, shard.JUnitReport))
 		fmt.Fprintf(stdout, "merge: %d passed, %d failed\n", len(res.Rows)-failed, failed)
+	}
+	// GitHub's job summary: the closing line and the table, when it asks.
+	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		closing := fmt.Sprintf("merge: %d passed, %d failed", len(res.Rows)-len(results.NotAsMeant(res.Rows)), len(results.NotAsMeant(res.Rows)))
+		if err := appendTo(path, results.Markdown(closing, res.Rows)); err != nil {
+			fmt.Fprintln(stderr, "agentready merge: GITHUB_STEP_SUMMARY:", err)
+			return 1
+		}
 	}
 	if failed > 0 || verified != 0 || len(res.Mismatch) > 0 {
 		return 1
@@ -107,4 +122,13 @@ func copyReports(from, to string) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+func appendTo(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(text)
+	return errors.Join(err, f.Close())
 }
