@@ -319,3 +319,82 @@ func TestTheWorkflowsStepsRunAShardedRunAgainstALocalApp(t *testing.T) {
 		t.Error("a merge with a changed bundle passed")
 	}
 }
+
+// The GitLab template's scripts run the same way: two parallel shards
+// against the app they start, and a merge that verifies and writes JUnit.
+func TestTheGitLabTemplatesScriptsRunAShardedRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays scenarios in Chromium")
+	}
+	var gl struct {
+		Variables map[string]string `yaml:"variables"`
+		Shard     struct {
+			Parallel     int      `yaml:"parallel"`
+			BeforeScript []string `yaml:"before_script"`
+			Script       []string `yaml:"script"`
+		} `yaml:"shard"`
+		Merge struct {
+			Script    []string `yaml:"script"`
+			Artifacts struct {
+				Reports struct {
+					JUnit string `yaml:"junit"`
+				} `yaml:"reports"`
+			} `yaml:"artifacts"`
+		} `yaml:"merge"`
+	}
+	data, err := os.ReadFile("../gitlab/agentready.gitlab-ci.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &gl); err != nil {
+		t.Fatal(err)
+	}
+	if len(gl.Shard.BeforeScript) == 0 || !strings.Contains(gl.Shard.BeforeScript[0], "go install \"github.com/agentready/agentready/cmd/agentready@") {
+		t.Fatalf("the shard job installs agentready otherwise: %v", gl.Shard.BeforeScript)
+	}
+	bin := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "agentready"), "../../cmd/agentready").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root := t.TempDir()
+	vars := map[string]string{"CI_PIPELINE_ID": "77", "CI_NODE_TOTAL": fmt.Sprint(gl.Shard.Parallel)}
+	for k, v := range gl.Variables {
+		vars[k] = os.Expand(v, func(n string) string { return vars[n] })
+	}
+	vars["APP_ADDR"] = freeAddr(t)
+	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for k, v := range vars {
+		env = append(env, k+"="+v)
+	}
+	// The job's own lines, without installing Chromium (the machine has it).
+	script := func(lines []string) string {
+		var keep []string
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "apt-get ") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	work := filepath.Join(root, "work")
+	if err := os.CopyFS(filepath.Join(work, vars["SCENARIOS"]), os.DirFS("../../fixtures/plainapp/scenarios")); err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= gl.Shard.Parallel; k++ {
+		r := &runner{t: t, dir: work, env: append(env, fmt.Sprintf("CI_NODE_INDEX=%d", k))}
+		err := r.step(step{Name: fmt.Sprintf("shard %d", k), Run: script(gl.Shard.Script)}, nil)
+		r.endJob()
+		if err != nil {
+			t.Fatalf("shard %d: %v", k, err)
+		}
+	}
+	r := &runner{t: t, dir: work, env: env}
+	defer r.endJob()
+	if err := r.step(step{Name: "merge", Run: script(gl.Merge.Script)}, nil); err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	junit := os.Expand(gl.Merge.Artifacts.Reports.JUnit, func(n string) string { return vars[n] })
+	if _, err := os.Stat(filepath.Join(work, junit)); err != nil {
+		t.Errorf("the JUnit report the job names: %v", err)
+	}
+}
