@@ -274,17 +274,6 @@ func (t *tree) firstColumn(line int) int {
 	return max(col, 1)
 }
 
-// node answers the value at path, or nil.
-func (t *tree) node(path keyPath) *yaml.Node {
-	n := t.root
-	for _, seg := range path {
-		if n, _ = child(n, seg); n == nil {
-			return nil
-		}
-	}
-	return n
-}
-
 // child is the value of a mapping's key or a list's element, and its key.
 func child(n *yaml.Node, seg any) (value, key *yaml.Node) {
 	n = unalias(n)
