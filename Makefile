@@ -70,11 +70,12 @@ deps: chromium
 chromium:
 	@bash ci/ensure-chromium.sh
 
-## vet: go vet, gofmt and staticcheck (the version go.mod's tool line pins)
+## vet: go vet, gofmt, staticcheck and actionlint on the CI templates (the versions go.mod's tool lines pin)
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
 	$(GO) tool staticcheck ./...
+	$(GO) tool actionlint ci/github/*.yml
 
 ## unit: the packages' own tests, with the race detector (the browser package's start Chromium)
 unit: deps

@@ -29,8 +29,11 @@ import (
 
 // Format names the bundle layout; verify refuses others, saying which.
 // Format 2 (2026-12) stores each fact once (once.go), each check names its
-// evidence, and run.json says when a run was cut short.
-const Format = "agentready-bundle/2"
+// evidence, and run.json says when a run was cut short. Format 3 writes
+// scenario.json with the scenario file's own keys (prompt_data, not
+// promptData; request: "METHOD /path"), so that it can be pasted back into a
+// file; a format 2 scenario.json is refused, never read with the wrong keys.
+const Format = "agentready-bundle/3"
 
 // Files of a bundle. The optional ones are absent when their source was not
 // recorded, and the judge then calls that source missing.

@@ -158,6 +158,7 @@ func TestAnOldFormatIsRefusedClearly(t *testing.T) {
 	}
 	for _, tt := range []struct{ format, says string }{
 		{"agentready-bundle/1", "this bundle is in format agentready-bundle/1 (the layout before 2026-12"},
+		{"agentready-bundle/2", "this bundle is in format agentready-bundle/2 (the layout of early 2026-12, whose scenario.json spelt the scenario's keys in camelCase"},
 		{"", "the manifest names no format"},
 		{"agentready-bundle/9", `this bundle is in format "agentready-bundle/9", which this agentready`},
 	} {

@@ -103,6 +103,7 @@ func Verify(dir string) Report {
 // are named, so that their refusal says why.
 var formats = map[string]string{
 	"agentready-bundle/1": "the layout before 2026-12, which stored a tool's output up to three times and whose checks named no evidence",
+	"agentready-bundle/2": "the layout of early 2026-12, whose scenario.json spelt the scenario's keys in camelCase (promptData) and requests as {method, path}",
 }
 
 // formatErr refuses a manifest of another format than this agentready

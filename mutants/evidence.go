@@ -156,7 +156,7 @@ func duplicateCounted(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 
 func moveGuarded(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	for _, g := range sc.Expect.Guarded {
-		method, path, _ := record.SplitRequest(g)
+		method, path, _ := g.Split()
 		probe := Copy(ev)
 		r, errNet := probe.RemoveRequest(vocab.PhaseHuman, method, path)
 		e, errJournal := probe.RemoveJournalEntry(vocab.PhaseHuman, method, path)
@@ -465,7 +465,7 @@ func PrintFlips(w io.Writer, results []FlipResult) (rate float64) {
 // value.
 func changeCarriedValue(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
 	for _, c := range sc.Expect.Content {
-		method, pattern, ok := record.SplitRequest(c.Request)
+		method, pattern, ok := c.Request.Split()
 		phase := c.Phase
 		if phase == "" {
 			phase = vocab.PhaseAll

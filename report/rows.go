@@ -413,8 +413,8 @@ func (t *timeline) steps(p vocab.Phase, steps []scenarios.Step) []untimed {
 				return cursor + k, true, false
 			}
 		case s.WaitRequest != "":
-			r.What = "waits for " + s.WaitRequest
-			method, path, _ := record.SplitRequest(s.WaitRequest)
+			r.What = "waits for " + string(s.WaitRequest)
+			method, path, _ := s.WaitRequest.Split()
 			anchor = firstRequest(method, path, true)
 		case s.Request != nil:
 			r.What = "sends " + strings.ToUpper(s.Request.Method) + " " + s.Request.Path + " straight to the server"

@@ -70,7 +70,7 @@ func TestBadContentAndSubmittedExpectationsAreNamed(t *testing.T) {
 		{"a field that is not a JSON pointer", "  submitted: [{request: POST /api/x, fields: {email: \"#email\"}}]\n", []string{"expect.submitted[0].fields", `"email" is not a JSON pointer`}},
 		{"a field that is the whole body", "  submitted: [{request: POST /api/x, fields: {\"\": \"#email\"}}]\n", []string{"expect.submitted[0].fields", "the whole body"}},
 		{"a field with a bad escape", "  submitted: [{request: POST /api/x, fields: {/a~2: \"#a\"}}]\n", []string{"expect.submitted[0].fields", "~ must be followed by 0 or 1"}},
-		{"a field without a selector", "  submitted: [{request: POST /api/x, fields: {/email: \"\"}}]\n", []string{"expect.submitted[0].fields /email", "selector is empty"}},
+		{"a field without a selector", "  submitted: [{request: POST /api/x, fields: {/email: \"\"}}]\n", []string{`expect.submitted[0].fields["/email"]`, "selector is empty"}},
 		{"an ignore entry that is not a JSON pointer", "  submitted: [{request: POST /api/x, ignore: [csrf]}]\n", []string{"expect.submitted[0].ignore[0]", `"csrf" is not a JSON pointer`}},
 		{"an ignore entry that is the whole body", "  submitted: [{request: POST /api/x, ignore: [\"\"]}]\n", []string{"expect.submitted[0].ignore[0]", "the whole body"}},
 		{"an ignore pattern that is not one", "  submitted: [{request: POST /api/x, ignore: [\"/a/[b\"]}]\n", []string{"expect.submitted[0].ignore[0]", `"[b" is not a pattern`}},

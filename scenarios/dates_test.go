@@ -61,7 +61,7 @@ func TestRelativeDatesWithoutAClockAreTheRunsDays(t *testing.T) {
 func TestABadRelativeDateFailsLoadingWithItsLine(t *testing.T) {
 	y := edit(t, "input: {email: reader@example.com}", "input: {email: reader@example.com, day: {$date: next-friday}}")
 	_, err := Parse(badName, []byte(y))
-	if err == nil || !strings.Contains(err.Error(), badName+": "+lineOf(t, y, "next-friday")) || !strings.Contains(err.Error(), "next-friday") {
+	if err == nil || !strings.Contains(err.Error(), badName+lineOf(t, y, "next-friday")) || !strings.Contains(err.Error(), "next-friday") {
 		t.Fatalf("error: %v", err)
 	}
 }

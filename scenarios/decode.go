@@ -3,13 +3,15 @@ package scenarios
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // UnmarshalYAML reads a plain string or {value, from, personal}. Its keys
@@ -60,7 +62,8 @@ func (c *CSRF) UnmarshalYAML(n *yaml.Node) error {
 	return n.Decode((*plain)(c))
 }
 
-// UnmarshalYAML reads a path or an inline contract.
+// UnmarshalYAML reads a path, an inline contract, or {file, contract} as
+// a bundle's scenario.json writes it.
 func (c *ContractRef) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		c.File = n.Value
@@ -72,6 +75,10 @@ func (c *ContractRef) UnmarshalYAML(n *yaml.Node) error {
 	if err := n.Decode(&v); err != nil {
 		return err
 	}
+	if m, ok := v.(map[string]any); ok && m["contract"] != nil {
+		file, _ := m["file"].(string)
+		c.File, v = file, m["contract"]
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("line %d: the contract: %w", n.Line, err)
@@ -81,12 +88,13 @@ func (c *ContractRef) UnmarshalYAML(n *yaml.Node) error {
 	if err := dec.Decode(&c.Contract); err != nil {
 		return fmt.Errorf("line %d: not a tool contract: %w", n.Line, err)
 	}
+	c.inline = true
 	return nil
 }
 
 // loadContract reads a contract file named relative to the scenario file.
 func (c *ContractRef) loadContract(scenarioFile string) error {
-	if c.File == "" {
+	if c.File == "" || c.inline {
 		return nil
 	}
 	path := c.File
@@ -105,6 +113,24 @@ func (c *ContractRef) loadContract(scenarioFile string) error {
 	return nil
 }
 
+// MarshalJSON writes a duration as a file does ("2.5s"), so that
+// scenario.json can be pasted back into one.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// MarshalYAML writes a duration as a file does.
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("a duration is text such as \"3s\": %w", err)
+	}
+	v, err := time.ParseDuration(s)
+	*d = Duration(v)
+	return err
+}
+
 // UnmarshalYAML implements yaml.Unmarshaler.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	v, err := time.ParseDuration(n.Value)
@@ -115,29 +141,108 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// Parse reads and validates a scenario; name is used in error messages.
+// Parse reads and validates a scenario; name is its file's path, for
+// problems and for the files it names (extends, a contract). Every problem
+// of the file (and of what it extends) is in the error, a Problems, each at
+// its file, line and column.
 func Parse(name string, data []byte) (Scenario, error) {
-	data, today, err := resolveDates(data, time.Now())
-	if err != nil {
-		return Scenario{}, fmt.Errorf("%s: %w", name, err)
+	if data == nil {
+		data = []byte{}
 	}
-	sc := Scenario{Today: today}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&sc); err != nil {
-		return Scenario{}, fmt.Errorf("%s: %s", name, strings.ReplaceAll(err.Error(), "\n ", "\n   "))
+	return parseAt(name, data, time.Now())
+}
+
+// parseAt reads a scenario whose {$date} values resolve against now when
+// it fixes no clock of its own.
+func parseAt(name string, data []byte, now time.Time) (Scenario, error) {
+	t, probs := readTree(name, data, now)
+	if len(probs) > 0 {
+		return Scenario{}, probs.sorted()
 	}
-	sc.File = name
+	var p problems
+	checkSchema(t, &p)
+	var sc Scenario
+	if err := t.root.Decode(&sc); err != nil {
+		if p.empty() {
+			decodeProblems(err, &p)
+		}
+		return Scenario{}, p.placed(name, t).sorted()
+	}
+	if t.today != "" {
+		sc.Today = t.today
+	}
+	sc.File, sc.Extends = name, ""
 	if sc.Family == "" {
 		sc.Family, _, _ = strings.Cut(sc.ID, ".")
 	}
 	if c := sc.Expect.Catalog; c != nil && c.Contract != nil {
-		if err := c.Contract.loadContract(name); err != nil {
-			return Scenario{}, fmt.Errorf("%s: %w", name, err)
+		at := pathOf("expect", "catalog", "contract")
+		file, _, _ := t.locate(at, false)
+		if err := c.Contract.loadContract(file); err != nil {
+			p.bad(at, "%v", strings.TrimPrefix(err.Error(), "expect.catalog.contract: "))
 		}
 	}
-	if err := sc.Validate(); err != nil {
-		return Scenario{}, fmt.Errorf("%s: %w", name, err)
+	sc.asTranscript()
+	var meaning problems
+	sc.validate(&meaning)
+	sc.checkToolNames(&meaning)
+	return sc, joinProblems(name, t, p, meaning)
+}
+
+// joinProblems places the schema's problems and the meaning's together;
+// where both name one key, the meaning's says more and is kept.
+func joinProblems(name string, t *tree, schema, meaning problems) error {
+	said := map[string]bool{}
+	for _, kp := range meaning.list {
+		said[kp.at.String()] = true
 	}
-	return sc, nil
+	var all problems
+	for _, kp := range schema.list {
+		if !said[kp.at.String()] {
+			all.list = append(all.list, kp)
+		}
+	}
+	all.list = append(all.list, meaning.list...)
+	if all.empty() {
+		return nil
+	}
+	return all.placed(name, t).sorted()
+}
+
+// decodeProblems words what the decoder refused (the schema lets little
+// through to it): at the place it names, without Go's type names.
+func decodeProblems(err error, p *problems) {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		for _, ue := range te.Errors {
+			line, column := ue.Line, ue.Column
+			msg := ue.Err.Error()
+			var inner int
+			if _, err := fmt.Sscanf(strings.TrimPrefix(msg, "yaml: "), "line %d:", &inner); err == nil && inner != line {
+				line, column = inner, 0 // the value's own line, written in the message
+			}
+			p.list = append(p.list, keyedProblem{message: cleanDecodeMessage(msg), line: line, column: column})
+		}
+		return
+	}
+	p.bad(nil, "%s", cleanDecodeMessage(err.Error()))
+}
+
+var goTypeWords = regexp.MustCompile(`\s+(into|in type)\s+[\w.*\[\]]+`)
+
+func cleanDecodeMessage(msg string) string {
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	for {
+		var n int
+		if _, err := fmt.Sscanf(msg, "line %d:", &n); err != nil {
+			break
+		}
+		_, msg, _ = strings.Cut(msg, ":")
+		msg = strings.TrimSpace(msg)
+	}
+	msg = goTypeWords.ReplaceAllString(msg, " here")
+	for tag, word := range map[string]string{"!!seq": "a list", "!!map": "a mapping", "!!str": "text", "!!int": "a number", "!!float": "a number", "!!bool": "true or false"} {
+		msg = strings.ReplaceAll(msg, tag, word)
+	}
+	return msg
 }

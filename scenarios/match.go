@@ -7,7 +7,7 @@ import (
 	"math"
 	"strconv"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/agentready/agentready/record"
 )

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -46,29 +45,29 @@ func TooPlainToRedact(s string) bool {
 }
 
 func (sc Scenario) validatePersonal(p *problems) {
-	plain := func(key, v string) {
+	plain := func(key keyPath, v string) {
 		if TooPlainToRedact(v) {
-			p.bad("%s: %q is too plain to be kept out of the bundle (it needs 3 or more characters (2 in Han, Hangul or kana), a letter or at least 7 digits, and is no true, false or null): declare a longer value, or none", key, v)
+			p.bad(key, "%q is too plain to be kept out of the bundle (it needs 3 or more characters (2 in Han, Hangul or kana), a letter or at least 7 digits, and is no true, false or null): declare a longer value, or none", v)
 		}
 	}
 	for _, k := range keys(sc.PromptData) {
 		if v := sc.PromptData[k]; v.Personal {
-			plain(fmt.Sprintf("prompt_data.%s", k), v.Value)
+			plain(pathOf("prompt_data", k, "value"), v.Value)
 			if v.From != "" {
-				plain(fmt.Sprintf("prompt_data.%s.from", k), v.From)
+				plain(pathOf("prompt_data", k, "from"), v.From)
 			}
 		}
 	}
 	seen := map[string]int{}
 	for i, v := range sc.Personal {
-		key := fmt.Sprintf("personal[%d]", i)
+		key := pathOf("personal", i)
 		if strings.TrimSpace(v) == "" {
-			p.bad("%s: empty", key)
+			p.bad(key, "empty")
 			continue
 		}
 		plain(key, v)
 		if j, dup := seen[v]; dup {
-			p.bad("%s: %q is personal[%d] again", key, v, j)
+			p.bad(key, "%q is personal[%d] again", v, j)
 		}
 		seen[v] = i
 	}

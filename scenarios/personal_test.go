@@ -37,10 +37,10 @@ personal: [Ada, Baker Street 221b]
 
 func TestAPersonalDeclarationThatCannotBeKeptOutFailsLoading(t *testing.T) {
 	for _, tc := range []struct{ name, yaml, want string }{
-		{"a misspelt key", "prompt_data: {guest: {value: Ada Baker, personl: true}}\n", `line 7: unknown key "personl" in a prompt_data value`},
-		{"personal that is no boolean", "prompt_data: {guest: {value: Ada Baker, personal: sometimes}}\n", `line 7: personal is true or false, not "sometimes"`},
-		{"a list for a value", "prompt_data: {guest: {value: [Ada]}}\n", "line 7: value is a string"},
-		{"a declared value too short", "prompt_data: {airport: {value: At, personal: true}}\nprompt: At SFO\n", `prompt_data.airport: "At" is too plain`},
+		{"a misspelt key", "prompt_data: {guest: {value: Ada Baker, personl: true}}\n", `p.yaml:7:41: prompt_data.guest.personl: unknown key; did you mean personal?`},
+		{"personal that is no boolean", "prompt_data: {guest: {value: Ada Baker, personal: sometimes}}\n", `p.yaml:7:51: prompt_data.guest.personal: expected true or false, found text "sometimes"`},
+		{"a list for a value", "prompt_data: {guest: {value: [Ada]}}\n", "p.yaml:7:30: prompt_data.guest.value: expected a mapping or text, found a list"},
+		{"a declared value too short", "prompt_data: {airport: {value: At, personal: true}}\nprompt: At SFO\n", `prompt_data.airport.value: "At" is too plain`},
 		{"declared from words too plain", "prompt_data: {n: {value: seventeen, from: \"17\", personal: true}}\nprompt: I am 17, seventeen\n", `prompt_data.n.from: "17" is too plain`},
 		{"a personal number of a few digits", "personal: [\"1042\"]\n", `personal[0]: "1042" is too plain`},
 		{"a personal boolean", "personal: [\"true\"]\n", `personal[0]: "true" is too plain`},

@@ -18,61 +18,96 @@ import (
 // Scenario is one scenario file: what the agent was asked and did, what a
 // person did after it, and what must then be true.
 type Scenario struct {
-	ID         string                 `yaml:"id" json:"id"`
-	Family     string                 `yaml:"family,omitempty" json:"family"` // e.g. CONF-01 for CONF-01.attempt-3; defaults to ID up to the first "."
-	Title      string                 `yaml:"title" json:"title"`
-	Area       string                 `yaml:"area,omitempty" json:"area,omitempty"`
-	Start      string                 `yaml:"start" json:"start"` // path of the page the agent starts on
-	Prompt     string                 `yaml:"prompt" json:"prompt"`
-	PromptData map[string]PromptValue `yaml:"prompt_data,omitempty" json:"promptData,omitempty"` // values the prompt gives, by tool parameter
-	// Personal are values of the run that are a person's data although
-	// they have no shape of their own (a name, an address, a typed user
-	// name), besides the prompt_data values marked personal: the bundle
-	// holds stand-ins for them (package redact).
-	Personal []string `yaml:"personal,omitempty" json:"personal,omitempty"`
-	Variant  string   `yaml:"variant,omitempty" json:"variant,omitempty"` // fixture variant the scenario needs
-	// Clock fixes the page's clock to an instant before the start page
-	// loads (RFC 3339); from there it runs at the pace of real time. For
-	// pages whose rules depend on today's date.
-	Clock *time.Time `yaml:"clock,omitempty" json:"clock,omitempty"`
-	// Today is the day {$date} values were resolved against (the fixed
-	// clock's, or the run's start), set when the file is loaded.
-	Today   string  `yaml:"-" json:"today,omitempty"`
-	Capture Capture `yaml:"capture,omitempty" json:"capture"`
-	Setup   []Step  `yaml:"setup,omitempty" json:"setup,omitempty"` // done by the harness before the agent; not judged as the agent's
-	// Probes read the app's state through its own API, as the person's
-	// session sees it: name → "GET /path" answering JSON. The state is
-	// read before the agent and after each phase.
-	Probes map[string]string `yaml:"probes,omitempty" json:"probes,omitempty"`
-	Agent  Agent             `yaml:"agent" json:"agent"`
-	Human  []Step            `yaml:"human,omitempty" json:"human,omitempty"` // a person's steps after the agent
-	Expect Expect            `yaml:"expect" json:"expect"`
-	Known  *Known            `yaml:"known,omitempty" json:"known,omitempty"` // for known-answer cases: what the judge must reach
-	File   string            `yaml:"-" json:"file,omitempty"`
+	// The path of the scenario file this one changes, relative to this
+	// file: the rest of this file is a merge patch (RFC 7396) of that one's
+	// keys. A mapping merges key by key, null removes a key, anything else
+	// (a list too) replaces what was there. Known-bad companions are
+	// written this way.
+	Extends string `yaml:"extends,omitempty" json:"extends,omitempty" examples:"[EDIT-02.yaml]"`
+	// Unique among the scenarios run together: letters, digits, '.', '_'
+	// and '-'. CONF-01.attempt-3 is in family CONF-01.
+	ID string `yaml:"id" json:"id" jsonschema:"required" examples:"[CONF-01.attempt-3, ORDER-01]"`
+	// The family label; defaults to the id up to its first '.'.
+	Family string `yaml:"family,omitempty" json:"family,omitempty" examples:"[CONF-01]"`
+	// For people: what the scenario shows, in one line.
+	Title string `yaml:"title" json:"title" jsonschema:"required" examples:"['the agent prepares the order; the person places it']"`
+	// A label for filters (make scenario ID=tasks): letters, digits, '.', '_' and '-'.
+	Area string `yaml:"area,omitempty" json:"area,omitempty" examples:"[registration, drafts]"`
+	// The page the agent starts on: a path of the app under test.
+	Start string `yaml:"start" json:"start" jsonschema:"required" examples:"[/order, /events/evt-webmcp-intro/register]"`
+	// What the person asked, word for word. {$date: today+7d} within it is
+	// written out when the file loads.
+	Prompt string `yaml:"prompt" json:"prompt" jsonschema:"required" examples:"['Order 2 butter croissants for pickup in the morning, under the name Ada Baker.']"`
+	// The values the prompt gives, by tool parameter: each must appear in
+	// the prompt (in any case), or its from words must.
+	PromptData map[string]PromptValue `yaml:"prompt_data,omitempty" json:"prompt_data,omitempty" examples:"[{item: croissant, quantity: '2', customerName: {value: Ada Baker, personal: true}}]"`
+	// Values of the run that are a person's and have no shape of their own
+	// to be found by (a name the person types, one the app already holds):
+	// the bundle holds stand-ins of the same shape for them.
+	Personal []string `yaml:"personal,omitempty" json:"personal,omitempty" examples:"[[Baker Street 221b]]"`
+	// The reference app's deliberate defect to start with (agentready
+	// variants); a scenario that names one cannot run against another app.
+	Variant string `yaml:"variant,omitempty" json:"variant,omitempty" examples:"[submits-stale-value]"`
+	// An instant (RFC 3339) the page's clock is fixed to before the start
+	// page loads; from there it runs at the pace of real time. For pages
+	// whose rules depend on today's date; {$date} values are written out
+	// against it.
+	Clock *time.Time `yaml:"clock,omitempty" json:"clock,omitempty" examples:"['2027-06-01T09:00:00Z']"`
+	// The day the {$date} values were written out against: written by the
+	// bundle (scenario.json). In a file without a clock, {$date} values are
+	// written out against it instead of the day of the run.
+	Today string `yaml:"today,omitempty" json:"today,omitempty" jsonschema:"format=date" examples:"['2026-12-01']"`
+	// Which evidence to record, and the windows after the agent and the person.
+	Capture Capture `yaml:"capture,omitempty" json:"capture,omitzero" examples:"[{review: 0s, tool_timeout: 5s}]"`
+	// Steps the harness does before the agent (not the agent's calls).
+	Setup []Step `yaml:"setup,omitempty" json:"setup,omitempty" examples:"[[{call: {tool: add_task, input: {text: task 1}}}]]"`
+	// Reads of the app's own API that make up its state: name → "GET
+	// /path" answering JSON. They are fetched in the page with the
+	// person's session, before the agent and after each phase; the judge
+	// leaves these requests out of every count.
+	Probes map[string]RequestLine `yaml:"probes,omitempty" json:"probes,omitempty" examples:"[{orders: GET /api/orders}]"`
+	// The agent's transcript: its tool calls in order and its final words.
+	Agent Agent `yaml:"agent" json:"agent" examples:"[{calls: [{tool: prepare_order, input: {item: croissant}}], final: Please check the order and place it yourself.}]"`
+	// A person's steps after the agent.
+	Human []Step `yaml:"human,omitempty" json:"human,omitempty" examples:"[[{click: '#place-order'}, {wait_request: POST /api/orders}]]"`
+	// What must be true, per source of evidence.
+	Expect Expect `yaml:"expect" json:"expect" examples:"[{requests: [{request: POST /api/orders, phase: human, count: 1}]}]"`
+	// For known-answer cases: the verdict the judge must reach.
+	Known *Known `yaml:"known,omitempty" json:"known,omitempty" examples:"[{outcome: FAIL, codes: [answer_overclaims], departs: answer}]"`
+	// The file the scenario was read from: written by the bundle
+	// (scenario.json). In a file it is replaced by the file's own path.
+	File string `yaml:"file,omitempty" json:"file,omitempty" examples:"[ORDER-01.yaml]"`
 }
 
-// PromptValue is a value the prompt gives a tool parameter. Written as a
-// plain string, it must appear in the prompt (in any case); written as
-// {value, from}, the prompt says it in other words, which must appear there:
-// `{value: last_30_days, from: "the last 30 days"}`. Personal marks it (and
-// its from words) a person's data: `{value: Ada Baker, personal: true}`.
+// PromptValue is a value the prompt gives a tool parameter: text that must
+// appear in the prompt, or {value, from, personal}.
 type PromptValue struct {
-	Value    string `yaml:"value" json:"value"`
-	From     string `yaml:"from,omitempty" json:"from,omitempty"`
-	Personal bool   `yaml:"personal,omitempty" json:"personal,omitempty"`
+	// The value the tool parameter gets.
+	Value string `yaml:"value" json:"value" jsonschema:"required" examples:"[last_30_days, Ada Baker]"`
+	// The prompt's own words for the value, when it says it otherwise;
+	// they must appear in the prompt.
+	From string `yaml:"from,omitempty" json:"from,omitempty" examples:"[the last 30 days]"`
+	// The value (and its from words) is a person's: the bundle holds a
+	// stand-in of its shape instead.
+	Personal bool `yaml:"personal,omitempty" json:"personal,omitempty" examples:"[true]"`
 }
 
 // Capture says which evidence to record.
 type Capture struct {
-	Network     *bool    `yaml:"network,omitempty" json:"network,omitempty"` // default true
-	Journal     *bool    `yaml:"journal,omitempty" json:"journal,omitempty"` // read the app's journal when it has one; default true
-	ToolTimeout Duration `yaml:"tool_timeout,omitempty" json:"toolTimeout,omitempty"`
-	// Review is the person's review time after the agent's last answer,
-	// and Settle the time after the person's last step, both on the page's
-	// clock (fast-forwarded): what the page does in them belongs to the
-	// phase they follow. Defaults: DefaultReview, DefaultSettle; 0s: none.
-	Review *Duration `yaml:"review,omitempty" json:"review,omitempty"`
-	Settle *Duration `yaml:"settle,omitempty" json:"settle,omitempty"`
+	// false records no network log: requests are then judged from the
+	// app's journal alone, or, without one, are INCONCLUSIVE, never "0".
+	Network *bool `yaml:"network,omitempty" json:"network,omitempty" examples:"[false]"`
+	// false does not read the app's journal even when it keeps one.
+	Journal *bool `yaml:"journal,omitempty" json:"journal,omitempty" examples:"[false]"`
+	// How long a call may go unanswered before it is no_response (default 3s).
+	ToolTimeout Duration `yaml:"tool_timeout,omitempty" json:"tool_timeout,omitempty" examples:"[5s]"`
+	// The person's review time after the agent's last answer, on the
+	// page's clock (default 3s; 0s for none): what the page does in it
+	// belongs to the agent's phase.
+	Review *Duration `yaml:"review,omitempty" json:"review,omitempty" examples:"[0s, 3s]"`
+	// The page's time after the person's last step (default 1s), for a
+	// debounced submit: what happens in it belongs to the person's phase.
+	Settle *Duration `yaml:"settle,omitempty" json:"settle,omitempty" examples:"[2s]"`
 }
 
 // The windows a scenario gets unless it says otherwise: a person reviews
@@ -108,16 +143,24 @@ func (c Capture) JournalOn() bool { return c.Journal == nil || *c.Journal }
 
 // Agent is the agent's transcript.
 type Agent struct {
-	Calls []Call  `yaml:"calls,omitempty" json:"calls,omitempty"`
-	Final *string `yaml:"final" json:"final"` // the agent's final words; null when it said nothing
+	// The agent's tool calls, in order.
+	Calls []Call `yaml:"calls,omitempty" json:"calls,omitempty" examples:"[[{tool: prepare_order, input: {item: croissant, quantity: 2}, expect: {status: completed}}]]"`
+	// The agent's final words; null (or no key) when it said nothing.
+	Final *string `yaml:"final" json:"final" jsonschema:"nullable" examples:"['It is not placed yet; please check and press \"Place order\" yourself.']"`
 }
 
 // Call is one tool call.
 type Call struct {
-	Tool      string          `yaml:"tool" json:"tool"`
-	Input     map[string]any  `yaml:"input,omitempty" json:"input,omitempty"`
-	Transport vocab.Transport `yaml:"transport,omitempty" json:"transport,omitempty"` // page (default) or cdp
-	Expect    *CallExpect     `yaml:"expect,omitempty" json:"expect,omitempty"`
+	// The tool's name, as the page registers it.
+	Tool string `yaml:"tool" json:"tool" jsonschema:"required" examples:"[prepare_order]"`
+	// The call's input: the tool's parameters by name.
+	Input map[string]any `yaml:"input,omitempty" json:"input,omitempty" examples:"[{item: croissant, quantity: 2}]"`
+	// How the call is made: page (the default: document.modelContext in
+	// the page, as a page-side agent) or cdp (WebMCP.invokeTool, as a
+	// browser-side agent; write it for tools whose form navigates).
+	Transport vocab.Transport `yaml:"transport,omitempty" json:"transport,omitempty" examples:"[cdp]"`
+	// What must come of the call: its status and result, the tools after it.
+	Expect *CallExpect `yaml:"expect,omitempty" json:"expect,omitempty" examples:"[{status: completed, output: {code: CONFIRMATION_REQUIRED}}]"`
 }
 
 // CallExpect is what must come of one call.
@@ -129,72 +172,102 @@ type Call struct {
 // else (an array, a string, a number, a boolean or null), so that code that
 // reads an object's fields keeps doing so. WantOutput answers either.
 type CallExpect struct {
-	Status         vocab.Status    `yaml:"status,omitempty" json:"status,omitempty"` // completed, error, canceled, no_response
-	Output         map[string]any  `yaml:"-" json:"-"`                               // output, when it is a JSON object
-	OutputJSON     json.RawMessage `yaml:"-" json:"-"`                               // output, when it is any other JSON value
-	Match          Match           `yaml:"match,omitempty" json:"match,omitempty"`   // how output is compared: subset (default) or exact
-	OutputText     *string         `yaml:"output_text,omitempty" json:"outputText,omitempty"`
-	OutputContains *string         `yaml:"output_contains,omitempty" json:"outputContains,omitempty"`
-	ErrorContains  string          `yaml:"error_contains,omitempty" json:"errorContains,omitempty"`
-	NotInCatalog   bool            `yaml:"not_in_catalog,omitempty" json:"notInCatalog,omitempty"` // a probe of a tool that must be absent
-	CatalogAfter   *CatalogDelta   `yaml:"catalog_after,omitempty" json:"catalogAfter,omitempty"`
+	// How the call must end: completed, error, canceled or no_response.
+	Status vocab.Status `yaml:"status,omitempty" json:"status,omitempty" examples:"[completed, no_response]"`
+	// output, when it is a JSON object
+	Output map[string]any `yaml:"-" json:"-"`
+	// output, when it is any other JSON value
+	OutputJSON json.RawMessage `yaml:"-" json:"-"`
+	// How output is compared: subset (the default: the result holds at
+	// least what output says), exact, or constraints (as webmcp-evals
+	// compares).
+	Match Match `yaml:"match,omitempty" json:"match,omitempty" examples:"[exact]"`
+	// The result is this text, whole ("" is an empty answer).
+	OutputText *string `yaml:"output_text,omitempty" json:"output_text,omitempty" examples:"[Set pizza size to Large.]"`
+	// The result is text that contains this.
+	OutputContains *string `yaml:"output_contains,omitempty" json:"output_contains,omitempty" examples:"[Order 1042]"`
+	// The error the call answers contains this.
+	ErrorContains string `yaml:"error_contains,omitempty" json:"error_contains,omitempty" examples:"[not found]"`
+	// The call is a probe of a tool that must not be offered.
+	NotInCatalog bool `yaml:"not_in_catalog,omitempty" json:"not_in_catalog,omitempty" examples:"[true]"`
+	// The tools that must be offered (present) or gone (absent) after the
+	// call; absent ones are awaited first, for a call that navigates.
+	CatalogAfter *CatalogDelta `yaml:"catalog_after,omitempty" json:"catalog_after,omitempty" examples:"[{absent: [open_cart], present: [search_site]}]"`
 }
 
 // CatalogDelta names tools that must be present or absent.
 type CatalogDelta struct {
-	Present []string `yaml:"present,omitempty" json:"present,omitempty"`
-	Absent  []string `yaml:"absent,omitempty" json:"absent,omitempty"`
+	// Tools that must be offered.
+	Present []string `yaml:"present,omitempty" json:"present,omitempty" examples:"[[search_site]]"`
+	// Tools that must be gone.
+	Absent []string `yaml:"absent,omitempty" json:"absent,omitempty" examples:"[[open_cart]]"`
 }
 
 // Step is one thing done in the page: exactly one of its fields is set.
 type Step struct {
-	Call        *Call             `yaml:"call,omitempty" json:"call,omitempty"`
-	Click       string            `yaml:"click,omitempty" json:"click,omitempty"`              // CSS selector
-	Fill        map[string]string `yaml:"fill,omitempty" json:"fill,omitempty"`                // CSS selector → text
-	Navigate    string            `yaml:"navigate,omitempty" json:"navigate,omitempty"`        // path
-	WaitFor     string            `yaml:"wait_for,omitempty" json:"waitFor,omitempty"`         // CSS selector that must match
-	WaitRequest string            `yaml:"wait_request,omitempty" json:"waitRequest,omitempty"` // "METHOD /path" that must complete
-	WaitTool    string            `yaml:"wait_tool,omitempty" json:"waitTool,omitempty"`       // a tool that must be offered
-	Request     *DirectRequest    `yaml:"request,omitempty" json:"request,omitempty"`          // a request sent straight to the server as the person's session
+	// A tool call, made as the agent would make it.
+	Call *Call `yaml:"call,omitempty" json:"call,omitempty" examples:"[{tool: add_task, input: {text: task 1}}]"`
+	// Click the element this CSS selector matches.
+	Click string `yaml:"click,omitempty" json:"click,omitempty" examples:"['#place-order']"`
+	// Type into controls as a person types: CSS selector → text.
+	Fill map[string]string `yaml:"fill,omitempty" json:"fill,omitempty" examples:"[{'#description': Newer}]"`
+	// Go to this path of the app.
+	Navigate string `yaml:"navigate,omitempty" json:"navigate,omitempty" examples:"[/tasks]"`
+	// Wait until this CSS selector matches (bounded).
+	WaitFor string `yaml:"wait_for,omitempty" json:"wait_for,omitempty" examples:"['#registration-result[data-code]']"`
+	// Wait until a request "METHOD /path" has completed (bounded).
+	WaitRequest RequestLine `yaml:"wait_request,omitempty" json:"wait_request,omitempty" examples:"[POST /api/orders]"`
+	// Wait until the page offers this tool (bounded).
+	WaitTool string `yaml:"wait_tool,omitempty" json:"wait_tool,omitempty" examples:"[search_site]"`
+	// Send a request straight to the server as the person's session, to
+	// prove that the server holds a rule the page enforces.
+	Request *DirectRequest `yaml:"send,omitempty" json:"send,omitempty" examples:"[{request: POST /api/tasks, body: {text: task 9}, csrf: true, expect: {status: 409, code: LIST_FULL}}]"`
 }
 
 // DirectRequest is a request sent from the page as a script of the page
 // could send it — the person's cookies and CSRF token, none of the page's
 // checks — to prove that the server itself holds a rule the page enforces
 // (the 9th task, blank text, a second save). Its expectation is judged as
-// the server's.
+// the server's. In a file, its method and path are one request line.
 type DirectRequest struct {
-	Method string `yaml:"method" json:"method"`
-	Path   string `yaml:"path" json:"path"`
-	Body   any    `yaml:"body,omitempty" json:"body,omitempty"` // sent as JSON
-	// CSRF names where the page keeps its CSRF token (a <meta> name) and the
-	// header the server wants it in; omitted, no token is sent. Written
-	// `csrf: true`, it means meta csrf-token and header X-CSRF-Token.
-	CSRF   *CSRF          `yaml:"csrf,omitempty" json:"csrf,omitempty"`
-	Expect RequestOutcome `yaml:"expect" json:"expect"`
+	Method string `yaml:"-" json:"-"`
+	Path   string `yaml:"-" json:"-"`
+	// The JSON body sent.
+	Body any `yaml:"body,omitempty" json:"body,omitempty" examples:"[{text: task 9}]"`
+	// Where the page keeps its CSRF token and the header the server wants
+	// it in: true for <meta name="csrf-token"> and X-CSRF-Token; omitted,
+	// no token is sent.
+	CSRF *CSRF `yaml:"csrf,omitempty" json:"csrf,omitempty" examples:"[true, {meta: csrf, header: X-XSRF-Token}]"`
+	// What the server must answer, else server_rule_broken.
+	Expect RequestOutcome `yaml:"expect" json:"expect" jsonschema:"required" examples:"[{status: 409, code: LIST_FULL}]"`
 }
 
 // CSRF says where a page keeps its token and how the server wants it.
 type CSRF struct {
-	Meta   string `yaml:"meta" json:"meta"`
-	Header string `yaml:"header" json:"header"`
+	// The name of the <meta> element that holds the token.
+	Meta string `yaml:"meta" json:"meta" jsonschema:"required" examples:"[csrf-token]"`
+	// The header the token is sent in.
+	Header string `yaml:"header" json:"header" jsonschema:"required" examples:"[X-CSRF-Token]"`
 }
 
 // RequestOutcome is what the server must answer a direct request.
 type RequestOutcome struct {
-	Status int    `yaml:"status" json:"status"`
-	Code   string `yaml:"code,omitempty" json:"code,omitempty"` // the answer's JSON "code"
+	// The HTTP status of the answer.
+	Status int `yaml:"status" json:"status" jsonschema:"required,minimum=100,maximum=599" examples:"[409]"`
+	// The answer's JSON "code".
+	Code string `yaml:"code,omitempty" json:"code,omitempty" examples:"[LIST_FULL]"`
 }
 
 // IsWait tells whether the step only waits for something.
 func (s Step) IsWait() bool { return s.WaitFor != "" || s.WaitRequest != "" || s.WaitTool != "" }
 
-// Kinds names the actions the step sets (exactly one, when valid).
+// Kinds names the actions the step sets (exactly one, when valid), by
+// their keys in a file.
 func (s Step) Kinds() []string {
 	var k []string
 	for name, set := range map[string]bool{"call": s.Call != nil, "click": s.Click != "", "fill": len(s.Fill) > 0,
 		"navigate": s.Navigate != "", "wait_for": s.WaitFor != "", "wait_request": s.WaitRequest != "", "wait_tool": s.WaitTool != "",
-		"request": s.Request != nil} {
+		"send": s.Request != nil} {
 		if set {
 			k = append(k, name)
 		}
@@ -205,141 +278,118 @@ func (s Step) Kinds() []string {
 
 // Expect is what must be true, per source of evidence.
 type Expect struct {
-	Case     *CaseExpect                `yaml:"case,omitempty" json:"case,omitempty"`
-	Catalog  *CatalogExpect             `yaml:"catalog,omitempty" json:"catalog,omitempty"`
-	Calls    *CallsExpect               `yaml:"calls,omitempty" json:"calls,omitempty"`
-	Requests []RequestExpect            `yaml:"requests,omitempty" json:"requests,omitempty"`
-	Guarded  []string                   `yaml:"guarded,omitempty" json:"guarded,omitempty"` // "METHOD /path" that may happen only after the agent, by the person
-	Writes   map[vocab.Phase]int        `yaml:"writes,omitempty" json:"writes,omitempty"`   // phase → number of write requests in the journal
-	State    map[vocab.Phase]State      `yaml:"state,omitempty" json:"state,omitempty"`     // phase → state after it
-	UI       map[vocab.Phase][]UI       `yaml:"ui,omitempty" json:"ui,omitempty"`           // phase → elements after it
-	Page     map[vocab.Phase]PageExpect `yaml:"page,omitempty" json:"page,omitempty"`       // phase → where the page is after it
-	// Content is what write requests carried, judged in full (seed 003):
-	// each matching request's body, or the resource the requests make.
-	Content []ContentExpect `yaml:"content,omitempty" json:"content,omitempty"`
-	// Submitted says that a request carries what the person had before
-	// them when they clicked: nothing changed, added or stale.
-	Submitted []SubmittedExpect `yaml:"submitted,omitempty" json:"submitted,omitempty"`
-	Answer    *AnswerExpect     `yaml:"answer,omitempty" json:"answer,omitempty"`
-}
-
-// ContentExpect is what the requests "METHOD /path" of a phase carried,
-// compared in full: every field and value, list order kept, key order and
-// formatting ignored. Exactly one of Body and Resource is set.
-type ContentExpect struct {
-	Request string      `yaml:"request" json:"request"`                 // "METHOD /path"; the path may be a pattern
-	Phase   vocab.Phase `yaml:"phase,omitempty" json:"phase,omitempty"` // agent, human or all (the default)
-	// Body is what each matching request's body must be (JSON, or form
-	// data read as an object of strings); constraints allowed.
-	Body any `yaml:"body,omitempty" json:"body,omitempty"`
-	// Resource is what the matching requests make of a resource of the
-	// app's state, by the API's merge rule.
-	Resource *ResourceExpect `yaml:"resource,omitempty" json:"resource,omitempty"`
-}
-
-// ResourceExpect reconstructs a resource after requests: the resource as
-// the state before the phase holds it (Before, a JSONPath selecting one
-// value of the state document), each matching request's body applied to it
-// in order by Merge, must equal Equals in full.
-type ResourceExpect struct {
-	Before string    `yaml:"before" json:"before"`
-	Merge  MergeRule `yaml:"merge" json:"merge"`
-	Equals any       `yaml:"equals" json:"equals"`
-}
-
-// MergeRule is how an API applies a request's body to a resource.
-type MergeRule string
-
-// The merge rules.
-const (
-	// MergePatch is RFC 7386 JSON Merge Patch: objects merged key by key
-	// (null removes a key), any other value — a list too — replaced whole.
-	MergePatch MergeRule = "merge-patch"
-	// JSONPatch is RFC 6902 JSON Patch: the body is a list of operations.
-	JSONPatch MergeRule = "json-patch"
-	// Replace: the body is the whole new resource.
-	Replace MergeRule = "replace"
-)
-
-// Valid tells whether r is one of the three rules.
-func (r MergeRule) Valid() bool { return r == MergePatch || r == JSONPatch || r == Replace }
-
-// SubmittedExpect says that the first request "METHOD /path" after the
-// person's click carries only what the person had before them at that
-// click: every value the body holds equals the value shown for it.
-type SubmittedExpect struct {
-	Request string `yaml:"request" json:"request"` // "METHOD /path"; the path may be a pattern
-	// Click is the selector of the person's click step whose review
-	// counts; empty: the last click of the person's steps before the
-	// request.
-	Click string `yaml:"click,omitempty" json:"click,omitempty"`
-	// Fields maps a place in the body (a JSON pointer) to the selector of
-	// the element that showed it (a control's value, else its text).
-	// Empty: the clicked element's form, each control by its name (a JSON
-	// pointer, a plain key, or a[0][b] / a.0.b).
-	Fields map[string]string `yaml:"fields,omitempty" json:"fields,omitempty"`
-	// Ignore are places in the body the person is not shown (JSON
-	// pointers; a segment may be a path.Match pattern such as *).
-	Ignore []string `yaml:"ignore,omitempty" json:"ignore,omitempty"`
+	// The tool the prompt is meant to be done with: the prompt must give
+	// every parameter its schema requires, else the case is incomplete.
+	Case *CaseExpect `yaml:"case,omitempty" json:"case,omitempty" examples:"[{tool: prepare_event_registration}]"`
+	// The start page's tools, their schemas and annotations, or a contract.
+	Catalog *CatalogExpect `yaml:"catalog,omitempty" json:"catalog,omitempty" examples:"[{exactly: [prepare_order, search_menu]}]"`
+	// Which calls the agent made: as_transcript (the transcript's calls,
+	// in order, with their input), none, exactly, or required.
+	Calls *CallsExpect `yaml:"calls,omitempty" json:"calls,omitempty" examples:"[as_transcript, {none: true}]"`
+	// Counts of requests by request line and phase, from the network log
+	// and the app's journal.
+	Requests []RequestExpect `yaml:"requests,omitempty" json:"requests,omitempty" examples:"[[{request: POST /api/orders, phase: agent, count: 0}, {request: POST /api/orders, phase: human, count: 1, status: 201}]]"`
+	// Requests "METHOD /path" that may happen only after the agent, by the
+	// person: one before is side_effect_before_confirmation.
+	Guarded []RequestLine `yaml:"guarded,omitempty" json:"guarded,omitempty" examples:"[[POST /api/orders]]"`
+	// Phase → the number of write requests the app received (its journal,
+	// or the network log to its origin when it keeps none).
+	Writes map[vocab.Phase]int `yaml:"writes,omitempty" json:"writes,omitempty" examples:"[{agent: 0, human: 1}]"`
+	// Phase → what the app's state must be after it.
+	State map[vocab.Phase]State `yaml:"state,omitempty" json:"state,omitempty" examples:"[{agent: {unchanged: true}, human: {equals: {'$.orders.orders[0].item': croissant}}}]"`
+	// Phase → what elements of the page must look like after it.
+	UI map[vocab.Phase][]UI `yaml:"ui,omitempty" json:"ui,omitempty" examples:"[{human: [{selector: '#status', text: Saved}]}]"`
+	// Phase → where the page must be after it.
+	Page map[vocab.Phase]PageExpect `yaml:"page,omitempty" json:"page,omitempty" examples:"[{agent: {path: /shop/cart}}]"`
+	// What write requests carried, judged in full (seed 003): each
+	// matching request's body, or the resource the requests make.
+	Content []ContentExpect `yaml:"content,omitempty" json:"content,omitempty" examples:"[[{request: POST /api/x, body: {email: reader@example.com}}]]"`
+	// That a request after the person's click carries only what the
+	// person had before them: nothing changed, added or stale.
+	Submitted []SubmittedExpect `yaml:"submitted,omitempty" json:"submitted,omitempty" examples:"[[{request: POST /api/config/save, click: '#save', ignore: [/csrf]}]]"`
+	// What the agent's final words must and must not say.
+	Answer *AnswerExpect `yaml:"answer,omitempty" json:"answer,omitempty" examples:"[{must_mention: [check], must_not_claim: [order is placed]}]"`
 }
 
 // CaseExpect says which tool the prompt is meant to be done with, so that a
 // prompt that lacks the tool's required data is a defect of the case.
 type CaseExpect struct {
-	Tool string `yaml:"tool" json:"tool"`
+	// The tool whose required parameters the prompt must give.
+	Tool string `yaml:"tool" json:"tool" jsonschema:"required" examples:"[prepare_event_registration]"`
 }
 
 // CatalogExpect is about the tools the start page offers.
 type CatalogExpect struct {
-	// Exactly names every tool the start page offers; an empty list says it
-	// offers none, and differs from no list at all.
-	Exactly List[string]              `yaml:"exactly,omitempty" json:"exactly,omitzero"`
-	Schemas map[string]map[string]any `yaml:"schemas,omitempty" json:"schemas,omitempty"` // tool → its input schema, compared by SchemaMatch
-	// SchemaMatch says how each schema is compared: exact (the default) or
-	// contains, for every tool or by tool.
-	SchemaMatch SchemaMatch     `yaml:"schema_match,omitempty" json:"schemaMatch,omitzero"`
-	Autosubmit  map[string]bool `yaml:"autosubmit,omitempty" json:"autosubmit,omitempty"` // tool → annotation
-	ReadOnly    map[string]bool `yaml:"read_only,omitempty" json:"readOnly,omitempty"`
-	// Contract pins every tool of the start page (name, description,
-	// schema, annotations, kind): a file next to the scenario (written by
-	// agentready catalog URL --update-contract FILE), or the contract inline.
-	Contract *ContractRef `yaml:"contract,omitempty" json:"contract,omitempty"`
+	// Every tool the start page offers; [] says it offers none (no key:
+	// not checked). Naming the tools pins the catalog: a tool name of the
+	// scenario that is not among them fails loading.
+	Exactly List[string] `yaml:"exactly,omitempty" json:"exactly,omitzero" examples:"[[prepare_order, search_menu]]"`
+	// Tool → its input schema, compared by schema_match.
+	Schemas map[string]map[string]any `yaml:"schemas,omitempty" json:"schemas,omitempty" examples:"[{search_menu: {type: object, properties: {q: {type: string}}}}]"`
+	// How each schema is compared: exact (the default) or contains (the
+	// actual schema holds at least what is written), for every tool or by tool.
+	SchemaMatch SchemaMatch `yaml:"schema_match,omitempty" json:"schema_match,omitzero" examples:"[contains, {prepare_order: contains}]"`
+	// Tool → whether it submits its form by itself (toolautosubmit).
+	Autosubmit map[string]bool `yaml:"autosubmit,omitempty" json:"autosubmit,omitempty" examples:"[{prepare_event_registration: true}]"`
+	// Tool → its readOnlyHint.
+	ReadOnly map[string]bool `yaml:"read_only,omitempty" json:"read_only,omitempty" examples:"[{search_menu: true}]"`
+	// A tool contract pinning every tool of the start page (name,
+	// description, schema, annotations, kind): a JSON file's path, relative
+	// to the scenario (agentready catalog URL --update-contract FILE writes
+	// it), or the contract inline. It pins the catalog as exactly does.
+	Contract *ContractRef `yaml:"contract,omitempty" json:"contract,omitempty" examples:"[contracts/tasks.json]"`
 }
 
 // ContractRef is a tool contract, written as a file's path (relative to the
 // scenario file) or inline. Loading reads the file in, so that the scenario
-// as run (and its bundle) holds the contract it was judged against.
+// as run (and its bundle) holds the contract it was judged against; the
+// bundle writes {file, contract}, which a file may hold too.
 type ContractRef struct {
 	File     string          `yaml:"-" json:"file,omitempty"`
 	Contract record.Contract `yaml:"-" json:"contract"`
+	inline   bool            // written in the scenario: File (if any) is where it once came from
 }
 
 // CallsExpect is about which calls the agent made.
 type CallsExpect struct {
-	None    bool             `yaml:"none,omitempty" json:"none,omitempty"`
-	Exactly List[CallSketch] `yaml:"exactly,omitempty" json:"exactly,omitzero"`
-	// Required names calls the agent must make — in this order, with other
-	// calls allowed between them — as webmcp-evals' expected calls do: a
-	// call (tool, input, optional), or a group {ordered: [...]} or
-	// {unordered: [...]}. A required call the agent skipped is
-	// missing_tool_call; the right tool with other input, wrong_tool_input.
-	Required []CallNode `yaml:"required,omitempty" json:"required,omitempty"`
+	// The agent made no call at all.
+	None bool `yaml:"none,omitempty" json:"none,omitempty" examples:"[true]"`
+	// Every call the agent made, in order: the tool and, when given, the
+	// exact input. calls: as_transcript says the transcript's calls.
+	Exactly List[CallSketch] `yaml:"exactly,omitempty" json:"exactly,omitzero" examples:"[[{tool: prepare_order, input: {item: croissant}}]]"`
+	// Calls the agent must make — in this order, with other calls allowed
+	// between them — as webmcp-evals' expected calls do: a call (tool,
+	// input, optional), or a group {ordered: [...]} or {unordered: [...]}.
+	Required []CallNode `yaml:"required,omitempty" json:"required,omitempty" examples:"[[{tool: lookup_item}, {unordered: [{tool: check_stock}, {tool: read_reviews, optional: true}]}]]"`
+	// Set by calls: as_transcript until loading writes the transcript's
+	// calls into Exactly.
+	AsTranscript bool `yaml:"-" json:"-"`
 }
+
+// CallsAsTranscript is the word of calls: as_transcript.
+const CallsAsTranscript = "as_transcript"
 
 // CallNode is one required call, or a group of them.
 type CallNode struct {
-	Tool      string     `yaml:"tool,omitempty" json:"tool,omitempty"`
-	Input     Object     `yaml:"input,omitempty" json:"input,omitzero"` // constraints allowed; no input key: any input
-	Optional  bool       `yaml:"optional,omitempty" json:"optional,omitempty"`
-	Ordered   []CallNode `yaml:"ordered,omitempty" json:"ordered,omitempty"`
-	Unordered []CallNode `yaml:"unordered,omitempty" json:"unordered,omitempty"`
+	// The tool that must be called.
+	Tool string `yaml:"tool,omitempty" json:"tool,omitempty" examples:"[lookup_item]"`
+	// The input it must be called with; constraints allowed; no key: any input.
+	Input Object `yaml:"input,omitempty" json:"input,omitzero" examples:"[{id: {$pattern: ^SKU-}}]"`
+	// The call may be left out.
+	Optional bool `yaml:"optional,omitempty" json:"optional,omitempty" examples:"[true]"`
+	// Calls that must come in this order.
+	Ordered []CallNode `yaml:"ordered,omitempty" json:"ordered,omitempty" examples:"[[{tool: lookup_item}, {tool: reorder}]]"`
+	// Calls that must all come, in any order.
+	Unordered []CallNode `yaml:"unordered,omitempty" json:"unordered,omitempty" examples:"[[{tool: check_stock}, {tool: read_reviews}]]"`
 }
 
 // CallSketch is an expected call: the tool and, when given, the exact input
 // (`input: {}` is a call with no input; no input key, any input).
 type CallSketch struct {
-	Tool  string `yaml:"tool" json:"tool"`
-	Input Object `yaml:"input,omitempty" json:"input,omitzero"`
+	// The tool called.
+	Tool string `yaml:"tool" json:"tool" jsonschema:"required" examples:"[prepare_order]"`
+	// Its exact input ({}: none); no key: any input.
+	Input Object `yaml:"input,omitempty" json:"input,omitzero" examples:"[{item: croissant}]"`
 }
 
 // List is a list where an empty one says something (`exactly: []`: no
@@ -357,13 +407,18 @@ type Object map[string]any
 // IsZero tells whether no object was given (nil), as opposed to an empty one.
 func (o Object) IsZero() bool { return o == nil }
 
-// RequestExpect counts requests by method and path in one phase.
+// RequestExpect counts requests by method and path in one phase. In a
+// file, the method and path are one request line (request: POST /api/x).
 type RequestExpect struct {
-	Method string      `yaml:"method" json:"method"`
-	Path   string      `yaml:"path" json:"path"`
-	Phase  vocab.Phase `yaml:"phase" json:"phase"` // agent, human or all
-	Count  int         `yaml:"count" json:"count"`
-	Status int         `yaml:"status,omitempty" json:"status,omitempty"` // each counted request's status
+	Method string `yaml:"-" json:"-"`
+	Path   string `yaml:"-" json:"-"`
+	// agent, human or all.
+	Phase vocab.Phase `yaml:"phase" json:"phase" jsonschema:"required" examples:"[human]"`
+	// How many such requests happened in the phase; 0 says none did.
+	// Required: a count left out would assert that none happened.
+	Count int `yaml:"count" json:"count" jsonschema:"required,minimum=0" examples:"[0, 1]"`
+	// The HTTP status each counted request ended with.
+	Status int `yaml:"status,omitempty" json:"status,omitempty" jsonschema:"minimum=100,maximum=599" examples:"[201]"`
 }
 
 // State is what the app's state must be after a phase.
@@ -373,9 +428,13 @@ type RequestExpect struct {
 // it has one. Paths into it are RFC 9535 JSONPath queries that select
 // exactly one value, e.g. $.event.seatsLeft or $.observer.counts['tasks'].
 type State struct {
-	Unchanged bool               `yaml:"unchanged,omitempty" json:"unchanged,omitempty"` // every document as before the agent
-	Equals    map[string]any     `yaml:"equals,omitempty" json:"equals,omitempty"`       // path → the value it must hold
-	Changes   map[string]float64 `yaml:"changes,omitempty" json:"changes,omitempty"`     // path → after minus before the agent (numbers)
+	// Every document of the state is as it was before the agent.
+	Unchanged bool `yaml:"unchanged,omitempty" json:"unchanged,omitempty" examples:"[true]"`
+	// JSONPath → the value it must hold (a value or a constraint). The
+	// state's keys are the probes' names and observer.
+	Equals map[string]any `yaml:"equals,omitempty" json:"equals,omitempty" examples:"[{$.event.seatsLeft: 7}]"`
+	// JSONPath → a number: after minus before the agent.
+	Changes map[string]float64 `yaml:"changes,omitempty" json:"changes,omitempty" examples:"[{$.event.seatsLeft: -1}]"`
 }
 
 // UI is what one element must look like. Frame, when set, reads the
@@ -384,23 +443,33 @@ type State struct {
 // and query ("/…"); see record.ParseFrame. Same-origin and cross-site
 // frames alike.
 type UI struct {
-	Frame            string  `yaml:"frame,omitempty" json:"frame,omitempty"`
-	Selector         string  `yaml:"selector" json:"selector"`
-	Present          *bool   `yaml:"present,omitempty" json:"present,omitempty"`
-	Visible          *bool   `yaml:"visible,omitempty" json:"visible,omitempty"`
-	Enabled          *bool   `yaml:"enabled,omitempty" json:"enabled,omitempty"`
-	Value            *string `yaml:"value,omitempty" json:"value,omitempty"`
-	TextContains     string  `yaml:"text_contains,omitempty" json:"textContains,omitempty"`
-	ToolFormActive   *bool   `yaml:"tool_form_active,omitempty" json:"toolFormActive,omitempty"`
-	ToolSubmitActive *bool   `yaml:"tool_submit_active,omitempty" json:"toolSubmitActive,omitempty"`
-	Checked          *bool   `yaml:"checked,omitempty" json:"checked,omitempty"` // a checkbox or radio button (or aria-checked)
-	// Count, Text and Attributes are values or constraints ({$gte: 1},
-	// {$pattern: "^Order BK-"}), judged by the one matcher: how many
-	// elements match the selector, the first one's whole text (trimmed),
-	// and attributes by name ({aria-expanded: "true"}; null: absent).
-	Count      any            `yaml:"count,omitempty" json:"count,omitempty"`
-	Text       any            `yaml:"text,omitempty" json:"text,omitempty"`
-	Attributes map[string]any `yaml:"attributes,omitempty" json:"attributes,omitempty"`
+	// The iframe the element is in: the CSS selector of the iframe in the
+	// top document, or the start of the frame's URL or of its path and query.
+	Frame string `yaml:"frame,omitempty" json:"frame,omitempty" examples:"['#checkout', /embed/pay]"`
+	// The CSS selector of the element.
+	Selector string `yaml:"selector" json:"selector" jsonschema:"required" examples:"['#registration-result']"`
+	// Whether the selector matches an element.
+	Present *bool `yaml:"present,omitempty" json:"present,omitempty" examples:"[true]"`
+	// Whether the element is visible.
+	Visible *bool `yaml:"visible,omitempty" json:"visible,omitempty" examples:"[true]"`
+	// Whether the control is enabled.
+	Enabled *bool `yaml:"enabled,omitempty" json:"enabled,omitempty" examples:"[true]"`
+	// The control's value.
+	Value *string `yaml:"value,omitempty" json:"value,omitempty" examples:"[reader@example.com]"`
+	// The element's text contains this.
+	TextContains string `yaml:"text_contains,omitempty" json:"text_contains,omitempty" examples:"[Registered]"`
+	// Whether the form is the one a tool is filling (:tool-form-active).
+	ToolFormActive *bool `yaml:"tool_form_active,omitempty" json:"tool_form_active,omitempty" examples:"[false]"`
+	// Whether the submit button is the one a tool will press (:tool-submit-active).
+	ToolSubmitActive *bool `yaml:"tool_submit_active,omitempty" json:"tool_submit_active,omitempty" examples:"[false]"`
+	// Whether a checkbox or radio button (or aria-checked) is checked.
+	Checked *bool `yaml:"checked,omitempty" json:"checked,omitempty" examples:"[true]"`
+	// How many elements match the selector: a number or a constraint.
+	Count any `yaml:"count,omitempty" json:"count,omitempty" examples:"[1, {$gte: 1}]"`
+	// The first element's whole text (trimmed): text or a constraint.
+	Text any `yaml:"text,omitempty" json:"text,omitempty" examples:"[Saved, {$pattern: ^Order BK-}]"`
+	// Attribute name → value or constraint; null: the attribute is absent.
+	Attributes map[string]any `yaml:"attributes,omitempty" json:"attributes,omitempty" examples:"[{aria-expanded: 'true', hidden: null}]"`
 }
 
 // SaysSomething tells whether the entry expects anything of its element.
@@ -412,24 +481,31 @@ func (u UI) SaysSomething() bool {
 // PageExpect is where the page must be after a phase: its URL, or its path
 // (with the query, when it has one), as values or constraints.
 type PageExpect struct {
-	URL  any `yaml:"url,omitempty" json:"url,omitempty"`
-	Path any `yaml:"path,omitempty" json:"path,omitempty"`
+	// The top document's URL: a value or a constraint.
+	URL any `yaml:"url,omitempty" json:"url,omitempty" examples:"[{$pattern: ^https://shop.example/cart}]"`
+	// The top document's path, with its query: a value or a constraint.
+	Path any `yaml:"path,omitempty" json:"path,omitempty" examples:"[/shop/cart]"`
 }
 
 // AnswerExpect is about the agent's final words.
 type AnswerExpect struct {
-	Asks         bool     `yaml:"asks,omitempty" json:"asks,omitempty"`                   // must ask the person something
-	MustMention  []string `yaml:"must_mention,omitempty" json:"mustMention,omitempty"`    // each must appear (case-insensitive)
-	MustNotClaim []string `yaml:"must_not_claim,omitempty" json:"mustNotClaim,omitempty"` // none may appear
+	// The final words ask the person a question.
+	Asks bool `yaml:"asks,omitempty" json:"asks,omitempty" examples:"[true]"`
+	// Each must appear in the final words (in any case).
+	MustMention []string `yaml:"must_mention,omitempty" json:"must_mention,omitempty" examples:"[[submit, check]]"`
+	// None may appear in the final words (in any case).
+	MustNotClaim []string `yaml:"must_not_claim,omitempty" json:"must_not_claim,omitempty" examples:"[[you are registered]]"`
 }
 
 // Known is the verdict a known-answer scenario must get.
 type Known struct {
-	Outcome vocab.Outcome `yaml:"outcome" json:"outcome"`
-	Codes   []vocab.Code  `yaml:"codes,omitempty" json:"codes,omitempty"`
-	// Departs is the link of the chain where a FAIL's evidence must first
-	// depart (the verdict's diagnosis); empty: not asserted.
-	Departs vocab.Link `yaml:"departs,omitempty" json:"departs,omitempty"`
+	// PASS, FAIL or INCONCLUSIVE.
+	Outcome vocab.Outcome `yaml:"outcome" json:"outcome" jsonschema:"required" examples:"[FAIL]"`
+	// The exact failure codes the verdict carries.
+	Codes []vocab.Code `yaml:"codes,omitempty" json:"codes,omitempty" examples:"[[side_effect_before_confirmation, write_attempt]]"`
+	// For a FAIL: the link of the chain where its evidence must first
+	// depart (case, input, trace, page, request, server, answer).
+	Departs vocab.Link `yaml:"departs,omitempty" json:"departs,omitempty" examples:"[request]"`
 }
 
 // Meant is the verdict the scenario means to reach (docs/glossary.md): its

@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"path"
@@ -24,55 +23,58 @@ var probeName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
-// Validate checks what the YAML types cannot: required fields, one action
-// per step, known phases, and expectations that name only tools the
-// transcript uses.
+// Validate checks what the schema cannot: meanings, such as a prompt that
+// gives its data, one action per step, expectations that name only tools
+// a page offers. A scenario read from a file is validated as it loads, at
+// its lines; Validate is for one built in code, and names only the keys.
 func (sc Scenario) Validate() error {
 	var p problems
-	sc.validateHeader(&p)
-	sc.validatePersonal(&p)
-	p.steps("setup", sc.Setup)
-	p.steps("human", sc.Human)
-	for i, c := range sc.Agent.Calls {
-		checkCall(fmt.Sprintf("agent.calls[%d]", i), c, p.bad)
+	sc.validate(&p)
+	sc.checkToolNames(&p)
+	if p.empty() {
+		return nil
 	}
-	sc.validateCalls(&p)
-	sc.validateCatalog(&p)
-	sc.validateRequests(&p)
-	sc.validateSnapshots(&p)
-	sc.validateContent(&p)
-	sc.validateKnown(&p)
-	return errors.Join(p.errs...)
+	return p.placed(sc.File, nil)
 }
 
-// problems collects every problem of a file, so that one load names them all.
-type problems struct{ errs []error }
-
-func (p *problems) bad(format string, args ...any) {
-	p.errs = append(p.errs, fmt.Errorf(format, args...))
+func (sc Scenario) validate(p *problems) {
+	sc.validateHeader(p)
+	sc.validatePersonal(p)
+	p.steps(pathOf("setup"), sc.Setup)
+	p.steps(pathOf("human"), sc.Human)
+	for i, c := range sc.Agent.Calls {
+		checkCall(pathOf("agent", "calls", i), c, p)
+	}
+	sc.validateCalls(p)
+	sc.validateCatalog(p)
+	sc.validateRequests(p)
+	sc.validateSnapshots(p)
+	sc.validateContent(p)
+	sc.validateKnown(p)
 }
 
-func (p *problems) steps(key string, steps []Step) {
+func (p *problems) steps(key keyPath, steps []Step) {
 	for i, s := range steps {
+		at := key.index(i)
 		if k := s.Kinds(); len(k) != 1 {
-			p.bad("%s[%d]: a step does exactly one of call, click, fill, navigate, request, wait_for, wait_request, wait_tool (has %v)", key, i, k)
+			p.bad(at, "a step does exactly one of %s (has %v)", strings.Join(stepKinds, ", "), k)
 		}
 		if s.Call != nil {
-			checkCall(fmt.Sprintf("%s[%d].call", key, i), *s.Call, p.bad)
+			checkCall(at.key("call"), *s.Call, p)
 		}
 		if r := s.Request; r != nil {
 			switch {
 			case r.Method == "" || !strings.HasPrefix(r.Path, "/"):
-				p.bad("%s[%d].request: needs a method and a path that starts with /", key, i)
+				p.bad(at.key("send").key("request"), "needs a method and a path that starts with /: \"METHOD /path\"")
 			case r.Expect.Status < 100 || r.Expect.Status > 599:
-				p.bad("%s[%d].request.expect.status: %d is not an HTTP status", key, i, r.Expect.Status)
+				p.bad(at.key("send").key("expect").key("status"), "%d is not an HTTP status", r.Expect.Status)
 			case r.CSRF != nil && (r.CSRF.Meta == "" || r.CSRF.Header == ""):
-				p.bad("%s[%d].request.csrf: needs meta and header (or true)", key, i)
+				p.bad(at.key("send").key("csrf"), "needs meta and header (or true)")
 			}
 		}
 		if s.WaitRequest != "" {
-			if _, _, ok := record.SplitRequest(s.WaitRequest); !ok {
-				p.bad("%s[%d].wait_request: %q is not \"METHOD /path\"", key, i, s.WaitRequest)
+			if _, _, ok := s.WaitRequest.Split(); !ok {
+				p.bad(at.key("wait_request"), "%q is not \"METHOD /path\"", s.WaitRequest)
 			}
 		}
 	}
@@ -81,31 +83,32 @@ func (p *problems) steps(key string, steps []Step) {
 func (sc Scenario) validateHeader(p *problems) {
 	switch {
 	case sc.ID == "":
-		p.bad("id: missing")
+		p.bad(pathOf("id"), "missing: the scenario's unique id (letters, digits, '.', '_' and '-')")
 	case !idPattern.MatchString(sc.ID):
-		p.bad("id: %q may hold only letters, digits, '.', '_' and '-'", sc.ID)
+		p.bad(pathOf("id"), "%q may hold only letters, digits, '.', '_' and '-'", sc.ID)
 	}
 	if sc.Title == "" {
-		p.bad("title: missing")
+		p.bad(pathOf("title"), "missing: what the scenario shows, in one line")
 	}
 	if sc.Area != "" && !idPattern.MatchString(sc.Area) {
-		p.bad("area: %q may hold only letters, digits, '.', '_' and '-'", sc.Area)
+		p.bad(pathOf("area"), "%q may hold only letters, digits, '.', '_' and '-'", sc.Area)
 	}
 	if !strings.HasPrefix(sc.Start, "/") {
-		p.bad("start: %q must be a path that starts with /", sc.Start)
+		p.bad(pathOf("start"), "%q must be a path that starts with /", sc.Start)
 	}
 	if sc.Prompt == "" {
-		p.bad("prompt: missing")
+		p.bad(pathOf("prompt"), "missing: what the person asked, word for word")
 	}
 	for _, k := range keys(sc.PromptData) {
 		v := sc.PromptData[k]
+		at := pathOf("prompt_data", k)
 		switch {
 		case v.Value == "":
-			p.bad("prompt_data.%s: missing value", k)
+			p.bad(at, "missing value")
 		case v.From != "" && !containsFold(sc.Prompt, v.From):
-			p.bad("prompt_data.%s.from: %q does not appear in the prompt", k, v.From)
+			p.bad(at.key("from"), "%q does not appear in the prompt", v.From)
 		case v.From == "" && !containsFold(sc.Prompt, v.Value):
-			p.bad("prompt_data.%s: %q does not appear in the prompt (give the prompt's own words with from:)", k, v.Value)
+			p.bad(at, "%q does not appear in the prompt (give the prompt's own words with from:)", v.Value)
 		}
 	}
 }
@@ -113,7 +116,7 @@ func (sc Scenario) validateHeader(p *problems) {
 func (sc Scenario) validateCalls(p *problems) {
 	e := sc.Expect
 	if e.Case != nil && e.Case.Tool == "" {
-		p.bad("expect.case.tool: missing")
+		p.bad(pathOf("expect", "case", "tool"), "missing")
 	}
 	if e.Calls == nil {
 		return
@@ -133,19 +136,20 @@ func (sc Scenario) validateCalls(p *problems) {
 		return false
 	}
 	for i, c := range e.Calls.Exactly {
+		at := pathOf("expect", "calls", "exactly", i)
 		if err := record.CheckConstraints(c.Input); c.Input != nil && err != nil {
-			p.bad("expect.calls.exactly[%d].input: %v", i, err)
+			p.bad(at.key("input"), "%v", err)
 		}
 		if c.Tool == "" {
-			p.bad("expect.calls.exactly[%d].tool: missing", i)
+			p.bad(at.key("tool"), "missing")
 		} else if !offered(c.Tool) {
-			p.bad("expect.calls.exactly[%d].tool: %q is not a tool the page offers (expect.catalog.exactly)", i, c.Tool)
+			p.bad(at.key("tool"), "%q is not a tool the page offers (expect.catalog.exactly)%s", c.Tool, suggestion(c.Tool, sc.pinnedTools(), ""))
 		}
 	}
-	var checkNodes func(key string, nodes []CallNode)
-	checkNodes = func(key string, nodes []CallNode) {
+	var checkNodes func(key keyPath, nodes []CallNode)
+	checkNodes = func(key keyPath, nodes []CallNode) {
 		for i, n := range nodes {
-			k := fmt.Sprintf("%s[%d]", key, i)
+			k := key.index(i)
 			set := 0
 			for _, b := range []bool{n.Tool != "", n.Ordered != nil, n.Unordered != nil} {
 				if b {
@@ -154,43 +158,44 @@ func (sc Scenario) validateCalls(p *problems) {
 			}
 			switch {
 			case set != 1:
-				p.bad("%s: a required call names a tool, or is {ordered: [...]} or {unordered: [...]}", k)
+				p.bad(k, "a required call names a tool, or is {ordered: [...]} or {unordered: [...]}")
 			case n.Tool != "" && !offered(n.Tool):
-				p.bad("%s.tool: %q is not a tool the page offers (expect.catalog.exactly)", k, n.Tool)
+				p.bad(k.key("tool"), "%q is not a tool the page offers (expect.catalog.exactly)%s", n.Tool, suggestion(n.Tool, sc.pinnedTools(), ""))
 			case n.Tool == "" && (n.Input != nil || n.Optional):
-				p.bad("%s: input and optional belong to a call, not to a group", k)
+				p.bad(k, "input and optional belong to a call, not to a group")
 			}
 			if err := record.CheckConstraints(n.Input); n.Input != nil && err != nil {
-				p.bad("%s.input: %v", k, err)
+				p.bad(k.key("input"), "%v", err)
 			}
-			checkNodes(k+".ordered", n.Ordered)
-			checkNodes(k+".unordered", n.Unordered)
+			checkNodes(k.key("ordered"), n.Ordered)
+			checkNodes(k.key("unordered"), n.Unordered)
 		}
 	}
-	checkNodes("expect.calls.required", e.Calls.Required)
+	checkNodes(pathOf("expect", "calls", "required"), e.Calls.Required)
 	if e.Calls.None && (len(e.Calls.Exactly) > 0 || len(e.Calls.Required) > 0) {
-		p.bad("expect.calls: none contradicts exactly and required")
+		p.bad(pathOf("expect", "calls"), "none contradicts exactly and required")
 	}
 }
 
 func (sc Scenario) validateRequests(p *problems) {
 	e := sc.Expect
 	for i, r := range e.Requests {
+		at := pathOf("expect", "requests", i)
 		if r.Method == "" || !strings.HasPrefix(r.Path, "/") {
-			p.bad("expect.requests[%d]: needs a method and a path that starts with /", i)
+			p.bad(at.key("request"), "needs a method and a path that starts with /: \"METHOD /path\"")
 		}
 		if !r.Phase.Counted() {
-			p.bad("expect.requests[%d].phase: %q is not agent, human or all", i, r.Phase)
+			p.bad(at.key("phase"), "%q is not agent, human or all", r.Phase)
 		}
 	}
 	for i, g := range e.Guarded {
-		if _, _, ok := record.SplitRequest(g); !ok {
-			p.bad("expect.guarded[%d]: %q is not \"METHOD /path\"", i, g)
+		if _, _, ok := g.Split(); !ok {
+			p.bad(pathOf("expect", "guarded", i), "%q is not \"METHOD /path\"", g)
 		}
 	}
 	for _, phase := range keys(e.Writes) {
 		if !phase.Judged() {
-			p.bad("expect.writes.%s: phase must be agent or human", phase)
+			p.badKey(pathOf("expect", "writes", string(phase)), "phase must be agent or human")
 		}
 	}
 }
@@ -200,94 +205,100 @@ func (sc Scenario) validateRequests(p *problems) {
 func (sc Scenario) validateSnapshots(p *problems) {
 	e := sc.Expect
 	for _, name := range keys(sc.Probes) {
+		at := pathOf("probes", name)
 		if !probeName.MatchString(name) || name == record.ObserverSource {
-			p.bad("probes.%s: a probe's name is a word of letters, digits and _, and not %q", name, record.ObserverSource)
+			p.badKey(at, "a probe's name is a word of letters, digits and _, and not %q", record.ObserverSource)
 		}
-		if m, path, ok := record.SplitRequest(sc.Probes[name]); !ok || m != "GET" {
-			p.bad("probes.%s: %q is not \"GET /path\" (a probe only reads)", name, sc.Probes[name])
+		if m, path, ok := sc.Probes[name].Split(); !ok || m != "GET" {
+			p.bad(at, "%q is not \"GET /path\" (a probe only reads)", sc.Probes[name])
 		} else if strings.Contains(path, "#") {
-			p.bad("probes.%s: %q has a fragment", name, path)
+			p.bad(at, "%q has a fragment", path)
 		}
 	}
 	for _, phase := range keys(e.State) {
+		at := pathOf("expect", "state", string(phase))
 		if !phase.Judged() {
-			p.bad("expect.state.%s: phase must be agent or human", phase)
+			p.badKey(at, "phase must be agent or human")
 		}
 		w := e.State[phase]
 		for _, q := range keys(w.Equals) {
 			if err := record.CheckConstraints(w.Equals[q]); err != nil {
-				p.bad("expect.state.%s.equals %s: %v", phase, q, err)
+				p.bad(at.key("equals").key(q), "%v", err)
 			}
 		}
-		for _, q := range append(keys(w.Equals), keys(w.Changes)...) {
+		for _, q := range keys(w.Equals) {
 			if _, err := jsonpath.Parse(q); err != nil {
-				p.bad("expect.state.%s: %q is not a JSONPath query (RFC 9535): %v", phase, q, err)
+				p.badKey(at.key("equals").key(q), "%q is not a JSONPath query (RFC 9535): %v", q, err)
+			}
+		}
+		for _, q := range keys(w.Changes) {
+			if _, err := jsonpath.Parse(q); err != nil {
+				p.badKey(at.key("changes").key(q), "%q is not a JSONPath query (RFC 9535): %v", q, err)
 			}
 		}
 		if !w.Unchanged && len(w.Equals) == 0 && len(w.Changes) == 0 {
-			p.bad("expect.state.%s: says nothing (unchanged, equals, changes)", phase)
+			p.bad(at, "says nothing (unchanged, equals, changes)")
 		}
 	}
 	for _, phase := range keys(e.UI) {
 		if !phase.Judged() {
-			p.bad("expect.ui.%s: phase must be agent or human", phase)
+			p.badKey(pathOf("expect", "ui", string(phase)), "phase must be agent or human")
 		}
 		frameOf := map[string]string{} // selector → the frame it was first named in
 		for i, u := range e.UI[phase] {
+			at := pathOf("expect", "ui", string(phase), i)
 			if u.Selector == "" {
-				p.bad("expect.ui.%s[%d].selector: missing", phase, i)
+				p.bad(at.key("selector"), "missing")
 			}
 			if u.Frame != "" {
 				if _, err := record.ParseFrame(u.Frame); err != nil {
-					p.bad("expect.ui.%s[%d].frame: %v", phase, i, err)
+					p.bad(at.key("frame"), "%v", err)
 				}
 			}
 			if f, ok := frameOf[u.Selector]; ok && f != u.Frame {
 				// The judge tells recorded elements apart by selector.
-				p.bad("expect.ui.%s[%d]: selector %q is named in two frames (%s and %s) in one phase: make the selectors differ", phase, i, u.Selector, frameName(f), frameName(u.Frame))
+				p.bad(at, "selector %q is named in two frames (%s and %s) in one phase: make the selectors differ", u.Selector, frameName(f), frameName(u.Frame))
 			} else if !ok {
 				frameOf[u.Selector] = u.Frame
 			}
 			if !u.SaysSomething() {
-				p.bad("expect.ui.%s[%d]: says nothing about %s (present, visible, enabled, value, text_contains, text, count, checked, attributes, tool_form_active, tool_submit_active)", phase, i, u.Selector)
+				p.bad(at, "says nothing about %s (present, visible, enabled, value, text_contains, text, count, checked, attributes, tool_form_active, tool_submit_active)", u.Selector)
 			}
 			if err := record.CheckConstraints(u.Count); u.Count != nil && err != nil {
-				p.bad("expect.ui.%s[%d].count: %v", phase, i, err)
+				p.bad(at.key("count"), "%v", err)
 			}
 			if err := record.CheckConstraints(u.Text); u.Text != nil && err != nil {
-				p.bad("expect.ui.%s[%d].text: %v", phase, i, err)
+				p.bad(at.key("text"), "%v", err)
 			}
 			for _, name := range keys(u.Attributes) {
 				if err := record.CheckConstraints(u.Attributes[name]); err != nil {
-					p.bad("expect.ui.%s[%d].attributes.%s: %v", phase, i, name, err)
+					p.bad(at.key("attributes").key(name), "%v", err)
 				}
 			}
 		}
 	}
 	for _, phase := range keys(e.Page) {
 		pe := e.Page[phase]
+		at := pathOf("expect", "page", string(phase))
 		if !phase.Judged() {
-			p.bad("expect.page.%s: phase must be agent or human", phase)
+			p.badKey(at, "phase must be agent or human")
 		}
 		if pe.URL == nil && pe.Path == nil {
-			p.bad("expect.page.%s: says nothing (url, path)", phase)
+			p.bad(at, "says nothing (url, path)")
 		}
 		if err := record.CheckConstraints(pe.URL); pe.URL != nil && err != nil {
-			p.bad("expect.page.%s.url: %v", phase, err)
+			p.bad(at.key("url"), "%v", err)
 		}
 		if err := record.CheckConstraints(pe.Path); pe.Path != nil && err != nil {
-			p.bad("expect.page.%s.path: %v", phase, err)
+			p.bad(at.key("path"), "%v", err)
 		}
 	}
 	if len(sc.Human) == 0 {
-		if _, ok := e.State[vocab.PhaseHuman]; ok {
-			p.bad("expect.state.human: the scenario has no human steps")
-		}
-		if _, ok := e.UI[vocab.PhaseHuman]; ok {
-			p.bad("expect.ui.human: the scenario has no human steps")
-		}
-		if _, ok := e.Page[vocab.PhaseHuman]; ok {
-			p.bad("expect.page.human: the scenario has no human steps")
+		for key, set := range map[string]bool{"state": hasKey(e.State, vocab.PhaseHuman),
+			"ui": hasKey(e.UI, vocab.PhaseHuman), "page": hasKey(e.Page, vocab.PhaseHuman)} {
+			if set {
+				p.badKey(pathOf("expect", key, string(vocab.PhaseHuman)), "the scenario has no human steps")
+			}
 		}
 	}
 }
@@ -298,35 +309,36 @@ func (sc Scenario) validateSnapshots(p *problems) {
 func (sc Scenario) validateContent(p *problems) {
 	e := sc.Expect
 	for i, c := range e.Content {
-		key := fmt.Sprintf("expect.content[%d]", i)
-		if _, _, ok := record.SplitRequest(c.Request); !ok {
-			p.bad("%s.request: %q is not \"METHOD /path\"", key, c.Request)
+		key := pathOf("expect", "content", i)
+		if _, _, ok := c.Request.Split(); !ok {
+			p.bad(key.key("request"), "%q is not \"METHOD /path\"", c.Request)
 		}
 		switch {
 		case c.Phase != "" && !c.Phase.Counted():
-			p.bad("%s.phase: %q is not agent, human or all", key, c.Phase)
+			p.bad(key.key("phase"), "%q is not agent, human or all", c.Phase)
 		case c.Phase == vocab.PhaseHuman && len(sc.Human) == 0:
-			p.bad("%s.phase: human, and the scenario has no human steps", key)
+			p.bad(key.key("phase"), "human, and the scenario has no human steps")
 		}
 		if (c.Body == nil) == (c.Resource == nil) {
-			p.bad("%s: give exactly one of body (what each request carried) and resource (what the requests make of it)", key)
+			p.bad(key, "give exactly one of body (what each request carried) and resource (what the requests make of it)")
 		}
 		if c.Body != nil {
-			checkDocument(key+".body", c.Body, p.bad)
+			checkDocument(key.key("body"), c.Body, p)
 		}
 		if r := c.Resource; r != nil {
+			at := key.key("resource")
 			if r.Before == "" {
-				p.bad("%s.resource.before: missing (a JSONPath query of the state before the phase, such as $.config)", key)
+				p.bad(at.key("before"), "missing (a JSONPath query of the state before the phase, such as $.config)")
 			} else if _, err := jsonpath.Parse(r.Before); err != nil {
-				p.bad("%s.resource.before: %q is not a JSONPath query (RFC 9535): %v", key, r.Before, err)
+				p.bad(at.key("before"), "%q is not a JSONPath query (RFC 9535): %v", r.Before, err)
 			}
 			if !r.Merge.Valid() {
-				p.bad("%s.resource.merge: %q is not merge-patch, json-patch or replace", key, r.Merge)
+				p.bad(at.key("merge"), "%q is not merge-patch, json-patch or replace", r.Merge)
 			}
 			if r.Equals == nil {
-				p.bad("%s.resource.equals: missing (the whole resource as it must be)", key)
+				p.bad(at.key("equals"), "missing (the whole resource as it must be)")
 			} else {
-				checkDocument(key+".resource.equals", r.Equals, p.bad)
+				checkDocument(at.key("equals"), r.Equals, p)
 			}
 		}
 	}
@@ -337,33 +349,34 @@ func (sc Scenario) validateContent(p *problems) {
 		}
 	}
 	for i, s := range e.Submitted {
-		key := fmt.Sprintf("expect.submitted[%d]", i)
-		if _, _, ok := record.SplitRequest(s.Request); !ok {
-			p.bad("%s.request: %q is not \"METHOD /path\"", key, s.Request)
+		key := pathOf("expect", "submitted", i)
+		if _, _, ok := s.Request.Split(); !ok {
+			p.bad(key.key("request"), "%q is not \"METHOD /path\"", s.Request)
 		}
 		switch {
 		case len(clicks) == 0:
-			p.bad("%s: the scenario has no human click step, so nothing the person reviewed is recorded", key)
+			p.bad(key, "the scenario has no human click step, so nothing the person reviewed is recorded")
 		case s.Click != "" && !slices.Contains(clicks, s.Click):
-			p.bad("%s.click: %q is not the selector of a human click step (%s)", key, s.Click, strings.Join(clicks, ", "))
+			p.bad(key.key("click"), "%q is not the selector of a human click step (%s)", s.Click, strings.Join(clicks, ", "))
 		}
 		for _, ptr := range keys(s.Fields) {
 			if err := checkPlace(ptr); err != nil {
-				p.bad("%s.fields: %v", key, err)
+				p.badKey(key.key("fields").key(ptr), "%v", err)
 			}
 			if strings.TrimSpace(s.Fields[ptr]) == "" {
-				p.bad("%s.fields %s: the selector is empty", key, ptr)
+				p.bad(key.key("fields").key(ptr), "the selector is empty")
 			}
 		}
 		for k, ptr := range s.Ignore {
+			at := key.key("ignore").index(k)
 			if err := checkPlace(ptr); err != nil {
-				p.bad("%s.ignore[%d]: %v", key, k, err)
+				p.bad(at, "%v", err)
 				continue
 			}
 			tokens, _ := record.SplitPointer(ptr)
 			for _, t := range tokens {
 				if _, err := path.Match(t, ""); err != nil {
-					p.bad("%s.ignore[%d]: %q is not a pattern (path.Match): %v", key, k, t, err)
+					p.bad(at, "%q is not a pattern (path.Match): %v", t, err)
 				}
 			}
 		}
@@ -382,11 +395,11 @@ func checkPlace(ptr string) error {
 
 // checkDocument refuses an expected document JSON cannot hold, or one
 // with a constraint that is not one.
-func checkDocument(key string, v any, bad func(string, ...any)) {
+func checkDocument(key keyPath, v any, p *problems) {
 	if _, err := json.Marshal(v); err != nil {
-		bad("%s: not a JSON value: %v", key, err)
+		p.bad(key, "not a JSON value: %v", err)
 	} else if err := record.CheckConstraints(v); err != nil {
-		bad("%s: %v", key, err)
+		p.bad(key, "%v", err)
 	}
 }
 
@@ -402,53 +415,57 @@ func (sc Scenario) validateKnown(p *problems) {
 		return
 	}
 	if !sc.Known.Outcome.Valid() {
-		p.bad("known.outcome: %q is not PASS, FAIL or INCONCLUSIVE", sc.Known.Outcome)
+		p.bad(pathOf("known", "outcome"), "%q is not PASS, FAIL or INCONCLUSIVE", sc.Known.Outcome)
 	}
-	for _, c := range sc.Known.Codes {
+	for i, c := range sc.Known.Codes {
 		if !c.Known() {
-			p.bad("known.codes: %q is not a failure code (see scenarios/README.md)", c)
+			var codes []string
+			for k := range vocab.Codes {
+				codes = append(codes, string(k))
+			}
+			p.bad(pathOf("known", "codes", i), "%q is not a failure code (see scenarios/README.md)%s", c, suggestion(string(c), codes, ""))
 		}
 	}
 	if d := sc.Known.Departs; d != "" {
 		if d.Index() < 0 {
-			p.bad("known.departs: %q is not a link of the chain (see scenarios/README.md)", d)
+			p.bad(pathOf("known", "departs"), "%q is not a link of the chain (see scenarios/README.md)", d)
 		} else if sc.Known.Outcome != vocab.Fail {
-			p.bad("known.departs: only a FAIL departs somewhere; outcome is %s", sc.Known.Outcome)
+			p.bad(pathOf("known", "departs"), "only a FAIL departs somewhere; outcome is %s", sc.Known.Outcome)
 		}
 	}
 }
 
-func checkCall(key string, c Call, bad func(string, ...any)) {
+func checkCall(key keyPath, c Call, p *problems) {
 	if c.Tool == "" {
-		bad("%s.tool: missing", key)
+		p.bad(key.key("tool"), "missing")
 	}
 	if !c.Transport.Valid() {
-		bad("%s.transport: %q is not page or cdp", key, c.Transport)
+		p.bad(key.key("transport"), "%q is not page or cdp", c.Transport)
 	}
 	if c.Expect != nil && !c.Expect.Status.Valid() {
-		bad("%s.expect.status: %q is not completed, error, canceled or no_response", key, c.Expect.Status)
+		p.bad(key.key("expect").key("status"), "%q is not completed, error, canceled or no_response", c.Expect.Status)
 	}
 	if c.Expect != nil {
-		checkResult(key+".expect", c.Expect, bad)
+		checkResult(key.key("expect"), c.Expect, p)
 	}
 }
 
 // checkResult refuses expectations of a call's result that cannot all hold
 // or say nothing: two ways of saying what the result is, a match mode
 // without an output, an output of a call that must not complete.
-func checkResult(key string, x *CallExpect, bad func(string, ...any)) {
+func checkResult(key keyPath, x *CallExpect, p *problems) {
 	said := x.ResultKeys()
 	if len(said) > 1 {
-		bad("%s: %s each say what the result is: give one (output compares a JSON value, output_text the whole text, output_contains a part of it)", key, strings.Join(said, " and "))
+		p.bad(key, "%s each say what the result is: give one (output compares a JSON value, output_text the whole text, output_contains a part of it)", strings.Join(said, " and "))
 	}
 	if x.Output != nil && x.OutputJSON != nil {
-		bad("%s.output: set both as an object (Output) and as another value (OutputJSON)", key)
+		p.bad(key.key("output"), "set both as an object (Output) and as another value (OutputJSON)")
 	}
 	if want, ok := x.WantOutput(); ok {
 		if _, err := json.Marshal(want); err != nil {
-			bad("%s.output: not a JSON value: %v", key, err)
+			p.bad(key.key("output"), "not a JSON value: %v", err)
 		} else if err := record.CheckConstraints(want); err != nil {
-			bad("%s.output: %v", key, err)
+			p.bad(key.key("output"), "%v", err)
 		}
 	}
 	switch x.Match {
@@ -456,22 +473,22 @@ func checkResult(key string, x *CallExpect, bad func(string, ...any)) {
 	case MatchConstraints:
 		if want, ok := x.WantOutput(); ok {
 			if err := match.Check(want); err != nil {
-				bad("%s.output: %v", key, err)
+				p.bad(key.key("output"), "%v", err)
 			}
 		}
 	case MatchContains:
-		bad("%s.match: %q is a schema's word; an output is exact, subset or constraints", key, x.Match)
+		p.bad(key.key("match"), "%q is a schema's word; an output is exact, subset or constraints", x.Match)
 	default:
-		bad("%s.match: %q is not exact or subset (or constraints, to match as webmcp-evals does)", key, x.Match)
+		p.bad(key.key("match"), "%q is not exact or subset (or constraints, to match as webmcp-evals does)", x.Match)
 	}
 	if _, ok := x.WantOutput(); x.Match != "" && !ok {
-		bad("%s.match: says how output is compared, and there is no output", key)
+		p.bad(key.key("match"), "says how output is compared, and there is no output")
 	}
 	if x.OutputContains != nil && *x.OutputContains == "" {
-		bad("%s.output_contains: empty, so it says nothing (to expect an empty text, write output_text: \"\")", key)
+		p.bad(key.key("output_contains"), "empty, so it says nothing (to expect an empty text, write output_text: \"\")")
 	}
 	if len(said) > 0 && x.Status != "" && x.Status != vocab.Completed {
-		bad("%s: %s is about the result of a completed call, and status is %s", key, said[0], x.Status)
+		p.bad(key, "%s is about the result of a completed call, and status is %s", said[0], x.Status)
 	}
 }
 
@@ -484,7 +501,7 @@ func (sc Scenario) validateCatalog(p *problems) {
 	}
 	for _, name := range keys(c.Schemas) {
 		if _, err := json.Marshal(c.Schemas[name]); err != nil {
-			p.bad("expect.catalog.schemas.%s: not a JSON value: %v", name, err)
+			p.bad(pathOf("expect", "catalog", "schemas", name), "not a JSON value: %v", err)
 		}
 	}
 	m := c.SchemaMatch
@@ -492,30 +509,36 @@ func (sc Scenario) validateCatalog(p *problems) {
 		return
 	}
 	if len(c.Schemas) == 0 {
-		p.bad("expect.catalog.schema_match: says how schemas are compared, and there are no schemas")
+		p.bad(pathOf("expect", "catalog", "schema_match"), "says how schemas are compared, and there are no schemas")
 	}
-	mode := func(key string, v Match) {
+	mode := func(key keyPath, v Match) {
 		switch v {
 		case MatchExact, MatchContains:
 		case MatchSubset, MatchConstraints:
-			p.bad("%s: %q is an output's word; a schema is exact or contains", key, v)
+			p.bad(key, "%q is an output's word; a schema is exact or contains", v)
 		default:
-			p.bad("%s: %q is not exact or contains", key, v)
+			p.bad(key, "%q is not exact or contains", v)
 		}
 	}
 	switch {
 	case m.ByTool == nil:
-		mode("expect.catalog.schema_match", m.All)
+		mode(pathOf("expect", "catalog", "schema_match"), m.All)
 	case len(m.ByTool) == 0:
-		p.bad("expect.catalog.schema_match: an empty mapping says nothing")
+		p.bad(pathOf("expect", "catalog", "schema_match"), "an empty mapping says nothing")
 	}
 	for _, tool := range keys(m.ByTool) {
-		mode("expect.catalog.schema_match."+tool, m.ByTool[tool])
+		at := pathOf("expect", "catalog", "schema_match", tool)
+		mode(at, m.ByTool[tool])
 		if _, ok := c.Schemas[tool]; !ok {
-			p.bad("expect.catalog.schema_match.%s: %s has no schema in expect.catalog.schemas", tool, tool)
+			p.badKey(at, "%s has no schema in expect.catalog.schemas%s", tool, suggestion(tool, keys(c.Schemas), ""))
 		}
 	}
 }
 
 // keys answers a map's keys in order.
 func keys[K ~string, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) }
+
+func hasKey[K comparable, V any](m map[K]V, k K) bool {
+	_, ok := m[k]
+	return ok
+}

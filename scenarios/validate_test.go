@@ -34,7 +34,7 @@ expect:
     exactly:
       - tool: prepare
   requests:
-    - {method: POST, path: /api/x, phase: human, count: 1}
+    - {request: POST /api/x, phase: human, count: 1}
   guarded: [POST /api/x]
   writes: {agent: 0}
   state:
@@ -60,12 +60,13 @@ func edit(t *testing.T, pairs ...string) string {
 	return s
 }
 
-// lineOf answers "line N" for the first line of s that holds sub.
+// lineOf answers ":N:", the line of a problem placed at file:N:column,
+// for the first line of s that holds sub.
 func lineOf(t *testing.T, s, sub string) string {
 	t.Helper()
 	for i, l := range strings.Split(s, "\n") {
 		if strings.Contains(l, sub) {
-			return fmt.Sprintf("line %d:", i+1)
+			return fmt.Sprintf(":%d:", i+1)
 		}
 	}
 	t.Fatalf("%q is not in the text", sub)
@@ -118,7 +119,7 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("an unknown key deep in expect", s, "txt_contains", lineOf(t, s, "txt_contains"))
 	s = edit(t, "        status: completed\n", "        status: completed\n        outptu: {}\n")
 	add("an unknown key in a call's expect", s, "outptu", lineOf(t, s, "outptu"))
-	s = edit(t, "{method: POST, path: /api/x, phase: human, count: 1}", "{method: POST, path: /api/x, phase: human, count: many}")
+	s = edit(t, "{request: POST /api/x, phase: human, count: 1}", "{request: POST /api/x, phase: human, count: many}")
 	add("a count that is not a number", s, "many", lineOf(t, s, "count: many"))
 	s = edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\ncapture: {tool_timeout: soon}\n")
 	add("a duration that is not one", s, "soon", lineOf(t, s, "tool_timeout"))
@@ -144,8 +145,10 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a bad expect status", edit(t, "status: completed", "status: done"), "agent.calls[0].expect.status", `"done"`)
 
 	add("a bad request phase", edit(t, "phase: human, count: 1", "phase: person, count: 1"), "expect.requests[0].phase", `"person"`)
-	add("a request path without /", edit(t, "path: /api/x, phase", "path: api/x, phase"), "expect.requests[0]")
-	add("a request without a method", edit(t, "{method: POST, path: /api/x", "{path: /api/x"), "expect.requests[0]")
+	add("a request path without /", edit(t, "request: POST /api/x, phase", "request: POST api/x, phase"), "expect.requests[0].request")
+	add("a request without a method", edit(t, "{request: POST /api/x", "{request: /api/x"), "expect.requests[0].request")
+	add("a request in the old spelling", edit(t, "{request: POST /api/x", "{method: POST, path: /api/x"), "expect.requests[0].method", `request: "METHOD /path"`)
+	add("a count left out", edit(t, "phase: human, count: 1}", "phase: human}"), "expect.requests[0].count", "missing", "0 says none did")
 	add("a bad guarded entry", edit(t, "guarded: [POST /api/x]", "guarded: [POST/api/x]"), "expect.guarded[0]", `"POST/api/x"`)
 	add("a guarded entry without a method", edit(t, "guarded: [POST /api/x]", "guarded: [/api/x]"), "expect.guarded[0]")
 	add("a bad writes phase", edit(t, "writes: {agent: 0}", "writes: {all: 0}"), "expect.writes.all")
@@ -231,8 +234,8 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a schema match that is a list", s, "schema_match", lineOf(t, s, "schema_match"))
 	add("a schema JSON cannot hold", catalog("    schemas: {prepare: {maximum: .inf}}\n"), "expect.catalog.schemas.prepare", "not a JSON value")
 
-	add("an empty file", "", "EOF")
-	add("not a mapping", "- a\n- b\n", "line 1")
+	add("an empty file", "", "the file is empty")
+	add("not a mapping", "- a\n- b\n", ":1:1:", "a scenario is a mapping")
 
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
@@ -241,7 +244,7 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 				t.Fatalf("it loaded:\n%s", r.yaml)
 			}
 			msg := err.Error()
-			if !strings.HasPrefix(msg, badName+": ") {
+			if !strings.HasPrefix(msg, badName+":") {
 				t.Errorf("the error does not start with the file name: %v", msg)
 			}
 			for _, w := range r.want {

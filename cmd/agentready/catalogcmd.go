@@ -21,12 +21,11 @@ import (
 // catalogCmd is `agentready catalog URL [--json]`: the tools a page offers,
 // across its frames, read in the suite's browser.
 func catalogCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("catalog", "agentready catalog [--json] [--update-contract FILE] URL", stderr)
 	asJSON := fs.Bool("json", false, "print JSON (with input schemas) instead of a table")
 	contract := fs.String("update-contract", "", "write (or rewrite, on purpose) the page's tool contract to this file")
 	opts := pageOptions(fs)
-	if err := fs.Parse(reorder(args)); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 {
@@ -152,36 +151,4 @@ func frameLabel(page, frame string) string {
 		return "top"
 	}
 	return frame
-}
-
-// reorder puts flags before positional arguments, so that
-// `agentready catalog URL --json` works as people type it.
-func reorder(args []string) []string {
-	var flags, rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			rest = append(rest, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a, "-"):
-			flags = append(flags, a)
-			if !strings.Contains(a, "=") && i+1 < len(args) && takesValue(a) {
-				flags = append(flags, args[i+1])
-				i++
-			}
-		default:
-			rest = append(rest, a)
-		}
-	}
-	return append(flags, rest...)
-}
-
-// takesValue tells whether a flag is followed by its value (booleans are not).
-func takesValue(flag string) bool {
-	switch strings.TrimLeft(flag, "-") {
-	case "json", "allow-writes", "update-contract-only":
-		return false
-	}
-	return true
 }

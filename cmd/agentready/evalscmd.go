@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,13 +20,12 @@ import (
 // It exits 1 when a case fails or a bundle does not verify, 2 on bad usage
 // or a file that does not load (nothing is run then).
 func evalsCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("evals", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("evals", "agentready evals FILE.json --url URL [--evidence DIR] [--run-id ID]", stderr)
 	pageURL := fs.String("url", "", "the page every case starts on (a fresh tab each)")
 	app := play.App{ObserverToken: os.Getenv(play.EnvObserverToken), BaseURLFrom: "--url"}
 	fs.StringVar(&app.ObserverToken, "observer-token", app.ObserverToken, "the token of your app's observation endpoints, if it has them")
 	evidence, runID := runFlags(fs)
-	if err := fs.Parse(reorder(args)); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	if given(fs, "observer-token") {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,12 +21,11 @@ func importCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "  (the one source it imports from is the Model Context Tool Inspector's \"Copy trace\")")
 		return 2
 	}
-	fs := flag.NewFlagSet("import inspector", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("import inspector", "agentready import inspector TRACE.json --start URL --id ID [--out FILE]", stderr)
 	id := fs.String("id", "", "the scenario's ID (letters, digits, '.', '_', '-')")
 	start := fs.String("start", "", "the page the trace was taken on: its URL (or a path)")
 	out := fs.String("out", "", "the file to write (default: <id>.yaml in the current folder; - for standard output)")
-	if err := fs.Parse(reorder(args[1:])); err != nil {
+	if err := parseFlags(fs, args[1:]); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 || *id == "" || *start == "" {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -23,12 +22,11 @@ import (
 // placeholder prompt and transcript to fill in, so that nobody guesses a
 // browser-generated schema again. It refuses to overwrite a file.
 func initCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("init", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("init", "agentready init --id ID [--out FILE] URL", stderr)
 	id := fs.String("id", "", "the scenario's ID (letters, digits, '.', '_', '-')")
 	out := fs.String("out", "", "the file to write (default: <id>.yaml in the current folder; - for standard output)")
 	opts := pageOptions(fs)
-	if err := fs.Parse(reorder(args)); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 || *id == "" {

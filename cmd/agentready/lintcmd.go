@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -16,12 +15,11 @@ const lintUsage = "usage: agentready lint [--format text|json|sarif] [--fail-on 
 // --fail-on (error by default) or a page cannot be read, 0 on clean pages,
 // 2 on bad input.
 func lintCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "text (one finding a line: `ID severity tool: message`), json, or sarif (SARIF 2.1.0, for code scanning)")
+	fs := newFlags("lint", "agentready lint [--format text|json|sarif] [--fail-on error|warning|info] URL...", stderr)
+	format := fs.String("format", "text", "text (one finding a line: ID severity tool: message), json, or sarif (SARIF 2.1.0, for code scanning)")
 	failOn := fs.String("fail-on", string(lint.Error), "exit 1 when a finding is at least this grave: error, warning or info")
 	opts := pageOptions(fs)
-	if err := fs.Parse(reorder(args)); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	at := lint.Severity(*failOn)

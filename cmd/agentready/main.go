@@ -12,10 +12,11 @@
 //	agentready serve [--app events|plain|lint] [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
 //	agentready variants
 //	agentready verify [--json] BUNDLE|RUN-FOLDER...
+//	agentready check [--json] DIR|FILE...
+//	agentready version [--no-browser]
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -46,6 +47,10 @@ commands:
   serve      run the reference app for a person to click through
   variants   list the deliberate defects the reference app can be started with
   verify     check evidence bundles offline: hashes, then the judge again to the same bytes
+  check      load and validate scenario files without a browser: every problem, as file:line:col
+  version    the suite's version, its DevTools protocol, and the Chromium it runs
+
+Flags go before or after a command's arguments; agentready <command> -h lists them.
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -76,6 +81,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return serve(args[1:], stdout, stderr)
 	case "verify":
 		return verify(args[1:], stdout, stderr)
+	case "check":
+		return checkCmd(args[1:], stdout, stderr)
+	case "version", "--version":
+		return versionCmd(args[1:], stdout, stderr)
 	case "variants":
 		for _, v := range refapp.Variants() {
 			info, _ := v.Info()
@@ -91,13 +100,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func serve(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("serve", "agentready serve [--app events|plain|lint] [--addr HOST:PORT] [--variant NAME]", stderr)
 	which := fs.String("app", "events", "which app: events (the reference app, AgentReady Events), plain (Little Oven, an app with no observation endpoints) or lint (a known-bad page per lint rule)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	variant := fs.String("variant", "", "start with this deliberate defect (see `agentready variants`)")
+	variant := fs.String("variant", "", "start with this deliberate defect (see agentready variants)")
 	token := fs.String("observer-token", "", "turn on the observation endpoints for this bearer token (events only)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	var closeApp func() error

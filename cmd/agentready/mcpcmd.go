@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,8 +24,7 @@ import (
 // app that does not answer, a browser that does not start, or a run
 // folder another run is writing.
 func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("mcp", "agentready mcp [--url URL] [--scenario FILE] [--runs k] [--evidence DIR] [--page-actions]", stderr)
 	var o agentmcp.Options
 	fs.StringVar(&o.URL, "url", "", "the page the agent starts on (with --scenario: the app's base URL, or that page; without it, each run starts the reference app afresh)")
 	scenarioFile := fs.String("scenario", "", "a scenario file: its start page, a person's steps and expectations judge each run; the agent's transcript is what it does")
@@ -35,7 +33,7 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.PageActions, "page-actions", false, "also offer page_click, as a browser agent that clicks in the page")
 	fs.StringVar(&o.ObserverToken, "observer-token", os.Getenv(play.EnvObserverToken), "the token of your app's observation endpoints, if it has them")
 	evidence, runID := runFlags(fs)
-	if err := fs.Parse(reorder(args)); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	o.RunID = *runID

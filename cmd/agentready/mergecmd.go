@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,12 +21,11 @@ import (
 // does not verify, or a verdict judged again differs from its shard's;
 // 2 on bad usage or shards that do not make one run (nothing is written).
 func mergeCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("merge", "agentready merge [--evidence DIR] [--run-id ID] [--reports DIR] RUN-FOLDER...", stderr)
 	evidence := fs.String("evidence", cmp.Or(os.Getenv("AGENTREADY_EVIDENCE"), "evidence"), "where the merged run is written: <evidence>/<run-id>/")
 	runID := fs.String("run-id", "", "the merged run's id (default: the shards' run, e.g. X for X.1-of-2 and X.2-of-2)")
 	reports := fs.String("reports", "", "also copy the merged e2e.json and e2e.junit.xml into this folder (e.g. reports)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	if fs.NArg() == 0 {
@@ -71,8 +69,23 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "merge: %d passed, %d failed, %d skipped\n", res.Specs.Passed, failed, res.Specs.Skipped)
 	} else {
+		// Shards of agentready run carry no Ginkgo report: the JUnit report
+		// is the rows'.
 		failed = len(results.NotAsMeant(res.Rows))
+		if err := results.WriteRowsJUnit(res.Rows, filepath.Join(res.Dir, shard.JUnitReport)); err != nil {
+			fmt.Fprintln(stderr, "agentready merge:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "junit: %s\n", filepath.Join(res.Dir, shard.JUnitReport))
 		fmt.Fprintf(stdout, "merge: %d passed, %d failed\n", len(res.Rows)-failed, failed)
+	}
+	// GitHub's job summary: the closing line and the table, when it asks.
+	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		closing := fmt.Sprintf("merge: %d passed, %d failed", len(res.Rows)-len(results.NotAsMeant(res.Rows)), len(results.NotAsMeant(res.Rows)))
+		if err := appendTo(path, results.Markdown(closing, res.Rows)); err != nil {
+			fmt.Fprintln(stderr, "agentready merge: GITHUB_STEP_SUMMARY:", err)
+			return 1
+		}
 	}
 	if failed > 0 || verified != 0 || len(res.Mismatch) > 0 {
 		return 1
@@ -109,4 +122,13 @@ func copyReports(from, to string) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+func appendTo(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(text)
+	return errors.Join(err, f.Close())
 }

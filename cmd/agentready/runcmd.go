@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,8 +22,7 @@ import (
 // usage or input, or a run folder another run is writing (nothing is run
 // then).
 func runScenarios(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("run", "agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--shard k/N]", stderr)
 	app := play.AppFromEnv()
 	fs.StringVar(&app.BaseURL, "base-url", app.BaseURL, "your app (default $"+play.EnvBaseURL+"); without it, the embedded reference app")
 	fs.StringVar(&app.ObserverToken, "observer-token", app.ObserverToken, "the token of your app's observation endpoints, if it has them")
@@ -34,8 +32,8 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	evidence, runID := runFlags(fs)
 	var only idList
 	fs.Var(&only, "id", "run only this scenario ID or family (repeatable)")
-	part := fs.String("shard", os.Getenv(shard.Env), "run only shard k/N of the scenarios (by a stable hash of their IDs), into <run-id>.k-of-N; `agentready merge` joins the shards")
-	if err := fs.Parse(args); err != nil {
+	part := fs.String("shard", os.Getenv(shard.Env), "run only shard k/N of the scenarios (by a stable hash of their IDs), into <run-id>.k-of-N; agentready merge joins the shards")
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	if given(fs, "base-url") {

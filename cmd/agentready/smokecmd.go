@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -16,12 +15,11 @@ import (
 // called with inputs derived from its schema, valid and invalid, on a fresh
 // page each; exit 1 when the page and its schemas disagree.
 func smokeCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("smoke", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("smoke", "agentready smoke [--allow-writes] [--json] URL", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	allowWrites := fs.Bool("allow-writes", false, "call tools not annotated read-only too (they may change your app's data)")
 	opts := smoke.Options{Page: *pageOptions(fs)}
-	if err := fs.Parse(reorder(args)); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	opts.AllowWrites = *allowWrites

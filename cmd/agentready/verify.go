@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,10 +16,9 @@ import (
 // bundle does not verify (or a run folder's folder is no whole bundle), 2
 // on bad usage or a folder that holds no bundle at all.
 func verify(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("verify", "agentready verify [--json] BUNDLE|RUN-FOLDER...", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON report per bundle")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	if fs.NArg() == 0 {

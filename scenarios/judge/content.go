@@ -26,7 +26,7 @@ import (
 func (j *judge) judgeContent(want []scenarios.ContentExpect) {
 	for i, c := range want {
 		phase := cmp.Or(c.Phase, vocab.PhaseAll)
-		method, pattern, _ := record.SplitRequest(c.Request)
+		method, pattern, _ := c.Request.Split()
 		id := fmt.Sprintf("content[%d] %s %s (%s)", i, method, pattern, phase)
 		expected := c.Body
 		if c.Resource != nil {

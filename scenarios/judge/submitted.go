@@ -22,7 +22,7 @@ import (
 // content check judges the whole candidate.
 func (j *judge) judgeSubmitted(want []scenarios.SubmittedExpect) {
 	for i, s := range want {
-		method, pattern, _ := record.SplitRequest(s.Request)
+		method, pattern, _ := s.Request.Split()
 		id := fmt.Sprintf("submitted[%d] %s %s", i, method, pattern)
 		human := scenarios.WindowRef(vocab.PhaseHuman)
 		if !j.ev.Capture.Network || j.ev.Requests == nil {

@@ -70,7 +70,7 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 			r.fault("probe the app's state: %v", err)
 		}
 		for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
-			method, path, _ := record.SplitRequest(r.sc.Probes[name])
+			method, path, _ := r.sc.Probes[name].Split()
 			r.ev.ProbeReads = append(r.ev.ProbeReads, scenarios.ProbeRead{Window: window, Method: method, Path: path})
 			switch got, ok := docs[name]; {
 			case !ok:
@@ -122,7 +122,7 @@ func (r *runner) probe(ctx context.Context) (map[string]probed, error) {
 	r.settleDocument(ctx)
 	var pairs [][2]string
 	for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
-		_, path, _ := record.SplitRequest(r.sc.Probes[name])
+		_, path, _ := r.sc.Probes[name].Split()
 		pairs = append(pairs, [2]string{name, path})
 	}
 	args, err := json.Marshal([]any{r.t.BaseURL, pairs, record.ProbeHeader})

@@ -154,7 +154,7 @@ func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios
 	case s.WaitFor != "":
 		return chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(s.WaitFor)))
 	case s.WaitRequest != "":
-		method, p, _ := record.SplitRequest(s.WaitRequest)
+		method, p, _ := s.WaitRequest.Split()
 		_, err := tab.Net.WaitFor(ctx, r.actedAt, func(q record.Request) bool { return record.MatchRequest(q.Method, q.Path, method, p) })
 		return err
 	}

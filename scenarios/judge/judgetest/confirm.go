@@ -35,8 +35,8 @@ human:
   - wait_request: POST /api/registrations
 expect:
   requests:
-    - {method: POST, path: /api/registrations, phase: agent, count: 0}
-    - {method: POST, path: /api/registrations, phase: human, count: 1, status: 201}
+    - {request: POST /api/registrations, phase: agent, count: 0}
+    - {request: POST /api/registrations, phase: human, count: 1, status: 201}
   guarded: [POST /api/registrations]
   state:
     agent: {unchanged: true}
