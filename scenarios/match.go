@@ -15,15 +15,16 @@ import (
 // Match says how an expected JSON value is compared with the actual one.
 type Match string
 
-// The match modes. Subset and contains are one relation (record.Diff with
-// subset true): the actual value holds at least what the expected one
-// says, at every depth, arrays element by element at the same positions and
-// of the same length. Each place has its own word: a call's output is a
-// subset, a schema contains.
+// The match modes. Subset (record.Diff with subset true): the actual value
+// holds at least what the expected one says, at every depth, arrays element
+// by element at the same positions and of the same length. It is one word
+// for a call's output (its default) and a tool's schema alike.
 const (
-	MatchExact    Match = "exact"
-	MatchSubset   Match = "subset"   // a call's output (the default)
-	MatchContains Match = "contains" // a tool's schema
+	MatchExact  Match = "exact"
+	MatchSubset Match = "subset"
+	// MatchContains is the earlier spelling of subset for schemas, still
+	// read in schema_match (and read as subset); it is never written.
+	MatchContains Match = "contains"
 	// MatchConstraints compares a call's output as webmcp-evals compares a
 	// result (package match): subset objects, arrays by position, and
 	// constraint objects ({"$pattern": …}, $contains, $gt, $type, …).
@@ -31,8 +32,8 @@ const (
 )
 
 // SchemaMatch says how catalog.schemas are compared: one mode for every
-// tool (`schema_match: contains`), or a mode by tool (`schema_match:
-// {prepare_order: contains}`, the tools not named exact). Without it, every
+// tool (`schema_match: subset`), or a mode by tool (`schema_match:
+// {prepare_order: subset}`, the tools not named exact). Without it, every
 // schema must be equal, as before schema_match existed.
 type SchemaMatch struct {
 	All    Match            // written as one word
@@ -57,13 +58,33 @@ func (m SchemaMatch) IsZero() bool { return m.All == "" && m.ByTool == nil }
 func (m *SchemaMatch) UnmarshalYAML(n *yaml.Node) error {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		m.All, m.ByTool = Match(n.Value), nil
+		m.All, m.ByTool = schemaWord(Match(n.Value)), nil
 		return nil
 	case yaml.MappingNode:
 		m.All = ""
-		return n.Decode(&m.ByTool)
+		if err := n.Decode(&m.ByTool); err != nil {
+			return err
+		}
+		m.normalize()
+		return nil
 	}
-	return fmt.Errorf("line %d: schema_match is exact, contains, or a mapping of tool → exact or contains", n.Line)
+	return fmt.Errorf("line %d: schema_match is exact, subset, or a mapping of tool → exact or subset", n.Line)
+}
+
+// schemaWord reads the earlier spelling contains as subset: one word for
+// one relation.
+func schemaWord(m Match) Match {
+	if m == MatchContains {
+		return MatchSubset
+	}
+	return m
+}
+
+func (m *SchemaMatch) normalize() {
+	m.All = schemaWord(m.All)
+	for tool, mode := range m.ByTool {
+		m.ByTool[tool] = schemaWord(mode)
+	}
 }
 
 // MarshalYAML writes what UnmarshalYAML reads.
@@ -85,10 +106,14 @@ func (m SchemaMatch) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON writes.
 func (m *SchemaMatch) UnmarshalJSON(b []byte) error {
 	*m = SchemaMatch{}
+	var err error
 	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '{' {
-		return json.Unmarshal(b, &m.ByTool)
+		err = json.Unmarshal(b, &m.ByTool)
+	} else {
+		err = json.Unmarshal(b, &m.All)
 	}
-	return json.Unmarshal(b, &m.All)
+	m.normalize()
+	return err
 }
 
 // WantOutput answers the expected output, whichever field holds it, and

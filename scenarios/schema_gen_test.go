@@ -172,11 +172,11 @@ func scalarSchema(t reflect.Type) *jsonschema.Schema {
 			},
 		}
 	case reflect.TypeFor[SchemaMatch]():
-		mode := enumOf("exact or contains", MatchExact, MatchContains)
+		mode := enumOf("exact or subset (contains: the earlier spelling of subset)", MatchExact, MatchSubset, MatchContains)
 		return &jsonschema.Schema{
 			Description: "How catalog.schemas are compared: one word for every schema, or tool → word (the tools not named: exact).",
-			OneOf: []*jsonschema.Schema{mode, {Type: "object", AdditionalProperties: mode, Description: "tool → exact or contains",
-				Examples: []any{map[string]any{"prepare_order": "contains"}}}},
+			OneOf: []*jsonschema.Schema{mode, {Type: "object", AdditionalProperties: mode, Description: "tool → exact or subset",
+				Examples: []any{map[string]any{"prepare_order": "subset"}}}},
 		}
 	}
 	return nil

@@ -476,8 +476,6 @@ func checkResult(key keyPath, x *CallExpect, p *problems) {
 				p.bad(key.key("output"), "%v", err)
 			}
 		}
-	case MatchContains:
-		p.bad(key.key("match"), "%q is a schema's word; an output is exact, subset or constraints", x.Match)
 	default:
 		p.bad(key.key("match"), "%q is not exact or subset (or constraints, to match as webmcp-evals does)", x.Match)
 	}
@@ -513,11 +511,11 @@ func (sc Scenario) validateCatalog(p *problems) {
 	}
 	mode := func(key keyPath, v Match) {
 		switch v {
-		case MatchExact, MatchContains:
-		case MatchSubset, MatchConstraints:
-			p.bad(key, "%q is an output's word; a schema is exact or contains", v)
+		case MatchExact, MatchSubset:
+		case MatchConstraints:
+			p.bad(key, "%q compares a call's output as webmcp-evals does; a schema is exact or subset", v)
 		default:
-			p.bad(key, "%q is not exact or contains", v)
+			p.bad(key, "%q is not exact or subset", v)
 		}
 	}
 	switch {

@@ -200,7 +200,7 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	}
 	s = result("        output: {ok: true}\n        match: loose\n")
 	add("an unknown output match mode", s, "agent.calls[0].expect.match", `"loose"`, "exact or subset")
-	add("a schema's match word for an output", result("        output: [1]\n        match: contains\n"), "agent.calls[0].expect.match", `"contains"`, "a schema's word")
+	add("contains as an output's match word", result("        output: [1]\n        match: contains\n"), "agent.calls[0].expect.match", `"contains"`, "exact or subset")
 	add("match without an output", result("        output_text: hi\n        match: exact\n"), "agent.calls[0].expect.match", "there is no output")
 	add("output_text together with output", result("        output: {ok: true}\n        output_text: ok\n"), "agent.calls[0].expect", "output and output_text")
 	add("output_contains together with output_text", result("        output_text: Set size to Large.\n        output_contains: Large\n"), "agent.calls[0].expect", "output_text and output_contains")
@@ -218,14 +218,15 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("an unknown key next to the result keys", s, "outptu_text", lineOf(t, s, "outptu_text"))
 	add("a bad match in a human call", edit(t, `  - click: "#submit"`, `  - call: {tool: prepare, expect: {output: [], match: every}}`), "human[0].call.expect.match", `"every"`)
 
-	// catalog.schema_match: exact or contains, for every tool or by tool,
+	// catalog.schema_match: exact or subset (contains, its earlier
+	// spelling, read as subset), for every tool or by tool,
 	// and only next to schemas.
 	catalog := func(lines string) string {
 		return edit(t, "\nexpect:\n", "\nexpect:\n  catalog:\n"+lines)
 	}
 	schemas := "    schemas: {prepare: {type: object}}\n"
-	add("an unknown schema match mode", catalog(schemas+"    schema_match: loose\n"), "expect.catalog.schema_match", `"loose"`, "exact or contains")
-	add("an output's match word for a schema", catalog(schemas+"    schema_match: subset\n"), "expect.catalog.schema_match", `"subset"`, "an output's word")
+	add("an unknown schema match mode", catalog(schemas+"    schema_match: loose\n"), "expect.catalog.schema_match", `"loose"`, "exact or subset")
+	add("constraints for a schema", catalog(schemas+"    schema_match: constraints\n"), "expect.catalog.schema_match", `"constraints"`, "a schema is exact or subset")
 	add("a schema match mode by tool", catalog(schemas+"    schema_match: {prepare: most}\n"), "expect.catalog.schema_match.prepare", `"most"`)
 	add("a schema match for a tool without a schema", catalog(schemas+"    schema_match: {register: contains}\n"), "expect.catalog.schema_match.register", "no schema")
 	add("a schema match without schemas", catalog("    schema_match: contains\n"), "expect.catalog.schema_match", "no schemas")
@@ -479,9 +480,12 @@ func TestSchemaMatchLoadsAsOneWordOrByTool(t *testing.T) {
 		want map[string]Match
 	}{
 		{"", map[string]Match{"prepare": MatchExact, "register": MatchExact}},
-		{"    schema_match: contains\n", map[string]Match{"prepare": MatchContains, "register": MatchContains}},
+		{"    schema_match: subset\n", map[string]Match{"prepare": MatchSubset, "register": MatchSubset}},
+		// contains, the earlier spelling, is read as subset: one word for one relation.
+		{"    schema_match: contains\n", map[string]Match{"prepare": MatchSubset, "register": MatchSubset}},
 		{"    schema_match: exact\n", map[string]Match{"prepare": MatchExact, "register": MatchExact}},
-		{"    schema_match: {register: contains}\n", map[string]Match{"prepare": MatchExact, "register": MatchContains}},
+		{"    schema_match: {register: subset}\n", map[string]Match{"prepare": MatchExact, "register": MatchSubset}},
+		{"    schema_match: {register: contains}\n", map[string]Match{"prepare": MatchExact, "register": MatchSubset}},
 	} {
 		y := edit(t, "\nexpect:\n", "\nexpect:\n  catalog:\n    schemas: {prepare: {type: object}, register: {type: object}}\n"+tt.line)
 		sc, err := Parse(badName, []byte(y))

@@ -74,7 +74,7 @@ func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
 		var got any
 		_ = json.Unmarshal(tool.InputSchema, &got)
 		mode := c.SchemaMatch.For(name)
-		j.expectMatch("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], got, mode == scenarios.MatchContains,
+		j.expectMatch("catalog.schemas."+name, vocab.SrcCatalog, vocab.SchemaMismatch, c.Schemas[name], got, mode == scenarios.MatchSubset,
 			fmt.Sprintf("the input schema of %s (%s)", name, mode), cat)
 	}
 	j.judgeHint("autosubmit", c.Autosubmit, func(a record.Annotations) bool { return a.Autosubmit })

@@ -460,13 +460,13 @@ func conf01Mutations() []mutation {
 		}, vocab.Fail, []vocab.Code{vocab.UnexpectedResult}},
 
 		{"the schema pinned by contains, and email is no longer required", func(t *testing.T, sc *scenarios.Scenario, ev *scenarios.Evidence) {
-			sc.Expect.Catalog.SchemaMatch = scenarios.SchemaMatch{All: scenarios.MatchContains}
+			sc.Expect.Catalog.SchemaMatch = scenarios.SchemaMatch{All: scenarios.MatchSubset}
 			s := json.RawMessage(strings.Replace(prepareSchema, `"required":["attendeeName","email"]`, `"required":["attendeeName"]`, 1))
 			ev.Catalog[0].InputSchema, ev.PageTools[0].InputSchema = s, s
 		}, vocab.Fail, []vocab.Code{vocab.SchemaMismatch}},
 
 		{"the schema pinned by contains, and the browser adds a format", func(t *testing.T, sc *scenarios.Scenario, ev *scenarios.Evidence) {
-			sc.Expect.Catalog.SchemaMatch = scenarios.SchemaMatch{ByTool: map[string]scenarios.Match{prepareTool: scenarios.MatchContains}}
+			sc.Expect.Catalog.SchemaMatch = scenarios.SchemaMatch{ByTool: map[string]scenarios.Match{prepareTool: scenarios.MatchSubset}}
 			s := json.RawMessage(strings.Replace(prepareSchema, `"description":"Email",`, `"description":"Email","format":"email",`, 1))
 			ev.Catalog[0].InputSchema, ev.PageTools[0].InputSchema = s, s
 		}, vocab.Pass, nil},
@@ -1021,7 +1021,7 @@ func pizzaMutations() []mutation {
 			setSchema(ev, "check_order", `{"type":"object","properties":{"verbose":{"type":"boolean"}}}`)
 		}, vocab.Fail, []vocab.Code{vocab.SchemaMismatch}},
 		{"every schema compared by contains", func(t *testing.T, sc *scenarios.Scenario, ev *scenarios.Evidence) {
-			sc.Expect.Catalog.SchemaMatch = scenarios.SchemaMatch{All: scenarios.MatchContains}
+			sc.Expect.Catalog.SchemaMatch = scenarios.SchemaMatch{All: scenarios.MatchSubset}
 			setSchema(ev, "check_order", `{"type":"object","properties":{"verbose":{"type":"boolean"}}}`)
 		}, vocab.Pass, nil},
 	}
