@@ -65,7 +65,7 @@ var Codes = map[Code]CodeInfo{
 	StateChanged:                 {"a document of the app's state changed where it must not", []Source{SrcState}, true},
 	StateMismatch:                {"a value at a path of the app's state, or its change since before the agent, differs from the expected one", []Source{SrcState}, true},
 	CatalogMismatch:              {"the start page offers other tools than expected, or annotations differ", []Source{SrcCatalog}, true},
-	SchemaMismatch:               {"a tool's input schema differs from the expected one (with schema_match contains: lacks part of it)", []Source{SrcCatalog}, true},
+	SchemaMismatch:               {"a tool's input schema differs from the expected one (with schema_match subset: lacks part of it)", []Source{SrcCatalog}, true},
 	AnswerOverclaims:             {"the agent's final words claim something the evidence does not show (e.g. 'registered' when only prepared)", []Source{SrcAnswer}, true},
 	AnswerIncomplete:             {"the agent's final words leave out something the person must be told", []Source{SrcAnswer}, true},
 	NoClarifyingQuestion:         {"the agent did not ask the person for what the prompt left open", []Source{SrcAnswer}, true},
