@@ -326,9 +326,9 @@ type CatalogExpect struct {
 	Exactly List[string] `yaml:"exactly,omitempty" json:"exactly,omitzero" examples:"[[prepare_order, search_menu]]"`
 	// Tool → its input schema, compared by schema_match.
 	Schemas map[string]map[string]any `yaml:"schemas,omitempty" json:"schemas,omitempty" examples:"[{search_menu: {type: object, properties: {q: {type: string}}}}]"`
-	// How each schema is compared: exact (the default) or contains (the
+	// How each schema is compared: exact (the default) or subset (the
 	// actual schema holds at least what is written), for every tool or by tool.
-	SchemaMatch SchemaMatch `yaml:"schema_match,omitempty" json:"schema_match,omitzero" examples:"[contains, {prepare_order: contains}]"`
+	SchemaMatch SchemaMatch `yaml:"schema_match,omitempty" json:"schema_match,omitzero" examples:"[subset, {prepare_order: subset}]"`
 	// Tool → whether it submits its form by itself (toolautosubmit).
 	Autosubmit map[string]bool `yaml:"autosubmit,omitempty" json:"autosubmit,omitempty" examples:"[{prepare_event_registration: true}]"`
 	// Tool → its readOnlyHint.

@@ -16,9 +16,9 @@ import (
 	. "github.com/onsi/gomega"    //nolint:revive
 
 	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/e2e/refpages"
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
-	"github.com/agentready/agentready/pages"
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios/runner"
@@ -75,7 +75,7 @@ func NewTab(ctx context.Context) *browser.Tab {
 }
 
 // Open navigates the fixture's tab to a page of the app.
-func (f *Fixture) Open(ctx context.Context, p pages.Page) {
+func (f *Fixture) Open(ctx context.Context, p refpages.Page) {
 	GinkgoHelper()
 	Expect(f.Tab.Navigate(ctx, f.App.URL+p.Path)).To(Succeed())
 }

@@ -1,8 +1,8 @@
-// Package pages holds one page object per page of the reference app: its
+// Package refpages holds one page object per page of the reference app: its
 // path, its selectors, the names of its tools and what a person does there.
 // Specs and scenarios name things through these types, never through raw
 // selectors.
-package pages
+package refpages
 
 import (
 	"context"
