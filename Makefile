@@ -59,7 +59,7 @@ $(if $(SHARD),if [ -d $(RUN_DIR) ]; then cp $(REPORTS)/$(REPORT).json $(RUN_DIR)
 exit $$status
 endef
 
-.PHONY: all deps chromium test unit e2e mutants bench flake known-answers scenario serve verify vet fmt clean grid-test grid-bench
+.PHONY: all deps chromium test unit e2e mutants bench bench-scale flake known-answers scenario serve verify vet fmt clean grid-test grid-bench
 
 all: test
 
@@ -139,6 +139,11 @@ bench: deps
 	@command -v node >/dev/null || { echo "bench: node is needed for the Playwright comparison (apt-get install -y nodejs npm)"; exit 1; }
 	cd bench/playwright && npm ci --no-audit --no-fund --loglevel=error
 	$(GO) run ./bench -n $(or $(N),20) -out $(REPORTS)/bench.json
+
+## bench-scale ROUNDS=5: how judge, seal, report, write, verify, the run's reporters and reading a catalog
+## grow with tools, requests, calls, output size and scenarios per run; a table and reports/bench-scale.json
+bench-scale: deps
+	$(GO) run ./bench/scale -rounds $(or $(ROUNDS),5) -out $(REPORTS)/bench-scale.json
 
 ## flake N=20: rerun the whole suite N times and report every failure (0 is required)
 flake: deps
