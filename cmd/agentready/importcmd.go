@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentready/agentready/inspector"
+	"github.com/agentready/agentready/scenarios"
 )
 
 // importCmd is `agentready import inspector TRACE.json --start URL --id ID
@@ -52,8 +53,13 @@ func importCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if target == "-" {
-		_, _ = stdout.Write(y)
+		_, _ = stdout.Write(scenarios.HeadedBySchema(y))
 		return 0
+	}
+	// The file names its schema, written beside it, for the user's editor.
+	if y, err = scenarios.WithSchema(filepath.Dir(target), y); err != nil {
+		fmt.Fprintf(stderr, "agentready import: %v\n", err)
+		return 1
 	}
 	if err := os.WriteFile(target, y, 0o644); err != nil {
 		fmt.Fprintln(stderr, "agentready import:", err)

@@ -33,6 +33,7 @@ func TestImportedInspectorTracePassesAgainstTheReferenceApp(t *testing.T) {
 	if !strings.Contains(out.String(), "wrote "+file) {
 		t.Errorf("stdout %q", out.String())
 	}
+	namesItsSchema(t, file)
 	sc, err := scenarios.Load(file)
 	if err != nil {
 		t.Fatal(err)
@@ -98,5 +99,23 @@ func TestImportRefusesBadInputAndWritesNothing(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(out); string(data) != "mine" {
 		t.Errorf("the existing file was changed: %q", data)
+	}
+}
+
+// namesItsSchema holds a written scenario file to what an editor needs:
+// its first line names the schema, and the schema of this suite is beside it.
+func namesItsSchema(t *testing.T, file string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte(scenarios.SchemaLine)) {
+		first, _, _ := bytes.Cut(data, []byte("\n"))
+		t.Errorf("%s starts %q, want %q", file, first, scenarios.SchemaLine)
+	}
+	schema, err := os.ReadFile(filepath.Join(filepath.Dir(file), scenarios.SchemaFile))
+	if err != nil || !bytes.Equal(schema, scenarios.Schema()) {
+		t.Errorf("no schema of this suite beside %s: %v", file, err)
 	}
 }

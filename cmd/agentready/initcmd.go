@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -47,8 +48,13 @@ func initCmd(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if target == "-" {
-		_, _ = stdout.Write(data)
+		_, _ = stdout.Write(scenarios.HeadedBySchema(data))
 		return 0
+	}
+	// The file names its schema, written beside it, for the user's editor.
+	if data, err = scenarios.WithSchema(filepath.Dir(target), data); err != nil {
+		fmt.Fprintf(stderr, "agentready init: %v\n", err)
+		return 1
 	}
 	if err := os.WriteFile(target, data, 0o644); err != nil {
 		fmt.Fprintln(stderr, "agentready init:", err)

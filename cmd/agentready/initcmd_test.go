@@ -47,6 +47,7 @@ func TestInitPinsTheRealCatalog(t *testing.T) {
 		if code := initCmd([]string{"--id", page.id, "--out", file, page.base + page.path}, &out, &errs); code != 0 {
 			t.Fatalf("%s: exit %d: %s", page.id, code, errs.String())
 		}
+		namesItsSchema(t, file)
 		sc, err := scenarios.Load(file)
 		if err != nil {
 			t.Fatalf("%s: the written file does not load: %v", page.id, err)
