@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,6 +28,29 @@ const asMain = "AGENTREADY_TEST_AS_MAIN"
 // apps started and checks that none is left running.
 const pidDir = "AGENTREADY_TEST_PID_DIR"
 
+// diesOnWrite makes that process a Little Oven that exits at the first
+// write it receives: an app that crashes in the middle of a scenario.
+const diesOnWrite = "AGENTREADY_TEST_DIES_ON_WRITE"
+
+func serveDyingOnWrite() int {
+	h, err := plainapp.Handler(plainapp.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("Little Oven, dying on its first write")
+	die := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			fmt.Println("crashing on", r.Method, r.URL.Path)
+			os.Exit(3)
+		}
+		h.ServeHTTP(w, r)
+	})
+	err = http.ListenAndServe("127.0.0.1:"+os.Getenv("PORT"), die)
+	fmt.Fprintln(os.Stderr, err)
+	return 1
+}
+
 func TestMain(m *testing.M) {
 	if os.Getenv(asMain) == "1" {
 		if dir := os.Getenv(pidDir); dir != "" {
@@ -35,6 +59,9 @@ func TestMain(m *testing.M) {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
+		}
+		if os.Getenv(diesOnWrite) == "1" {
+			os.Exit(serveDyingOnWrite())
 		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
@@ -177,6 +204,39 @@ func TestRunStartsTheFoldersAppFreshPerScenario(t *testing.T) {
 		// Its own app, not the run's shared one: started for it alone.
 		if n := len(started(t, pids)); n != 2 {
 			t.Errorf("%d apps started, want the run's and the scenario's own (2)", n)
+		}
+	})
+	t.Run("an app that ends mid-scenario is not the app's verdict", func(t *testing.T) {
+		// Without the fault the page's dead app would FAIL its ui and state
+		// checks: what the harness lost is INCONCLUSIVE, naming the cause.
+		t.Setenv(play.EnvBaseURL, "")
+		dir, pids := startedFolder(t, "scenario")
+		path := filepath.Join(dir, "ORDER-02.yaml")
+		body, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body = bytes.Replace(body, []byte("start: /order\n"), []byte("start: /order\napp: {env: {"+diesOnWrite+": \"1\"}}\n"), 1)
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, _, evidence := runStarted(t, dir, "--id", "ORDER-02")
+		if code != 1 {
+			t.Errorf("exit %d, want 1", code)
+		}
+		v := readVerdict(t, filepath.Join(evidence, "r1", "ORDER-02"))
+		if v.Outcome != vocab.Inconclusive || !slices.Contains(v.Codes, vocab.HarnessFault) {
+			t.Errorf("ORDER-02 on an app that died: %s %v, want INCONCLUSIVE with harness_fault", v.Outcome, v.Codes)
+		}
+		var named bool
+		for _, c := range v.Checks {
+			named = named || strings.Contains(c.Message, "crashing on POST /api/orders")
+		}
+		if !named {
+			t.Error("no check names the app's end with its last lines")
+		}
+		if n := len(started(t, pids)); n != 1 {
+			t.Errorf("%d apps started, want 1", n)
 		}
 	})
 	t.Run("a broken folder file runs nothing", func(t *testing.T) {
