@@ -253,6 +253,31 @@ func TestRunStartsTheFoldersAppFreshPerScenario(t *testing.T) {
 			t.Errorf("%d apps started from a broken folder file", n)
 		}
 	})
+	t.Run("own arguments for an app the suite does not start", func(t *testing.T) {
+		app, err := plainapp.Start(plainapp.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer app.Close()
+		t.Setenv(play.EnvBaseURL, app.URL)
+		dir, pids := startedFolder(t, "scenario")
+		path := filepath.Join(dir, "ORDER-02.yaml")
+		body, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body = bytes.Replace(body, []byte("start: /order\n"), []byte("start: /order\napp: {args: [--variant, writes-early]}\n"), 1)
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs, _ := runStarted(t, dir, "--id", "ORDER-02")
+		if code == 0 || !strings.Contains(out+errs, "this scenario adds app arguments or environment") {
+			t.Errorf("exit %d, want a refusal saying the scenario's arguments cannot reach an app already up", code)
+		}
+		if n := len(started(t, pids)); n != 0 {
+			t.Errorf("%d apps started although AGENTREADY_BASE_URL is given", n)
+		}
+	})
 	t.Run("an app already up wins", func(t *testing.T) {
 		app, err := plainapp.Start(plainapp.Options{})
 		if err != nil {
