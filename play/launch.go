@@ -84,6 +84,17 @@ func (l *Launch) For(ctx context.Context, sc scenarios.Scenario) (s *appserver.S
 	return s, s.Stop, nil
 }
 
+// Shares tells whether s is the run's shared app (its output before a
+// scenario is another scenario's).
+func (l *Launch) Shares(s *appserver.Server) bool {
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.shared == s
+}
+
 // Close stops the run's shared app, if one was started.
 func (l *Launch) Close() error {
 	if l == nil {

@@ -62,11 +62,13 @@ type Play struct {
 	done  func()
 	start time.Time
 	// server is the app started by the suite (agentready.yaml), nil for
-	// others.
-	server *appserver.Server
-	once   sync.Once
-	sealed Sealed
-	err    error
+	// others; outMark is where its output stood when the play began (0 for
+	// an app started for this scenario alone: its start is the scenario's).
+	server  *appserver.Server
+	outMark int64
+	once    sync.Once
+	sealed  Sealed
+	err     error
 }
 
 // Sealed is a play sealed into its bundle.
@@ -90,6 +92,9 @@ func Start(ctx context.Context, sc scenarios.Scenario, o Options) (*Play, error)
 	t.AtMark, t.Agent = film.AtMark, o.Agent
 	p := &Play{Scenario: sc, Target: t, Meta: Meta(o.Browser, o.RunID, o.Commit, sc, t), Dir: filepath.Join(o.Dir, sc.ID),
 		o: o, film: film, done: done, start: start, server: server}
+	if server != nil && o.App.Launch.Shares(server) {
+		p.outMark = server.Output().Mark()
+	}
 	return p, nil
 }
 
@@ -127,6 +132,9 @@ func (p *Play) Seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error)
 func (p *Play) seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error) {
 	sc := p.Scenario
 	if p.server != nil {
+		if out := strings.TrimRight(string(p.server.Output().Since(p.outMark)), "\n"); out != "" {
+			ev.AppOutput = strings.Split(out, "\n")
+		}
 		if exited, how := p.server.Exited(); exited {
 			// What the page met after the app ended is the harness's
 			// problem to say, not the app's verdict.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/plainapp"
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/scenarios"
@@ -41,7 +43,10 @@ func serveDyingOnWrite() int {
 	fmt.Println("Little Oven, dying on its first write")
 	die := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
-			fmt.Println("crashing on", r.Method, r.URL.Path)
+			// As a crashing app's log often does: the request, with the
+			// person's name in it (the bundle must not keep it).
+			body, _ := io.ReadAll(r.Body)
+			fmt.Printf("crashing on %s %s %s\n", r.Method, r.URL.Path, body)
 			os.Exit(3)
 		}
 		h.ServeHTTP(w, r)
@@ -118,6 +123,16 @@ func runStarted(t *testing.T, dir string, args ...string) (code int, stdout, std
 	return code, out.String(), errs.String(), evidence
 }
 
+// appOutput is the app's output a bundle keeps.
+func appOutput(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := bundle.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(b.Evidence.AppOutput, "\n")
+}
+
 // started answers the pids of the apps started, each checked to be gone.
 func started(t *testing.T, pids string) []int {
 	t.Helper()
@@ -162,6 +177,12 @@ func TestRunStartsTheFoldersAppFreshPerScenario(t *testing.T) {
 		if n := len(started(t, pids)); n != 2 {
 			t.Errorf("%d apps started, want one per scenario (2)", n)
 		}
+		// Each scenario's own app: its output from its start is the scenario's.
+		for _, id := range []string{"ORDER-01", "ORDER-02"} {
+			if out := appOutput(t, filepath.Join(evidence, "r1", id)); !strings.Contains(out, "Little Oven at http://127.0.0.1:") {
+				t.Errorf("%s's bundle lacks its app's output:\n%s", id, out)
+			}
+		}
 	})
 	t.Run("once per run leaks state", func(t *testing.T) {
 		t.Setenv(play.EnvBaseURL, "")
@@ -178,6 +199,12 @@ func TestRunStartsTheFoldersAppFreshPerScenario(t *testing.T) {
 		}
 		if n := len(started(t, pids)); n != 1 {
 			t.Errorf("%d apps started, want one for the run", n)
+		}
+		// The shared app's start was before any scenario: none of them owns it.
+		for _, id := range []string{"ORDER-01", "ORDER-02"} {
+			if out := appOutput(t, filepath.Join(evidence, "r1", id)); strings.Contains(out, "Little Oven at") {
+				t.Errorf("%s's bundle holds the shared app's start:\n%s", id, out)
+			}
 		}
 	})
 	t.Run("a scenario's own arguments", func(t *testing.T) {
@@ -234,6 +261,13 @@ func TestRunStartsTheFoldersAppFreshPerScenario(t *testing.T) {
 		}
 		if !named {
 			t.Error("no check names the app's end with its last lines")
+		}
+		out := appOutput(t, filepath.Join(evidence, "r1", "ORDER-02"))
+		if !strings.Contains(out, "dying on its first write") || !strings.Contains(out, "crashing on POST /api/orders") {
+			t.Errorf("the bundle lacks the app's output:\n%s", out)
+		}
+		if strings.Contains(out, "Ada Baker") || !strings.Contains(out, "customerName") {
+			t.Errorf("the app's output in the bundle is not redacted (or lacks the body):\n%s", out)
 		}
 		if n := len(started(t, pids)); n != 1 {
 			t.Errorf("%d apps started, want 1", n)
