@@ -12,9 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentready/agentready/appserver"
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/runner"
 	"github.com/agentready/agentready/vocab"
 )
@@ -38,6 +40,9 @@ type App struct {
 	// EnvBaseURL and EnvObserverToken), so that an error about them names
 	// what the user typed.
 	BaseURLFrom, TokenFrom string
+	// Launch, when set, is the app the scenario folder's agentready.yaml
+	// starts; a BaseURL given wins over it (the app already up is used).
+	Launch *Launch
 }
 
 // AppFromEnv reads the AGENTREADY_* variables.
@@ -58,6 +63,9 @@ func (a App) Observer() *observer.Client {
 	c.StatePath, c.JournalPath = cmp.Or(a.StatePath, observer.StatePath), cmp.Or(a.JournalPath, observer.JournalPath)
 	return c
 }
+
+// Given words the base URL as the user gave it (the flag or variable).
+func (a App) Given() string { return given(cmp.Or(a.BaseURLFrom, EnvBaseURL), a.BaseURL) }
 
 // given words a setting as the user gave it: "--url http://…" for a flag,
 // "AGENTREADY_BASE_URL=http://…" for an environment variable.
@@ -100,8 +108,11 @@ func withoutScheme(raw string) bool {
 // observer token is given, serves its observation endpoints: one clear
 // error at the start instead of a fault in every scenario.
 func (a App) Check(ctx context.Context) error {
-	if err := a.Validate(); err != nil || !a.User() {
+	if err := a.Validate(); err != nil {
 		return err
+	}
+	if !a.User() {
+		return a.Launch.Open(ctx)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*vocab.Bound)
 	defer cancel()
@@ -121,6 +132,40 @@ func (a App) Check(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// TargetOf gives a scenario its app and a fresh tab as Target does, and
+// starts the app of the folder's agentready.yaml for it first when there
+// is one (answered as s; nil otherwise). A scenario that adds to the start
+// of an app that is not started by the suite is refused, saying why.
+func TargetOf(ctx context.Context, b *browser.Browser, a App, sc scenarios.Scenario) (t runner.Target, done func(), s *appserver.Server, err error) {
+	if a.Launch == nil || a.User() {
+		if !sc.App.Empty() {
+			where := "the embedded reference app"
+			if a.User() {
+				where = given(cmp.Or(a.BaseURLFrom, EnvBaseURL), a.BaseURL)
+			}
+			return runner.Target{}, nil, nil, fmt.Errorf("this scenario adds app arguments or environment, for an app the suite starts (%s's app); it cannot run against %s", scenarios.FolderFile, where)
+		}
+		t, done, err := Target(ctx, b, a, sc.Variant)
+		return t, done, nil, err
+	}
+	if sc.Variant != "" {
+		return runner.Target{}, nil, nil, fmt.Errorf("this scenario needs the reference app's variant %q; it cannot run against the app of %s", sc.Variant, a.Launch.Spec.From)
+	}
+	s, stop, err := a.Launch.For(ctx, sc)
+	if err != nil {
+		return runner.Target{}, nil, nil, err
+	}
+	a.BaseURL, a.BaseURLFrom = s.BaseURL, "the app of "+a.Launch.Spec.From
+	t, end, err := Target(ctx, b, a, "")
+	if err != nil {
+		_ = stop()
+		return runner.Target{}, nil, nil, err
+	}
+	// The stop's own complaint (an app killed after SIGTERM was ignored)
+	// comes after the bundle is sealed.
+	return t, func() { end(); _ = stop() }, s, nil
 }
 
 // Target gives a scenario its app and a fresh tab: the embedded reference

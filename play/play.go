@@ -16,10 +16,13 @@ package play
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/agentready/agentready/appserver"
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/record"
@@ -54,13 +57,18 @@ type Play struct {
 	Meta     bundle.Meta
 	Dir      string // the bundle's folder
 
-	o      Options
-	film   *Film
-	done   func()
-	start  time.Time
-	once   sync.Once
-	sealed Sealed
-	err    error
+	o     Options
+	film  *Film
+	done  func()
+	start time.Time
+	// server is the app started by the suite (agentready.yaml), nil for
+	// others; outMark is where its output stood when the play began (0 for
+	// an app started for this scenario alone: its start is the scenario's).
+	server  *appserver.Server
+	outMark int64
+	once    sync.Once
+	sealed  Sealed
+	err     error
 }
 
 // Sealed is a play sealed into its bundle.
@@ -76,14 +84,18 @@ type Sealed struct {
 // report's marks), and assembles its bundle's metadata. Close ends them.
 func Start(ctx context.Context, sc scenarios.Scenario, o Options) (*Play, error) {
 	start := time.Now()
-	t, done, err := Target(ctx, o.Browser, o.App, sc.Variant)
+	t, done, server, err := TargetOf(ctx, o.Browser, o.App, sc)
 	if err != nil {
 		return nil, err
 	}
 	film := NewFilm(t.Tab)
 	t.AtMark, t.Agent = film.AtMark, o.Agent
-	return &Play{Scenario: sc, Target: t, Meta: Meta(o.Browser, o.RunID, o.Commit, sc, t), Dir: filepath.Join(o.Dir, sc.ID),
-		o: o, film: film, done: done, start: start}, nil
+	p := &Play{Scenario: sc, Target: t, Meta: Meta(o.Browser, o.RunID, o.Commit, sc, t), Dir: filepath.Join(o.Dir, sc.ID),
+		o: o, film: film, done: done, start: start, server: server}
+	if server != nil && o.App.Launch.Shares(server) {
+		p.outMark = server.Output().Mark()
+	}
+	return p, nil
 }
 
 // Meta is the metadata of a scenario's bundle: the run, the suite, the
@@ -119,6 +131,17 @@ func (p *Play) Seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error)
 
 func (p *Play) seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error) {
 	sc := p.Scenario
+	if p.server != nil {
+		if out := strings.TrimRight(string(p.server.Output().Since(p.outMark)), "\n"); out != "" {
+			ev.AppOutput = strings.Split(out, "\n")
+		}
+		if exited, how := p.server.Exited(); exited {
+			// What the page met after the app ended is the harness's
+			// problem to say, not the app's verdict.
+			ev.Faults = append(ev.Faults, fmt.Sprintf("the app `%s` ended (%s) during the scenario; its last lines: %s",
+				p.server.Line, how, strings.Join(p.server.Output().LastLines(3), " | ")))
+		}
+	}
 	if p.o.Judged != nil {
 		sc = p.o.Judged(sc, ev)
 	}

@@ -47,6 +47,10 @@ type Evidence struct {
 	Console []record.ConsoleEntry `json:"console"`
 	Final   *string               `json:"final"`
 	Faults  []string              `json:"faults,omitempty"` // harness problems met on the way
+	// AppOutput is what the app the suite started (agentready.yaml) wrote
+	// on stdout and stderr during the scenario, line by line: for people
+	// reading a failure; the judge reads none of it.
+	AppOutput []string `json:"appOutput,omitempty"`
 	// Cut says the run was cut short, and how: vocab.RunInterrupted (its
 	// context ended: Ctrl-C, a signal, a timeout) or vocab.BrowserLost (the
 	// tab's connection to the browser went away). Empty: the run went to

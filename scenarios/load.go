@@ -107,7 +107,8 @@ func guessLabels(path string) []string {
 }
 
 // scenarioFiles lists the *.yaml and *.yml files in dir and below, in
-// lexical order; folders whose name starts with "." are skipped.
+// lexical order; folders whose name starts with "." are skipped, and so
+// are the folder files (FolderFile).
 func scenarioFiles(dir string) ([]string, error) {
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -116,6 +117,8 @@ func scenarioFiles(dir string) ([]string, error) {
 			return err
 		case d.IsDir() && p != dir && strings.HasPrefix(d.Name(), "."):
 			return filepath.SkipDir
+		case !d.IsDir() && d.Name() == FolderFile:
+			// The folder's shared file (the app to start) is not a scenario.
 		case !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")):
 			paths = append(paths, p)
 		}

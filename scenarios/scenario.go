@@ -48,6 +48,11 @@ type Scenario struct {
 	// The reference app's deliberate defect to start with (agentready
 	// variants); a scenario that names one cannot run against another app.
 	Variant string `yaml:"variant,omitempty" json:"variant,omitempty" examples:"[submits-stale-value]"`
+	// What this scenario adds to the start of the app the folder's
+	// agentready.yaml starts (your own known-bad variants): arguments after
+	// the file's, environment over the file's. Such a scenario always gets
+	// an app of its own, started for it alone.
+	App *AppRun `yaml:"app,omitempty" json:"app,omitempty" examples:"[{args: [--variant, writes-early]}, {env: {ORDERS_EARLY: '1'}}]"`
 	// An instant (RFC 3339) the page's clock is fixed to before the start
 	// page loads; from there it runs at the pace of real time. For pages
 	// whose rules depend on today's date; {$date} values are written out

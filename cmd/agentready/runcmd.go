@@ -55,6 +55,21 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "agentready run:", err)
 		return 2
 	}
+	launch, err := play.FolderLaunch(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentready run: the folder's app does not load; nothing was run:\n%v\n", err)
+		return 2
+	}
+	if launch != nil && app.User() {
+		fmt.Fprintf(stderr, "agentready run: %s is given, so the app of %s is not started: the app already up is tested\n", app.Given(), launch.Spec.From)
+	} else if launch != nil {
+		app.Launch = launch
+		defer func() {
+			if err := launch.Close(); err != nil {
+				fmt.Fprintln(stderr, "agentready run:", err)
+			}
+		}()
+	}
 	all, err := scenarios.LoadDir(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentready run: scenario files do not load; nothing was run:\n%v\n", err)
