@@ -463,6 +463,10 @@ type UI struct {
 	Value *string `yaml:"value,omitempty" json:"value,omitempty" examples:"[reader@example.com]"`
 	// The element's text contains this.
 	TextContains string `yaml:"text_contains,omitempty" json:"text_contains,omitempty" examples:"[Registered]"`
+	// The element's text contains the value this JSONPath selects in the
+	// app's state read after the same phase: the page shows what the
+	// server now holds, not old data.
+	TextContainsState string `yaml:"text_contains_state,omitempty" json:"text_contains_state,omitempty" examples:"[$.draft.title]"`
 	// Whether the form is the one a tool is filling (:tool-form-active).
 	ToolFormActive *bool `yaml:"tool_form_active,omitempty" json:"tool_form_active,omitempty" examples:"[false]"`
 	// Whether the submit button is the one a tool will press (:tool-submit-active).
@@ -479,7 +483,7 @@ type UI struct {
 
 // SaysSomething tells whether the entry expects anything of its element.
 func (u UI) SaysSomething() bool {
-	return u.Present != nil || u.Visible != nil || u.Enabled != nil || u.Value != nil || u.TextContains != "" ||
+	return u.Present != nil || u.Visible != nil || u.Enabled != nil || u.Value != nil || u.TextContains != "" || u.TextContainsState != "" ||
 		u.ToolFormActive != nil || u.ToolSubmitActive != nil || u.Checked != nil || u.Count != nil || u.Text != nil || len(u.Attributes) > 0
 }
 

@@ -262,7 +262,12 @@ func (sc Scenario) validateSnapshots(p *problems) {
 				frameOf[u.Selector] = u.Frame
 			}
 			if !u.SaysSomething() {
-				p.bad(at, "says nothing about %s (present, visible, enabled, value, text_contains, text, count, checked, attributes, tool_form_active, tool_submit_active)", u.Selector)
+				p.bad(at, "says nothing about %s (present, visible, enabled, value, text_contains, text_contains_state, text, count, checked, attributes, tool_form_active, tool_submit_active)", u.Selector)
+			}
+			if u.TextContainsState != "" {
+				if _, err := jsonpath.Parse(u.TextContainsState); err != nil {
+					p.bad(at.key("text_contains_state"), "%v", err)
+				}
 			}
 			if err := record.CheckConstraints(u.Count); u.Count != nil && err != nil {
 				p.bad(at.key("count"), "%v", err)

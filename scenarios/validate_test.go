@@ -159,6 +159,7 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a probe that writes", edit(t, "prompt_data:", "probes: {x: POST /api/x}\nprompt_data:"), "probes.x")
 	add("a probe named observer", edit(t, "prompt_data:", "probes: {observer: GET /api/x}\nprompt_data:"), "probes.observer")
 	add("a bad ui phase", edit(t, "  ui:\n    human:", "  ui:\n    end:"), "expect.ui.end")
+	add("a ui state path that is not JSONPath", edit(t, `{selector: "#result", text_contains: ok}`, `{selector: "#result", text_contains_state: draft.title}`), "expect.ui.human[0].text_contains_state")
 	add("a ui element without a selector", edit(t, `{selector: "#result", text_contains: ok}`, `{text_contains: ok}`), "expect.ui.human[0].selector: missing")
 	add("a ui frame that is a relative path", edit(t, `{selector: "#result", text_contains: ok}`, `{frame: pay.html, selector: "#result", text_contains: ok}`),
 		"expect.ui.human[0].frame", "relative path")

@@ -25,6 +25,7 @@ const (
 	RequestCountMismatch         Code = "request_count_mismatch"
 	RequestStatusMismatch        Code = "request_status_mismatch"
 	UIMismatch                   Code = "ui_mismatch"
+	UINotState                   Code = "ui_not_state"
 	StateChanged                 Code = "state_changed"
 	StateMismatch                Code = "state_mismatch"
 	CatalogMismatch              Code = "catalog_mismatch"
@@ -62,6 +63,7 @@ var Codes = map[Code]CodeInfo{
 	RequestStatusMismatch:        {"a counted request of a method and path ended with another HTTP status than expected", []Source{SrcNetwork, SrcJournal}, true},
 	PageIncomplete:               {"a stylesheet of the page did not load (a 404, another host unreachable): whether an element is visible cannot be judged", []Source{SrcUI, SrcNetwork}, false},
 	UIMismatch:                   {"an element's value, visibility, enabled state, text or WebMCP pseudo-class differs", []Source{SrcUI}, true},
+	UINotState:                   {"an element's text lacks the value the app's state holds after the phase (text_contains_state): the page shows old or other data", []Source{SrcUI, SrcState}, true},
 	StateChanged:                 {"a document of the app's state changed where it must not", []Source{SrcState}, true},
 	StateMismatch:                {"a value at a path of the app's state, or its change since before the agent, differs from the expected one", []Source{SrcState}, true},
 	CatalogMismatch:              {"the start page offers other tools than expected, or annotations differ", []Source{SrcCatalog}, true},

@@ -69,6 +69,7 @@ var linkOfCode = map[Code]Link{
 	UnexpectedResult:  LinkPage,
 	ValidInputRefused: LinkPage,
 	UIMismatch:        LinkPage,
+	UINotState:        LinkPage,
 	CatalogMismatch:   LinkPage,
 	SchemaMismatch:    LinkPage,
 	ContractBroken:    LinkPage,

@@ -74,6 +74,16 @@ func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
 			if u.TextContains != "" && !strings.Contains(el.Text, u.TextContains) {
 				wrong = append(wrong, fmt.Sprintf("text lacks %q", u.TextContains))
 			}
+			if u.TextContainsState != "" {
+				// Judged apart, with its own code: the page may be right
+				// in every other way and still show what the server no
+				// longer holds.
+				j.judgeTextState(id+" text_contains_state", phase, u.TextContainsState, el, refs)
+				u.TextContainsState = ""
+				if !u.SaysSomething() {
+					continue
+				}
+			}
 			cmpBool("checked", u.Checked, el.Checked)
 			if u.Count != nil && len(record.Diff(u.Count, el.Count, false)) > 0 {
 				wrong = append(wrong, fmt.Sprintf("count is %d, not %s", el.Count, record.CompactJSON(u.Count)))
@@ -96,5 +106,34 @@ func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
 				j.pass(id, vocab.SrcUI, u, nil, "the element is as expected").at(refs...)
 			}
 		}
+	}
+}
+
+// judgeTextState checks that the element shows the value the state read
+// after the same phase holds at q. No read, or a path that selects no one
+// value, is INCONCLUSIVE: the harness does not know what should show.
+func (j *judge) judgeTextState(id string, phase vocab.Phase, q string, el record.Element, refs []scenarios.Ref) {
+	refs = append(slices.Clone(refs), scenarios.StateRef(phase))
+	got := j.ev.States[phase]
+	if got == nil {
+		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, q, nil, "the app's state after "+string(phase)+" was not read, so what the page should show is unknown").at(refs...)
+		return
+	}
+	v, err := selectOne(q, got.Document(), got)
+	if err != nil {
+		j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, q, nil, err.Error()).at(refs...)
+		return
+	}
+	want, ok := v.(string)
+	if !ok {
+		want = string(record.CompactJSON(v))
+	}
+	switch {
+	case !el.Present:
+		j.fail(id, vocab.SrcUI, vocab.UINotState, want, nil, fmt.Sprintf("the element is absent; the state holds %q at %s", want, q)).at(refs...)
+	case !strings.Contains(el.Text, want):
+		j.fail(id, vocab.SrcUI, vocab.UINotState, want, el.Text, fmt.Sprintf("text %q lacks %q, which the state holds at %s", el.Text, want, q)).at(refs...)
+	default:
+		j.pass(id, vocab.SrcUI, want, el.Text, fmt.Sprintf("the element shows %q, as the state holds at %s", want, q)).at(refs...)
 	}
 }

@@ -81,6 +81,11 @@ func KnownBad() []Case {
 		{"the page ends up elsewhere", fail, vocab.UIMismatch, conf01Content(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Pages[vocab.PhaseHuman] = BaseURL + "/events"
 		})},
+		{"registered with the old seat count on screen", fail, vocab.UINotState, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.UI[vocab.PhaseHuman] = append(sc.Expect.UI[vocab.PhaseHuman], scenarios.UI{Selector: "#seats-left", TextContainsState: "$.event.seatsLeft"})
+			i := slices.IndexFunc(ev.UI[vocab.PhaseHuman], func(e record.Element) bool { return e.Selector == "#seats-left" })
+			ev.UI[vocab.PhaseHuman][i].Text = "8 of 8 seats left"
+		})},
 		{"the state changed in the agent's phase", fail, vocab.StateChanged, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.States[vocab.PhaseAgent] = Conf01State(4, 8, 0)
 		})},
