@@ -134,3 +134,23 @@ func TestALongValueIsAnExcerptWithTheWholeOneClickAway(t *testing.T) {
 		t.Errorf("the page is %d bytes for a 50 kB value: it copies it", len(page))
 	}
 }
+
+// TestTheAppsOutputIsShownWhenTheSuiteStartedIt: a bundle of a started app
+// shows its last lines (escaped); one without says nothing about an app.
+func TestTheAppsOutputIsShownWhenTheSuiteStartedIt(t *testing.T) {
+	sc, ev := judgetest.Conf01(t)
+	without := string(HTML(bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}))
+	if strings.Contains(without, "The app's output") {
+		t.Error("a bundle without app output shows an app output section")
+	}
+	ev.AppOutput = []string{"listening on :4173", "panic: <nil map>"}
+	with := string(HTML(bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}))
+	if !strings.Contains(with, "The app&#39;s output") && !strings.Contains(with, "The app's output") {
+		t.Fatal("the app's output has no section")
+	}
+	for _, line := range []string{"listening on :4173", "panic: &lt;nil map&gt;"} {
+		if !strings.Contains(with, line) {
+			t.Errorf("the page does not show the app's line %q", line)
+		}
+	}
+}

@@ -182,6 +182,11 @@ details { margin-top: 1rem; } summary { cursor: pointer; font-weight: 600; }
 {{range .Evidence.Faults}}<pre>fault: {{show .}}</pre>{{end}}
 {{range .Evidence.Unmet}}<pre>wait not met: {{show .}}</pre>{{end}}{{end}}
 
+{{if .Evidence.AppOutput}}<h2>The app's output</h2>
+<p>The last lines the app the suite started wrote (redacted like the rest); no check reads them.</p>
+<pre>{{range .Evidence.AppOutput}}{{show .}}
+{{end}}</pre>{{end}}
+
 <h2>Console</h2>
 {{range .Evidence.Console}}<pre>{{.Type}}: {{show .Text}}</pre>{{else}}<p>No errors or warnings.</p>{{end}}
 

@@ -42,7 +42,8 @@ commands:
   mcp        an MCP server over stdio: a real agent acts with the page's WebMCP tools, recorded and judged
   smoke      call each tool with inputs derived from its schema; report where page and schema disagree
   lint       check pages' tools against the lint rules (README "Lint rules"); text, --format json or sarif
-  run        run scenario files against your app (--base-url) or the embedded one, with evidence (--shard k/N: a part)
+  run        run scenario files against your app (--base-url), the app the folder's agentready.yaml starts, or the
+             embedded one, with evidence (--shard k/N: a part)
   merge      combine the run folders of a run's N shards into one run folder (bundles, reports, run page)
   serve      run the reference app for a person to click through
   variants   list the deliberate defects the reference app can be started with
