@@ -238,19 +238,26 @@ var stopWords = map[string]bool{
 
 // similarity is the Dice coefficient of two descriptions' sets of words
 // (stop words left out): 1 for the same words, 0 for none in common.
-func similarity(a, b string) float64 {
-	set := func(s string) map[string]bool {
-		out := map[string]bool{}
-		for _, w := range words(s) {
-			if !stopWords[w] {
-				out[w] = true
-			}
+func similarity(a, b string) float64 { return dice(wordSet(a), wordSet(b)) }
+
+// wordSet is a description's words without its stop words.
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range words(s) {
+		if !stopWords[w] {
+			out[w] = true
 		}
-		return out
 	}
-	sa, sb := set(a), set(b)
+	return out
+}
+
+// dice is the Dice coefficient of two word sets.
+func dice(sa, sb map[string]bool) float64 {
 	if len(sa)+len(sb) == 0 {
 		return 0
+	}
+	if len(sb) < len(sa) {
+		sa, sb = sb, sa
 	}
 	common := 0
 	for w := range sa {

@@ -42,9 +42,16 @@ func Fails(reports []Report, at Severity) bool {
 	return false
 }
 
+// TextPerRule is how many findings of one rule WriteText writes for a page
+// before it folds the rest into one line.
+const TextPerRule = 10
+
 // WriteText writes one finding a line, `ID severity tool: message`, then a
 // line of counts for each page ("-" stands for the tool of a finding about
-// the page, or about a tool the browser refused before it had a name).
+// the page, or about a tool the browser refused before it had a name). A
+// rule's findings come together; past TextPerRule of them the rest are one
+// line, `ID severity …: and N more`, so that the text grows with the rules a
+// page breaks, not with its tools (JSON and SARIF keep every finding).
 func WriteText(w io.Writer, reports []Report) error {
 	var b strings.Builder
 	for _, r := range reports {
@@ -52,16 +59,31 @@ func WriteText(w io.Writer, reports []Report) error {
 			fmt.Fprintf(&b, "%s: not read: %s\n", r.URL, r.Error)
 			continue
 		}
+		var order []string
+		byRule := map[string][]Finding{}
 		for _, f := range r.Findings {
-			tool := f.Tool
-			if tool == "" {
-				tool = "-"
+			if _, ok := byRule[f.Rule]; !ok {
+				order = append(order, f.Rule)
 			}
-			msg := f.Message
-			if f.Frame != "" {
-				msg += " [frame " + f.Frame + "]"
+			byRule[f.Rule] = append(byRule[f.Rule], f)
+		}
+		for _, id := range order {
+			fs := byRule[id]
+			for i, f := range fs {
+				if i == TextPerRule && len(fs) > TextPerRule+1 {
+					fmt.Fprintf(&b, "%s %s …: and %d more (--format json or sarif lists each)\n", f.Rule, f.Severity, len(fs)-TextPerRule)
+					break
+				}
+				tool := f.Tool
+				if tool == "" {
+					tool = "-"
+				}
+				msg := f.Message
+				if f.Frame != "" {
+					msg += " [frame " + f.Frame + "]"
+				}
+				fmt.Fprintf(&b, "%s %s %s: %s\n", f.Rule, f.Severity, tool, msg)
 			}
-			fmt.Fprintf(&b, "%s %s %s: %s\n", f.Rule, f.Severity, tool, msg)
 		}
 		if len(r.Findings) == 0 {
 			fmt.Fprintf(&b, "%s: no findings\n", r.URL)

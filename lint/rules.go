@@ -263,22 +263,72 @@ func sensitiveParams(p *page) []Finding {
 	return out
 }
 
+// similarDescriptions names, for each tool whose description reads like
+// another's, its nearest neighbour: one finding per tool, never one per pair,
+// so that a page of n alike tools says n things, not n²/2.
 func similarDescriptions(p *page) []Finding {
+	// Each description as word numbers, and for each word the tools that use
+	// it: the words two tools share are counted through the words, so tools
+	// with no word in common cost nothing.
+	ids := map[string]int{}
+	sets := make([][]int, len(p.tools))
+	var uses [][]int // word → tools
+	for i, t := range p.tools {
+		if blank(t.Description) {
+			continue
+		}
+		for w := range wordSet(t.Description) {
+			id, ok := ids[w]
+			if !ok {
+				id = len(uses)
+				ids[w] = id
+				uses = append(uses, nil)
+			}
+			sets[i] = append(sets[i], id)
+			uses[id] = append(uses[id], i)
+		}
+	}
+	common := make([]int, len(p.tools))
 	var out []Finding
 	for i, a := range p.tools {
-		for _, b := range p.tools[i+1:] {
-			if a.Name == b.Name || blank(a.Description) || blank(b.Description) {
-				continue
-			}
-			if s := similarity(a.Description, b.Description); s >= SimilarDescriptions {
-				first, second := a, b
-				if second.Name < first.Name {
-					first, second = second, first
+		if len(sets[i]) == 0 {
+			continue
+		}
+		var met []int
+		for _, w := range sets[i] {
+			for _, j := range uses[w] {
+				if common[j] == 0 {
+					met = append(met, j)
 				}
-				out = append(out, Finding{Tool: first.Name, Frame: first.FrameURL,
-					Message: fmt.Sprintf("its description reads like %q's (%.2f of their words shared): say what differs", second.Name, s)})
+				common[j]++
 			}
 		}
+		best, score, alike := -1, 0.0, 0
+		for _, j := range met {
+			n := common[j]
+			common[j] = 0
+			b := p.tools[j]
+			if j == i || a.Name == b.Name {
+				continue
+			}
+			s := 2 * float64(n) / float64(len(sets[i])+len(sets[j]))
+			if s < SimilarDescriptions {
+				continue
+			}
+			alike++
+			if s > score || (s == score && b.Name < p.tools[best].Name) {
+				best, score = j, s
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		others := ""
+		if alike > 1 {
+			others = fmt.Sprintf("; %d more tool(s) read alike", alike-1)
+		}
+		out = append(out, Finding{Tool: a.Name, Frame: a.FrameURL,
+			Message: fmt.Sprintf("its description reads like %q's (%.2f of their words shared%s): say what differs", p.tools[best].Name, score, others)})
 	}
 	return out
 }
