@@ -19,6 +19,7 @@ import (
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // Tool is one tool of a page, as a person listing tools wants it.
@@ -111,8 +112,14 @@ type Options struct {
 	MaxWait time.Duration
 }
 
-// DefaultOptions wait for 300 ms of quiet, 5 s at most.
-var DefaultOptions = Options{Settle: 300 * time.Millisecond, MaxWait: 5 * time.Second}
+// DefaultOptions wait by the suite's one settle rule (webmcp.DefaultSettle):
+// 300 ms of quiet, 5 s at most.
+var DefaultOptions = Options{Settle: webmcp.DefaultSettle.Quiet, MaxWait: webmcp.DefaultSettle.Max}
+
+// Rule is the settle rule the options say.
+func (o Options) Rule() webmcp.SettleRule {
+	return webmcp.SettleRule{Quiet: o.Settle, Max: o.MaxWait}
+}
 
 // Read opens url in a fresh tab of b and lists its tools.
 func Read(ctx context.Context, b *browser.Browser, url string, opts Options) (Listing, error) {
@@ -220,26 +227,13 @@ func readForms(ctx context.Context, tab *browser.Tab) ([]Form, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[[]Form](formsJS))
 }
 
-// settle waits until the catalog has not changed for opts.Settle, at most
-// opts.MaxWait in all: a page may register tools from a script that runs
-// after the load.
+// settle waits by the suite's settle rule (webmcp.SettleRule) until the
+// catalog has not changed for opts.Settle, at most opts.MaxWait: a page may
+// register tools from a script that runs after the load. A page still
+// changing at the bound is read as it is.
 func settle(ctx context.Context, tab *browser.Tab, opts Options) error {
-	ctx, cancel := context.WithTimeout(ctx, opts.MaxWait)
-	defer cancel()
-	for {
-		n := tab.Trace.Len()
-		quiet, cancelQuiet := context.WithTimeout(ctx, opts.Settle)
-		err := tab.Trace.WaitUntil(quiet, "a change of the catalog", func(events []record.Event) bool { return len(events) > n })
-		cancelQuiet()
-		switch {
-		case err == nil:
-			continue // it changed: wait for quiet again
-		case ctx.Err() != nil:
-			return nil // the whole bound is used: read what there is
-		default:
-			return nil // quiet for opts.Settle
-		}
-	}
+	_, err := tab.Trace.Settle(ctx, opts.Rule(), nil)
+	return err
 }
 
 // frameURLs maps frame ids to their documents' URLs.

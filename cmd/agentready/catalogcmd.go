@@ -85,6 +85,10 @@ func readPage(cmd, raw string, opts pagetools.Options, stderr io.Writer) (pageto
 // one after the other in one browser. A page that cannot be read has its
 // error at its index; the others are read all the same.
 func readPages(cmd string, raws []string, opts pagetools.Options, stderr io.Writer) ([]pagetools.Listing, []error, int) {
+	if err := opts.Rule().Check(); err != nil {
+		fmt.Fprintf(stderr, "agentready %s: %v\n", cmd, err)
+		return nil, nil, 2
+	}
 	urls := make([]string, len(raws))
 	for i, raw := range raws {
 		u, err := url.Parse(raw)

@@ -18,11 +18,16 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("smoke", "agentready smoke [--allow-writes] [--json] URL", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	allowWrites := fs.Bool("allow-writes", false, "call tools not annotated read-only too (they may change your app's data)")
-	opts := smoke.Options{Page: *pageOptions(fs)}
+	page := pageOptions(fs) // read after parsing: a copy taken now would keep the defaults
+	opts := smoke.Options{}
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
-	opts.AllowWrites = *allowWrites
+	opts.AllowWrites, opts.Page = *allowWrites, *page
+	if err := opts.Page.Rule().Check(); err != nil {
+		fmt.Fprintln(stderr, "agentready smoke:", err)
+		return 2
+	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: agentready smoke [--allow-writes] [--json] URL")
 		return 2
