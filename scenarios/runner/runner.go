@@ -59,8 +59,7 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	if sc.Capture.ToolTimeout > 0 {
 		tools.Timeout = time.Duration(sc.Capture.ToolTimeout)
 	}
-	r.open(ctx)
-	r.steps(ctx, vocab.PhaseSetup, sc.Setup)
+	r.open(ctx) // and setup: the start catalog is the one the agent finds after it
 	r.agent(ctx)
 	r.human(ctx)
 	r.collect(ctx)
@@ -100,7 +99,9 @@ func (r *runner) fault(format string, args ...any) {
 }
 
 // open loads the start page (on the scenario's fixed clock, when it has
-// one) and records its catalog as the agent finds it.
+// one), plays the setup steps (a sign-in, say), and then records the
+// catalog as the agent finds it: a page behind a sign-in offers its tools
+// only once setup has signed in.
 func (r *runner) open(ctx context.Context) {
 	clock, err := r.t.Tab.StartClock(ctx, r.sc.Clock)
 	switch {
@@ -116,6 +117,7 @@ func (r *runner) open(ctx context.Context) {
 	if err := r.t.Tab.Navigate(ctx, r.t.BaseURL+r.sc.Start); err != nil {
 		r.fault("open %s: %v", r.sc.Start, err)
 	}
+	r.steps(ctx, vocab.PhaseSetup, r.sc.Setup)
 	catalog, page, err := r.t.Tab.Tools.CatalogAndPage(ctx)
 	r.ev.Catalog, r.ev.PageTools = cmpOr(catalog, record.Catalog{}), page
 	if err != nil && page == nil {
