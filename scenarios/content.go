@@ -54,6 +54,14 @@ const (
 // Valid tells whether r is one of the three rules.
 func (r MergeRule) Valid() bool { return r == MergePatch || r == JSONPatch || r == Replace }
 
+// ReviewedIsSent turns off the default check that what a write after the
+// person's click carries is what the clicked element's form showed.
+type ReviewedIsSent struct {
+	// Why this scenario's writes may differ from what the form showed: a
+	// reason is required.
+	Off string `yaml:"off" json:"off" jsonschema:"required" examples:"[the page sends the stored draft on purpose]"`
+}
+
 // SubmittedExpect says that the first request "METHOD /path" after the
 // person's click carries only what the person had before them at that
 // click: every value the body holds equals the value shown for it.

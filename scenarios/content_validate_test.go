@@ -28,6 +28,7 @@ const goodContent = `  content:
       fields: {/email: "#email", /sessions/0/title: "#title"}
       ignore: [/csrf, "/sessions/*/id"]
     - request: POST /api/*
+  reviewed_is_sent: {off: the page sends the stored draft}
 `
 
 func TestContentAndSubmittedExpectationsLoad(t *testing.T) {
@@ -38,6 +39,9 @@ func TestContentAndSubmittedExpectationsLoad(t *testing.T) {
 	c := sc.Expect.Content
 	if len(c) != 4 || c[0].Resource == nil || c[0].Resource.Merge != MergePatch || c[0].Phase != "agent" || c[1].Body == nil || c[1].Phase != "" {
 		t.Errorf("content read as %+v", c)
+	}
+	if r := sc.Expect.ReviewedIsSent; r == nil || r.Off != "the page sends the stored draft" {
+		t.Errorf("reviewed_is_sent read as %+v", r)
 	}
 	s := sc.Expect.Submitted
 	if len(s) != 2 || s[0].Click != "#submit" || s[0].Fields["/sessions/0/title"] != "#title" || len(s[0].Ignore) != 2 || s[1].Click != "" {
@@ -74,6 +78,10 @@ func TestBadContentAndSubmittedExpectationsAreNamed(t *testing.T) {
 		{"an ignore entry that is not a JSON pointer", "  submitted: [{request: POST /api/x, ignore: [csrf]}]\n", []string{"expect.submitted[0].ignore[0]", `"csrf" is not a JSON pointer`}},
 		{"an ignore entry that is the whole body", "  submitted: [{request: POST /api/x, ignore: [\"\"]}]\n", []string{"expect.submitted[0].ignore[0]", "the whole body"}},
 		{"an ignore pattern that is not one", "  submitted: [{request: POST /api/x, ignore: [\"/a/[b\"]}]\n", []string{"expect.submitted[0].ignore[0]", `"[b" is not a pattern`}},
+
+		{"reviewed_is_sent off without a reason", "  reviewed_is_sent: {off: \"  \"}\n", []string{"expect.reviewed_is_sent.off", "a reason is required"}},
+		{"reviewed_is_sent without off", "  reviewed_is_sent: {}\n", []string{"expect.reviewed_is_sent.off", "a reason is required"}},
+		{"reviewed_is_sent as a boolean", "  reviewed_is_sent: false\n", []string{"reviewed_is_sent"}},
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {

@@ -312,6 +312,11 @@ type Expect struct {
 	// That a request after the person's click carries only what the
 	// person had before them: nothing changed, added or stale.
 	Submitted []SubmittedExpect `yaml:"submitted,omitempty" json:"submitted,omitempty" examples:"[[{request: POST /api/config/save, click: '#save', ignore: [/csrf]}]]"`
+	// Every write after a person's click is held, by default, against the
+	// clicked element's form as the person saw it: a visible control's
+	// value the body carries at its place must be what was shown.
+	// {off: reason} turns that off for this scenario, saying why.
+	ReviewedIsSent *ReviewedIsSent `yaml:"reviewed_is_sent,omitempty" json:"reviewed_is_sent,omitempty" examples:"[{off: the page sends the stored draft on purpose}]"`
 	// What the agent's final words must and must not say.
 	Answer *AnswerExpect `yaml:"answer,omitempty" json:"answer,omitempty" examples:"[{must_mention: [check], must_not_claim: [order is placed]}]"`
 }

@@ -353,6 +353,9 @@ func (sc Scenario) validateContent(p *problems) {
 			clicks = append(clicks, s.Click)
 		}
 	}
+	if r := e.ReviewedIsSent; r != nil && strings.TrimSpace(r.Off) == "" {
+		p.bad(pathOf("expect", "reviewed_is_sent", "off"), "a reason is required: say why this scenario's writes may differ from what the person saw")
+	}
 	for i, s := range e.Submitted {
 		key := pathOf("expect", "submitted", i)
 		if _, _, ok := s.Request.Split(); !ok {

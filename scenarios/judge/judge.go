@@ -91,6 +91,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgeWrites(e.Writes)
 	j.judgeContent(e.Content)
 	j.judgeSubmitted(e.Submitted)
+	j.judgeReviewedIsSent(e)
 	j.judgeState(e.State)
 	j.judgeUI(e.UI)
 	j.judgePage(e.Page)
