@@ -179,10 +179,10 @@ func newServer(o Options) (*server, error) {
 	}
 	page := ""
 	if o.URL != "" {
-		u, err := url.Parse(o.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("--url %q is not an http(s) URL", o.URL)
+		if err := play.CheckURL("--url "+o.URL, o.URL); err != nil {
+			return nil, err
 		}
+		u, _ := url.Parse(o.URL)
 		app := play.App{BaseURL: u.Scheme + "://" + u.Host, ObserverToken: o.ObserverToken, BaseURLFrom: "--url", TokenFrom: "--observer-token"}
 		s.fixed = &app
 		s.apps = func(int) (play.App, func(), error) { return app, func() {}, nil }

@@ -411,7 +411,7 @@ func TestOptionsThatCannotWork(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{Options{URL: "events"}, "not an http(s) URL"},
+		{Options{URL: "events"}, "--url events lacks its scheme"},
 		{Options{URL: "http://127.0.0.1:1/tasks", Scenario: &sc}, "the scenario starts on /events/evt-webmcp-intro/register"},
 		{Options{URL: "http://127.0.0.1:1/", ID: "no spaces"}, "--id"},
 		{Options{}, "give --url"},

@@ -101,6 +101,9 @@ func Launch(opts Options) (*Browser, error) {
 	var allocCancel context.CancelFunc
 	b := &Browser{closed: make(chan struct{}), mux: newMux()}
 	if opts.URL != "" {
+		if err := checkBrowserURL(opts.URL); err != nil {
+			return nil, err
+		}
 		// Without headers, an address with no /devtools/browser/ path is
 		// looked up at /json/version; with headers it is used as given.
 		allocCtx, allocCancel = chromedp.NewAllocatorContext(context.Background(), &attachAllocator{url: opts.URL, header: opts.Header, mux: b.mux})

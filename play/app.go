@@ -82,13 +82,21 @@ func (a App) Validate() error {
 	if !a.User() {
 		return nil
 	}
-	name := given(cmp.Or(a.BaseURLFrom, EnvBaseURL), a.BaseURL)
-	u, err := url.Parse(a.BaseURL)
+	return CheckURL(given(cmp.Or(a.BaseURLFrom, EnvBaseURL), a.BaseURL), a.BaseURL)
+}
+
+// CheckURL says what is wrong with raw as the http(s) URL of an app or a
+// page, naming it as name (the flag or variable with its value, as the user
+// typed it): no scheme, another scheme, no host, or not a URL at all.
+func CheckURL(name, raw string) error {
+	u, err := url.Parse(raw)
 	switch {
-	case (err != nil || u.Scheme == "" || u.Opaque != "") && withoutScheme(a.BaseURL):
-		return fmt.Errorf("%s lacks its scheme: give http://%s (or https://)", name, a.BaseURL)
+	case (err != nil || u.Scheme == "" || u.Opaque != "") && withoutScheme(raw):
+		return fmt.Errorf("%s lacks its scheme: give http://%s (or https://)", name, raw)
 	case err != nil:
 		return fmt.Errorf("%s is not a URL: %w", name, err)
+	case u.Scheme == "":
+		return fmt.Errorf("%s is not a URL: it has no scheme (give http:// or https://)", name)
 	case u.Scheme != "http" && u.Scheme != "https":
 		return fmt.Errorf("%s: the scheme %q is not supported: agentready tests apps at http:// or https:// URLs", name, u.Scheme)
 	case u.Host == "":

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/report"
@@ -36,7 +37,16 @@ func TestBadInputIsNamedByItsFlag(t *testing.T) {
 		{"run, down by the variable", down, runIn, nil, "agentready run: AGENTREADY_BASE_URL=" + down + " does not answer"},
 		{"evals, down", "", evalsIn, []string{"../../evals/testdata/tasks.evals.json", "--url", down + "/tasks"}, "agentready evals: --url " + down + " does not answer"},
 		{"mcp, down", "", mcpIn, []string{"--url", down + "/tasks"}, "agentready mcp: --url " + down + " does not answer"},
-		{"mcp, a scheme", "", mcpIn, []string{"--url", "ftp://example.org/tasks"}, `agentready mcp: --url "ftp://example.org/tasks" is not an http(s) URL`},
+		{"mcp, a scheme", "", mcpIn, []string{"--url", "ftp://example.org/tasks"}, `agentready mcp: --url ftp://example.org/tasks: the scheme "ftp" is not supported`},
+		{"mcp, no scheme", "", mcpIn, []string{"--url", "localhost:3000/tasks"}, "agentready mcp: --url localhost:3000/tasks lacks its scheme: give http://localhost:3000/tasks"},
+		{"mcp, garbage", "", mcpIn, []string{"--url", "::garbage"}, "agentready mcp: --url ::garbage is not a URL"},
+		{"mcp, no host", "", mcpIn, []string{"--url", "http:///tasks"}, "agentready mcp: --url http:///tasks names no host"},
+		{"smoke, a scheme", "", smokeIn, []string{"ftp://example.org"}, `agentready smoke: the URL "ftp://example.org": the scheme "ftp" is not supported`},
+		{"smoke, no scheme", "", smokeIn, []string{"localhost:3000"}, `agentready smoke: the URL "localhost:3000" lacks its scheme: give http://localhost:3000`},
+		{"catalog, a scheme", "", catalogIn, []string{"ftp://example.org"}, `agentready catalog: the URL "ftp://example.org": the scheme "ftp" is not supported`},
+		{"catalog, garbage", "", catalogIn, []string{"::garbage"}, `agentready catalog: the URL "::garbage" is not a URL`},
+		{"lint, no scheme", "", lintIn, []string{"127.0.0.1:3000/shop"}, `agentready lint: the URL "127.0.0.1:3000/shop" lacks its scheme: give http://127.0.0.1:3000/shop`},
+		{"lint, no host", "", lintIn, []string{"https://"}, `agentready lint: the URL "https://" names no host`},
 		{"mcp, no scenario file", "", mcpIn, []string{"--scenario", "missing.yaml"}, "agentready mcp: --scenario: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,6 +69,48 @@ func TestBadInputIsNamedByItsFlag(t *testing.T) {
 
 func runIn(args []string, stdout, stderr *bytes.Buffer) int {
 	return runScenarios(append([]string{"--scenarios", plainScenarios}, args...), stdout, stderr)
+}
+
+// smokeIn, catalogIn and lintIn take the URL as their argument; the
+// --evidence the table adds is after "--", so it is an argument too and
+// the URL, first, is checked first.
+func smokeIn(args []string, stdout, stderr *bytes.Buffer) int {
+	return smokeCmd(args[:1], stdout, stderr)
+}
+
+func catalogIn(args []string, stdout, stderr *bytes.Buffer) int {
+	return catalogCmd(args[:1], stdout, stderr)
+}
+
+func lintIn(args []string, stdout, stderr *bytes.Buffer) int {
+	return lintCmd(args[:1], stdout, stderr)
+}
+
+// An address of a browser to attach to that cannot be one is named by its
+// variable, in every command that opens a browser, before anything is
+// dialled or written: not "could not start or reach Chromium".
+func TestEveryCommandNamesABadBrowserURL(t *testing.T) {
+	userShell(t)
+	for _, bad := range []struct{ raw, want string }{
+		{"ftp://127.0.0.1:9222", `AGENTREADY_BROWSER_URL=ftp://127.0.0.1:9222: the scheme "ftp" is not supported`},
+		{"127.0.0.1:9222", "AGENTREADY_BROWSER_URL=127.0.0.1:9222 lacks its scheme: give http://127.0.0.1:9222"},
+	} {
+		t.Setenv(browser.EnvBrowserURL, bad.raw)
+		for _, c := range commands(t) {
+			t.Run(c.name, func(t *testing.T) {
+				out := t.TempDir()
+				var stdout, stderr bytes.Buffer
+				start := time.Now()
+				code := c.run(c.args(t, out), &stdout, &stderr)
+				if code != 2 || !strings.Contains(stderr.String(), bad.want) || strings.Contains(stderr.String(), "could not start") || time.Since(start) > 15*time.Second {
+					t.Errorf("exit %d, want 2 at once and %q:\n%s%s", code, bad.want, stdout.String(), stderr.String())
+				}
+				if entries, _ := os.ReadDir(out); len(entries) > 0 {
+					t.Errorf("a command with a bad browser address wrote %v", entries)
+				}
+			})
+		}
+	}
 }
 
 func evalsIn(args []string, stdout, stderr *bytes.Buffer) int { return evalsCmd(args, stdout, stderr) }

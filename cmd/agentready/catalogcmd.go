@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/pagetools"
+	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/results"
 )
@@ -91,11 +92,11 @@ func readPages(cmd string, raws []string, opts pagetools.Options, stderr io.Writ
 	}
 	urls := make([]string, len(raws))
 	for i, raw := range raws {
-		u, err := url.Parse(raw)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			fmt.Fprintf(stderr, "agentready %s: %q is not an http(s) URL\n", cmd, raw)
+		if err := play.CheckURL(fmt.Sprintf("the URL %q", raw), raw); err != nil {
+			fmt.Fprintf(stderr, "agentready %s: %v\n", cmd, err)
 			return nil, nil, 2
 		}
+		u, _ := url.Parse(raw)
 		urls[i] = u.String()
 	}
 	ctx, stop := interruptible()

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/smoke"
 )
 
@@ -32,11 +33,11 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: agentready smoke [--allow-writes] [--json] URL")
 		return 2
 	}
-	u, err := url.Parse(fs.Arg(0))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		fmt.Fprintf(stderr, "agentready smoke: %q is not an http(s) URL\n", fs.Arg(0))
+	if err := play.CheckURL(fmt.Sprintf("the URL %q", fs.Arg(0)), fs.Arg(0)); err != nil {
+		fmt.Fprintf(stderr, "agentready smoke: %v\n", err)
 		return 2
 	}
+	u, _ := url.Parse(fs.Arg(0))
 	ctx, stop := interruptible()
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)

@@ -1,0 +1,32 @@
+package browser
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// A browser address that cannot be one is named by its variable before
+// anything is dialled, never "could not start or reach Chromium".
+func TestABadBrowserURLIsNamedByItsVariable(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{"ftp://127.0.0.1:9222", `AGENTREADY_BROWSER_URL=ftp://127.0.0.1:9222: the scheme "ftp" is not supported`},
+		{"localhost:9222", "AGENTREADY_BROWSER_URL=localhost:9222 lacks its scheme: give http://localhost:9222"},
+		{"::x", "AGENTREADY_BROWSER_URL=::x is not a URL"},
+		{"http://", "AGENTREADY_BROWSER_URL=http:// names no host"},
+		{"garbage", "AGENTREADY_BROWSER_URL=garbage lacks its scheme"},
+	} {
+		b, err := Launch(Options{URL: tc.raw})
+		if b != nil {
+			b.Close()
+		}
+		if !errors.Is(err, ErrPreflight) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "could not start") {
+			t.Errorf("%s: %v, want %q", tc.raw, err, tc.want)
+		}
+	}
+	for _, ok := range []string{"ws://127.0.0.1:9222/devtools/browser/x", "http://127.0.0.1:9222", "wss://grid.example/session"} {
+		if err := checkBrowserURL(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
