@@ -126,6 +126,8 @@ func Disagreement(protocol Catalog, page []PageTool) error {
 			diffs = append(diffs, fmt.Sprintf("%s: in the protocol catalog, not in getTools()", t.Name))
 		case p.Description != t.Description:
 			diffs = append(diffs, fmt.Sprintf("%s: description differs", t.Name))
+		case len(t.InputSchema) == 0 && TooDeepForProtocol(p.InputSchema):
+			// The protocol could not carry it; getTools() read as text did.
 		case !JSONEqual(NormalizeSchema(p.InputSchema), t.InputSchema):
 			diffs = append(diffs, fmt.Sprintf("%s: inputSchema differs: protocol %s, page %s", t.Name, t.InputSchema, NormalizeSchema(p.InputSchema)))
 		case p.Annotations != nil && !sameHints(p.Annotations, t.Annotations):
@@ -147,6 +149,52 @@ func Disagreement(protocol Catalog, page []PageTool) error {
 	slices.Sort(pageNames)
 	return fmt.Errorf("the protocol and the page API disagree on the catalog:\n  protocol: %v\n  getTools(): %v\n  %s",
 		protocol.Names(), pageNames, strings.Join(diffs, "\n  "))
+}
+
+// ProtocolSchemaDepth is the nesting (objects and arrays) above which
+// Chromium's protocol drops a tool's inputSchema from its events: CDP
+// transfers values as CBOR with a stack limit. getTools() read as a JSON
+// string has no such limit.
+const ProtocolSchemaDepth = 100
+
+// TooDeepForProtocol reports whether a schema nests deeper than
+// ProtocolSchemaDepth. A schema that is not JSON is not too deep.
+func TooDeepForProtocol(raw json.RawMessage) bool {
+	dec := json.NewDecoder(bytes.NewReader(NormalizeSchema(raw)))
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			if depth++; depth > ProtocolSchemaDepth {
+				return true
+			}
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+}
+
+// CompleteSchemas answers the protocol catalog with each schema the
+// protocol dropped for its depth taken from getTools(); protocol is not
+// changed.
+func CompleteSchemas(protocol Catalog, page []PageTool) Catalog {
+	out := slices.Clone(protocol)
+	for i, t := range out {
+		if len(t.InputSchema) != 0 {
+			continue
+		}
+		for _, p := range page {
+			if p.Name == t.Name && TooDeepForProtocol(p.InputSchema) {
+				out[i].InputSchema = NormalizeSchema(p.InputSchema)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // sameHints compares the page API's hints (readOnlyHint, …) with the

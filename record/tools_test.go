@@ -220,3 +220,36 @@ func TestDisagreementIgnoresKeyOrderInSchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func deepSchema(levels int) json.RawMessage {
+	s := `{"type":"string"}`
+	for range levels {
+		s = `{"type":"object","properties":{"next":` + s + `}}`
+	}
+	return json.RawMessage(s)
+}
+
+// A schema the protocol dropped for its depth is no disagreement and is
+// taken from getTools(); a shallow one the protocol lacks still is one.
+func TestDeepSchemaTheProtocolDropped(t *testing.T) {
+	deep := deepSchema(150)
+	if !TooDeepForProtocol(deep) || TooDeepForProtocol(deepSchema(10)) || TooDeepForProtocol(json.RawMessage(`{not json`)) {
+		t.Fatal("TooDeepForProtocol misjudges depth")
+	}
+	protocol := Catalog{{Name: "save_settings"}}
+	page := []PageTool{{Name: "save_settings", InputSchema: deep}}
+	if err := Disagreement(protocol, page); err != nil {
+		t.Fatalf("a schema too deep for the protocol is a disagreement: %v", err)
+	}
+	full := CompleteSchemas(protocol, page)
+	if !JSONEqual(full[0].InputSchema, deep) || len(protocol[0].InputSchema) != 0 {
+		t.Fatalf("CompleteSchemas: %s (protocol now %s)", full[0].InputSchema, protocol[0].InputSchema)
+	}
+	shallow := []PageTool{{Name: "save_settings", InputSchema: deepSchema(10)}}
+	if Disagreement(protocol, shallow) == nil {
+		t.Fatal("a shallow schema missing from the protocol is no disagreement")
+	}
+	if got := CompleteSchemas(protocol, shallow); len(got[0].InputSchema) != 0 {
+		t.Fatalf("a shallow schema was filled in: %s", got[0].InputSchema)
+	}
+}

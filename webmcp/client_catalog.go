@@ -2,6 +2,7 @@ package webmcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -9,21 +10,33 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// pageToolsJS answers the tools as one JSON string, not as a value: CDP
+// transfers a value as nested CBOR with a depth limit, so a schema nested
+// deeper than that ("CBOR: stack limit exceeded") made the whole catalog
+// unreadable. A string has no depth; Go decodes it.
 const pageToolsJS = `(async () => {
   const mc = document.modelContext;
   if (!mc) throw new Error("document.modelContext is undefined: WebMCP is off");
-  return (await mc.getTools()).map((t) => ({
+  return JSON.stringify((await mc.getTools()).map((t) => ({
     name: t.name, title: t.title, description: t.description,
     inputSchema: typeof t.inputSchema === "string" ? JSON.parse(t.inputSchema) : t.inputSchema,
     annotations: t.annotations,
-  }));
+  })));
 })()`
 
 // PageTools asks the page API for its tools, within c.Bound.
 func (c *Client) PageTools(ctx context.Context) ([]record.PageTool, error) {
 	ctx, cancel := c.within(ctx, c.bound())
 	defer cancel()
-	return chromedp.Run(ctx, chromedp.Evaluate[[]record.PageTool](pageToolsJS, chromedp.EvalAwaitPromise))
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](pageToolsJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return nil, err
+	}
+	var tools []record.PageTool
+	if err := json.Unmarshal([]byte(text), &tools); err != nil {
+		return nil, fmt.Errorf("the page's tools are not JSON: %w", err)
+	}
+	return tools, nil
 }
 
 // Catalog answers the page's catalog once the protocol events and the page
@@ -59,7 +72,7 @@ func (c *Client) CatalogAndPage(ctx context.Context) (record.Catalog, []record.P
 		}
 		cancel()
 	}
-	catalog := c.trace.Catalog()
+	catalog := record.CompleteSchemas(c.trace.Catalog(), page)
 	return catalog, page, record.Disagreement(catalog, page)
 }
 
