@@ -18,6 +18,9 @@ type Evidence struct {
 	Capture    struct {
 		Network  bool `json:"network"`
 		Observer bool `json:"observer"`
+		// Dialogs tells that the page's JavaScript dialogs were listened
+		// for: without it, Dialogs says nothing either way.
+		Dialogs bool `json:"dialogs,omitempty"`
 	} `json:"capture"`
 
 	// Catalog is the start page's catalog as the protocol reported it, and
@@ -45,8 +48,11 @@ type Evidence struct {
 	// Marks are where each phase starts in the trace, request log and journal.
 	Marks   map[vocab.Phase]Mark  `json:"marks"`
 	Console []record.ConsoleEntry `json:"console"`
-	Final   *string               `json:"final"`
-	Faults  []string              `json:"faults,omitempty"` // harness problems met on the way
+	// Dialogs are the JavaScript dialogs the page (or a frame of it)
+	// opened, in order, and how each was answered.
+	Dialogs []record.Dialog `json:"dialogs,omitempty"`
+	Final   *string         `json:"final"`
+	Faults  []string        `json:"faults,omitempty"` // harness problems met on the way
 	// AppOutput is what the app the suite started (agentready.yaml) wrote
 	// on stdout and stderr during the scenario, line by line: for people
 	// reading a failure; the judge reads none of it.

@@ -60,6 +60,7 @@ func DirectRef(p vocab.Phase, step int) Ref { return Ref{Kind: vocab.RefDirect, 
 func FinalRef() Ref                         { return Ref{Kind: vocab.RefFinal} }
 func FaultRef(i int) Ref                    { return Ref{Kind: vocab.RefFault, Index: i} }
 func CutRef() Ref                           { return Ref{Kind: vocab.RefCut} }
+func DialogRef(i int) Ref                   { return Ref{Kind: vocab.RefDialog, Index: i} }
 
 // WindowRef points at a phase's window as a whole (agent, human, or all:
 // both).
@@ -115,6 +116,8 @@ func (ev *Evidence) Resolves(r Ref) bool {
 		return in(r.Index, len(ev.Faults))
 	case vocab.RefCut:
 		return ev.Cut != ""
+	case vocab.RefDialog:
+		return in(r.Index, len(ev.Dialogs))
 	}
 	return false
 }

@@ -113,6 +113,11 @@ type Capture struct {
 	// The page's time after the person's last step (default 1s), for a
 	// debounced submit: what happens in it belongs to the person's phase.
 	Settle *Duration `yaml:"settle,omitempty" json:"settle,omitempty" examples:"[2s]"`
+	// How each JavaScript dialog (alert, confirm, prompt) is answered:
+	// dismiss (the default: Cancel) or accept (OK; a prompt gets its
+	// default text). A beforeunload prompt is always accepted, so leaving
+	// never blocks. Every dialog is recorded either way.
+	Dialogs vocab.DialogPolicy `yaml:"dialogs,omitempty" json:"dialogs,omitempty" examples:"[accept, dismiss]"`
 }
 
 // The windows a scenario gets unless it says otherwise: a person reviews
@@ -317,8 +322,31 @@ type Expect struct {
 	// value the body carries at its place must be what was shown.
 	// {off: reason} turns that off for this scenario, saying why.
 	ReviewedIsSent *ReviewedIsSent `yaml:"reviewed_is_sent,omitempty" json:"reviewed_is_sent,omitempty" examples:"[{off: the page sends the stored draft on purpose}]"`
+	// The JavaScript dialogs the page must open (require) and must not
+	// (forbid), each by kind, message and phase; {} is any dialog.
+	Dialogs *DialogsExpect `yaml:"dialogs,omitempty" json:"dialogs,omitempty" examples:"[{require: [{kind: confirm, message: {$pattern: (?i)delete}, phase: agent}]}, {forbid: [{}]}]"`
 	// What the agent's final words must and must not say.
 	Answer *AnswerExpect `yaml:"answer,omitempty" json:"answer,omitempty" examples:"[{must_mention: [check], must_not_claim: [order is placed]}]"`
+}
+
+// DialogsExpect is about the JavaScript dialogs the page opened.
+type DialogsExpect struct {
+	// Each must match at least one dialog, else dialog_missing.
+	Require []DialogMatch `yaml:"require,omitempty" json:"require,omitempty" examples:"[[{kind: alert}]]"`
+	// None may match any dialog, else unexpected_dialog; [{}] forbids all.
+	Forbid []DialogMatch `yaml:"forbid,omitempty" json:"forbid,omitempty" examples:"[[{}], [{kind: beforeunload}]]"`
+}
+
+// DialogMatch says which dialogs it matches: every field given must hold.
+type DialogMatch struct {
+	// alert, confirm, prompt or beforeunload; no key: any kind.
+	Kind vocab.DialogKind `yaml:"kind,omitempty" json:"kind,omitempty" examples:"[confirm]"`
+	// The dialog's message: a value or a constraint; no key: any message.
+	Message any `yaml:"message,omitempty" json:"message,omitempty" examples:"['Delete notes.txt?', {$pattern: (?i)delete}]"`
+	// The phase it opened in: setup (the start page's load and the setup
+	// steps), agent, human or end (after the person's last step); no key:
+	// any phase.
+	Phase vocab.Phase `yaml:"phase,omitempty" json:"phase,omitempty" examples:"[agent]"`
 }
 
 // CaseExpect says which tool the prompt is meant to be done with, so that a

@@ -51,6 +51,7 @@ func (sc Scenario) validate(p *problems) {
 	sc.validateSnapshots(p)
 	sc.validateContent(p)
 	sc.validateKnown(p)
+	sc.validateDialogs(p)
 }
 
 func (p *problems) steps(key keyPath, steps []Step) {
@@ -416,6 +417,38 @@ func frameName(f string) string {
 		return "the top document"
 	}
 	return fmt.Sprintf("frame %q", f)
+}
+
+// validateDialogs refuses a dialog policy or kind that is not one, a phase
+// no dialog opens in, a message that is no constraint, and an expectation
+// that says nothing.
+func (sc Scenario) validateDialogs(p *problems) {
+	if !sc.Capture.Dialogs.Valid() {
+		p.bad(pathOf("capture", "dialogs"), "%q is not accept or dismiss", sc.Capture.Dialogs)
+	}
+	d := sc.Expect.Dialogs
+	if d == nil {
+		return
+	}
+	if len(d.Require) == 0 && len(d.Forbid) == 0 {
+		p.bad(pathOf("expect", "dialogs"), "says nothing: give require or forbid ([{}] forbids every dialog)")
+	}
+	for name, list := range map[string][]DialogMatch{"require": d.Require, "forbid": d.Forbid} {
+		for i, m := range list {
+			key := pathOf("expect", "dialogs", name, i)
+			if !m.Kind.Valid() {
+				p.bad(key.key("kind"), "%q is not alert, confirm, prompt or beforeunload", m.Kind)
+			}
+			switch m.Phase {
+			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd:
+			default:
+				p.bad(key.key("phase"), "%q is not setup, agent, human or end", m.Phase)
+			}
+			if m.Message != nil {
+				checkDocument(key.key("message"), m.Message, p)
+			}
+		}
+	}
 }
 
 func (sc Scenario) validateKnown(p *problems) {

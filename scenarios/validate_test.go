@@ -124,6 +124,10 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	s = edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\ncapture: {tool_timeout: soon}\n")
 	add("a duration that is not one", s, "soon", lineOf(t, s, "tool_timeout"))
 
+	add("a dialog policy that is not one", edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\ncapture: {dialogs: ok}\n"), "capture.dialogs", `"ok" is not accept or dismiss`)
+	add("a dialog kind that is not one", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {forbid: [{kind: popup}]}\n"), "expect.dialogs.forbid[0].kind", `"popup"`)
+	add("a dialog phase no dialog opens in", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {require: [{phase: all}]}\n"), "expect.dialogs.require[0].phase", `"all"`)
+	add("dialogs that say nothing", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {}\n"), "expect.dialogs", "says nothing")
 	add("a missing id", edit(t, "id: T-01\n", ""), "id: missing")
 	add("a missing title", edit(t, "title: a test scenario\n", ""), "title: missing")
 	add("a missing start", edit(t, "start: /events\n", ""), "start:")

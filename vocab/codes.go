@@ -47,6 +47,8 @@ const (
 	HarnessFault                 Code = "harness_fault"
 	BrowserLost                  Code = "browser_lost"
 	RunInterrupted               Code = "run_interrupted"
+	UnexpectedDialog             Code = "unexpected_dialog"
+	DialogMissing                Code = "dialog_missing"
 )
 
 // Codes is the table of every code.
@@ -81,6 +83,8 @@ var Codes = map[Code]CodeInfo{
 	ContentMismatch:              {"what a request carried, or the resource its body makes by the API's merge rule, differs in full from the expected document (a field changed, added or dropped; another list entry deleted)", []Source{SrcNetwork}, true},
 	SubmittedNotReviewed:         {"a request carried something other than what the person had before them when they clicked: a value changed or stale, or a field they were not shown", []Source{SrcNetwork, SrcUI}, true},
 	ValidInputRefused:            {"the page refused, as invalid, an input its own declared schema allows (the app's fault: schema and page disagree)", []Source{SrcTrace}, true},
+	UnexpectedDialog:             {"the page opened a JavaScript dialog (alert, confirm, prompt, beforeunload) that expect.dialogs forbids", []Source{SrcUI}, true},
+	DialogMissing:                {"the page did not open a JavaScript dialog that expect.dialogs requires (of its kind, message and phase)", []Source{SrcUI}, true},
 	HarnessFault:                 {"the harness could not record part of the run (a page it could not open or read, a read that failed): no check of this run may fail, each that would is inconclusive", harnessSources, false},
 	BrowserLost:                  {"the browser (or the tab's connection to it) went away before the run was over: nothing after that was recorded, and no check may fail", harnessSources, false},
 	RunInterrupted:               {"the run was interrupted (Ctrl-C, a signal, a spec's timeout) before it was over: the record stops there, and no check may fail", harnessSources, false},

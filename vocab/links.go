@@ -74,6 +74,8 @@ var linkOfCode = map[Code]Link{
 	SchemaMismatch:    LinkPage,
 	ContractBroken:    LinkPage,
 	PageIncomplete:    LinkPage,
+	UnexpectedDialog:  LinkPage,
+	DialogMissing:     LinkPage,
 
 	ContentMismatch:      LinkRequest,
 	SubmittedNotReviewed: LinkRequest,

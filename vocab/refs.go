@@ -24,16 +24,17 @@ const (
 	RefWindow  RefKind = "window"  // a phase's window of the ordered records, as a whole: where a count found nothing (run.json's marks)
 	RefFault   RefKind = "fault"   // a harness fault: index in the faults (run.json)
 	RefCut     RefKind = "cut"     // the run cut short: interrupted, or the browser lost (run.json)
+	RefDialog  RefKind = "dialog"  // a JavaScript dialog the page opened: index in the dialogs (run.json)
 )
 
 // RefKinds lists every kind, in the order a report names them.
-var RefKinds = []RefKind{RefCatalog, RefCall, RefTrace, RefRequest, RefJournal, RefState, RefUI, RefPage, RefReview, RefDirect, RefFinal, RefWindow, RefFault, RefCut}
+var RefKinds = []RefKind{RefCatalog, RefCall, RefTrace, RefRequest, RefJournal, RefState, RefUI, RefPage, RefReview, RefDirect, RefFinal, RefWindow, RefFault, RefCut, RefDialog}
 
 // Indexed tells whether a reference of kind k names one entry by its
 // position.
 func (k RefKind) Indexed() bool {
 	switch k {
-	case RefCall, RefTrace, RefRequest, RefJournal, RefUI, RefReview, RefDirect, RefFault:
+	case RefCall, RefTrace, RefRequest, RefJournal, RefUI, RefReview, RefDirect, RefFault, RefDialog:
 		return true
 	}
 	return false

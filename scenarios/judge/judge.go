@@ -95,6 +95,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgeState(e.State)
 	j.judgeUI(e.UI)
 	j.judgePage(e.Page)
+	j.judgeDialogs(e.Dialogs)
 	j.judgeAnswer(e.Answer)
 	j.requireNamedSources()
 	return j.verdict()
@@ -252,6 +253,7 @@ func (j *judge) requireNamedSources() {
 	need(len(e.State) > 0, vocab.SrcState)
 	need(slices.ContainsFunc(append(slices.Clone(j.sc.Setup), j.sc.Human...), func(s scenarios.Step) bool { return s.Request != nil }), vocab.SrcNetwork)
 	need(len(e.UI) > 0, vocab.SrcUI)
+	need(e.Dialogs != nil, vocab.SrcUI)
 	need(e.Answer != nil, vocab.SrcAnswer)
 	if len(named) == 0 {
 		j.inconclusive("expectations", vocab.SrcCase, vocab.EvidenceMissing, nil, nil, "the scenario expects nothing: nothing was checked")
