@@ -71,6 +71,10 @@ type Evidence struct {
 	// Reviews are what the person had before them at each of their
 	// clicks, read just before the click.
 	Reviews []Review `json:"reviews,omitempty"`
+	// CatalogSettles are the waits for the page's tools to stop changing
+	// (webmcp.SettleRule): after the start load, after each navigation
+	// and before each call.
+	CatalogSettles []CatalogSettle `json:"catalogSettles,omitempty"`
 	// Unmet are waits of the scenario's steps that ran out: the page never
 	// got there. That is news about the app, which the checks judge; it is
 	// not a fault of the harness.
@@ -146,6 +150,27 @@ type Window struct {
 	PageTime time.Duration `json:"pageTimeNs"`
 	RealTime time.Duration `json:"realTimeNs"`
 	Paced    bool          `json:"paced,omitempty"` // the page had workers, whose timers run on real time: the window was waited for in real time
+}
+
+// CatalogSettle is one wait for the catalog to settle.
+type CatalogSettle struct {
+	After vocab.SettleAfter `json:"after"`
+	Phase vocab.Phase       `json:"phase,omitempty"` // the step's or call's phase (none for the start load)
+	Index int               `json:"index"`           // the step's or call's index in its phase
+	Tool  string            `json:"tool,omitempty"`  // before a call: the tool about to be called
+	// WaitedMs is how long the wait took: page time on the page's virtual
+	// clock (PageTime), or real time.
+	WaitedMs int64    `json:"waitedMs"`
+	PageTime bool     `json:"pageTime,omitempty"`
+	Arrived  []string `json:"arrived,omitempty"` // tools added during the wait
+	Left     []string `json:"left,omitempty"`    // tools removed during the wait
+	Bounded  bool     `json:"bounded,omitempty"` // the bound ran out with the catalog still changing
+	BoundMs  int64    `json:"boundMs"`           // the rule's bound
+	QuietMs  int64    `json:"quietMs"`           // the rule's quiet time
+	// LateMs: the tool about to be called was not in the settled catalog
+	// and arrived this long after the wait ended (same clock); nil when it
+	// was there, or did not come within another bound.
+	LateMs *int64 `json:"lateMs,omitempty"`
 }
 
 // ProbeRead is one request the harness made to read the app's state.

@@ -16,6 +16,7 @@ type CodeInfo struct {
 const (
 	DeclarativeCompletionMissing Code = "declarative_completion_missing"
 	ToolNotInCatalog             Code = "tool_not_in_catalog"
+	ToolLate                     Code = "tool_late"
 	UnexpectedToolCall           Code = "unexpected_tool_call"
 	MissingToolCall              Code = "missing_tool_call"
 	WrongToolInput               Code = "wrong_tool_input"
@@ -55,6 +56,7 @@ const (
 var Codes = map[Code]CodeInfo{
 	DeclarativeCompletionMissing: {"a declarative tool was invoked and never answered: the form may look right, but the tool lifecycle is half done", []Source{SrcTrace}, true},
 	ToolNotInCatalog:             {"the agent called a tool the page did not offer at that moment", []Source{SrcTrace, SrcCatalog}, true},
+	ToolLate:                     {"a tool the agent called arrived in the catalog only after the catalog had settled (300 ms quiet, 5 s at most): the page registers it too late for an agent to see it", []Source{SrcTrace, SrcCatalog}, true},
 	UnexpectedToolCall:           {"the agent made a call the scenario does not allow", []Source{SrcTrace}, true},
 	MissingToolCall:              {"the agent did not make a call the scenario requires", []Source{SrcTrace}, true},
 	WrongToolInput:               {"the agent called the right tool with other input than the prompt gave", []Source{SrcTrace}, true},

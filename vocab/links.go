@@ -66,6 +66,7 @@ var linkOfCode = map[Code]Link{
 	DeclarativeCompletionMissing: LinkTrace,
 
 	ToolError:         LinkPage,
+	ToolLate:          LinkPage,
 	UnexpectedResult:  LinkPage,
 	ValidInputRefused: LinkPage,
 	UIMismatch:        LinkPage,

@@ -116,3 +116,13 @@ const (
 
 // Sources lists every source in report order.
 var Sources = []Source{SrcCase, SrcCatalog, SrcTrace, SrcNetwork, SrcJournal, SrcState, SrcUI, SrcAnswer}
+
+// SettleAfter names what a wait for the catalog to settle came after.
+type SettleAfter string
+
+// The waits for the catalog to settle (webmcp.SettleRule) in a run.
+const (
+	SettleStart    SettleAfter = "start"    // the start page's load
+	SettleNavigate SettleAfter = "navigate" // a navigate step
+	SettleCall     SettleAfter = "call"     // the wait before a call, whatever came before
+)

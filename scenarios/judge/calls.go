@@ -125,9 +125,32 @@ func (j *judge) judgeOffered(id string, c scenarios.CallRecord, x *scenarios.Cal
 		j.fail(id+".absent", vocab.SrcCatalog, vocab.UnexpectedResult, "not offered", nil, c.Call.Tool+" is still offered").at(callRef(c))
 	case x.NotInCatalog:
 		j.pass(id+".absent", vocab.SrcCatalog, "not offered", nil, c.Call.Tool+" is not offered").at(callRef(c))
+	case !offered && c.Phase == vocab.PhaseAgent && j.late(c) != nil:
+		s := j.late(c)
+		j.fail(id+".offered", vocab.SrcTrace, vocab.ToolLate, fmt.Sprintf("%s within %d ms", c.Call.Tool, s.BoundMs), fmt.Sprintf("%s %d ms later", c.Call.Tool, *s.LateMs),
+			fmt.Sprintf("%s arrived %d ms after the catalog had settled (waited %d ms of the %s for it to stop changing; the rule: %d ms quiet, %d ms at most): the agent called it before the page offered it",
+				c.Call.Tool, *s.LateMs, s.WaitedMs, clockWord(s.PageTime), s.QuietMs, s.BoundMs)).at(callRef(c))
 	case !offered && c.Phase == vocab.PhaseAgent:
 		j.fail(id+".offered", vocab.SrcTrace, vocab.ToolNotInCatalog, c.Call.Tool, nil, "the agent called "+c.Call.Tool+", which the page did not offer").at(callRef(c))
 	}
+}
+
+// late is the wait before call c when the tool it called arrived only
+// after it (the runner looked), or nil.
+func (j *judge) late(c scenarios.CallRecord) *scenarios.CatalogSettle {
+	for i, s := range j.ev.CatalogSettles {
+		if s.After == vocab.SettleCall && s.Phase == c.Phase && s.Index == c.Index && s.Tool == c.Call.Tool && s.LateMs != nil {
+			return &j.ev.CatalogSettles[i]
+		}
+	}
+	return nil
+}
+
+func clockWord(pageTime bool) string {
+	if pageTime {
+		return "page's time"
+	}
+	return "real time"
 }
 
 // judgeStatus: how the call ended; a declarative tool that never answered

@@ -16,6 +16,7 @@ import (
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // Target is what a scenario runs against: an app and a fresh tab.
@@ -41,6 +42,10 @@ type Target struct {
 	// func it answers (if any) is waited for before the page is acted on.
 	// It records nothing the judge reads.
 	AtMark func(ctx context.Context, phase vocab.Phase) (wait func())
+	// Settle is the rule by which the catalog is waited for after the
+	// start load, each navigation and before each call
+	// (webmcp.DefaultSettle when zero).
+	Settle webmcp.SettleRule
 }
 
 // Run plays a scenario and records what happened. It judges nothing. A
@@ -118,6 +123,7 @@ func (r *runner) open(ctx context.Context) {
 		r.fault("open %s: %v", r.sc.Start, err)
 	}
 	r.steps(ctx, vocab.PhaseSetup, r.sc.Setup)
+	r.settleCatalog(ctx, vocab.SettleStart, "", 0, "")
 	catalog, page, err := r.t.Tab.Tools.CatalogAndPage(ctx)
 	r.ev.Catalog, r.ev.PageTools = cmpOr(catalog, record.Catalog{}), page
 	if err != nil && page == nil {

@@ -72,8 +72,13 @@ func (r *runner) direct(ctx context.Context, phase vocab.Phase, i int, d scenari
 
 func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios.Call) {
 	tools := r.t.Tab.Tools
+	r.settleCatalog(ctx, vocab.SettleCall, phase, i, c.Tool)
+	settled := len(r.ev.CatalogSettles) - 1
 	before := r.t.Tab.Trace.Catalog().Names()
 	res := tools.Invoke(ctx, c.Tool, c.Input, c.Transport.OrDefault())
+	if c.Expect == nil || !c.Expect.NotInCatalog {
+		r.lateTool(ctx, settled, c.Tool, before)
+	}
 	if x := c.Expect; x != nil && x.CatalogAfter != nil {
 		// Tools enter and leave the catalog just after an answer; wait (a
 		// bounded time) for the state the scenario looks for before recording.
@@ -118,7 +123,11 @@ func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios
 		r.ev.Direct = append(r.ev.Direct, r.direct(ctx, phase, i, *s.Request))
 		return nil
 	case s.Navigate != "":
-		return tab.Navigate(ctx, r.t.BaseURL+s.Navigate)
+		if err := tab.Navigate(ctx, r.t.BaseURL+s.Navigate); err != nil {
+			return err
+		}
+		r.settleCatalog(ctx, vocab.SettleNavigate, phase, i, "")
+		return nil
 	case s.WaitTool != "":
 		return tab.Tools.WaitTool(ctx, s.WaitTool, true)
 	}

@@ -35,6 +35,12 @@ func KnownBad() []Case {
 		{"a call of a tool the page did not offer", fail, vocab.ToolNotInCatalog, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Calls[0].CatalogBefore = []string{}
 		})},
+		{"a call of a tool that arrived after the catalog had settled", fail, vocab.ToolLate, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.Calls[0].CatalogBefore = []string{}
+			late := int64(1200)
+			ev.CatalogSettles = append(ev.CatalogSettles, scenarios.CatalogSettle{After: vocab.SettleCall, Phase: vocab.PhaseAgent, Index: 0, Tool: ev.Calls[0].Call.Tool,
+				WaitedMs: 300, PageTime: true, QuietMs: 300, BoundMs: 5000, LateMs: &late})
+		})},
 		{"a call the scenario does not allow", fail, vocab.UnexpectedToolCall, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Calls = append(ev.Calls, scenarios.CallRecord{Phase: vocab.PhaseAgent, Index: 1, Call: scenarios.Call{Tool: Prepare},
 				Result: record.Result{Tool: Prepare, Status: vocab.Completed, Output: json.RawMessage(Prepared)}, CatalogBefore: []string{Prepare}, CatalogAfter: []string{Prepare}})
