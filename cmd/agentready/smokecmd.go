@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/agentready/agentready/smoke"
@@ -18,10 +19,11 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("smoke", "agentready smoke [--allow-writes] [--json] URL", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	allowWrites := fs.Bool("allow-writes", false, "call tools not annotated read-only too (they may change your app's data)")
-	opts := smoke.Options{Page: *pageOptions(fs)}
+	page := pageOptions(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
+	opts := smoke.Options{Page: *page} // after parsing: the flags' values
 	opts.AllowWrites = *allowWrites
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: agentready smoke [--allow-writes] [--json] URL")
@@ -57,6 +59,9 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 		for _, f := range rep.Findings {
 			in, _ := json.Marshal(f.Case.Input)
 			fmt.Fprintf(stdout, "%-17s %s\n                  input %s\n", f.Kind, f.Message, in)
+		}
+		for _, w := range rep.Writes {
+			fmt.Fprintf(stdout, "wrote    %s (%s, %s)\n", strings.Join(w.Requests, ", "), w.Tool, w.Case)
 		}
 		fmt.Fprintf(stdout, "smoke: %d calls, %d findings\n", rep.Calls, len(rep.Findings))
 	}
