@@ -74,7 +74,7 @@ func pageOptions(fs *flag.FlagSet) *pagetools.Options {
 // header is a flag error: exit 2, saying which and why.
 func signInFlags(fs *flag.FlagSet, set func(signin.Options)) {
 	var in signin.Options
-	fs.Func("storage-state", "sign in first: a Playwright storageState JSON `FILE` (cookies, each origin's localStorage) applied before the page opens", func(path string) error {
+	fs.Func("storage-state", "sign in first: a Playwright storageState JSON file (cookies, each origin's localStorage) applied before the page opens", func(path string) error {
 		s, err := signin.Load(path)
 		if err != nil {
 			return err
