@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	neturl "net/url"
 	"slices"
 	"strings"
 	"time"
@@ -38,6 +39,9 @@ type Tool struct {
 type Listing struct {
 	URL   string `json:"url"`
 	Tools []Tool `json:"tools"`
+	// FinalURL is where the page went when it is not URL: a page behind a
+	// sign-in that sent the visitor to its login page, say.
+	FinalURL string `json:"finalUrl,omitempty"`
 	// Disagreement is set when the protocol's catalog and getTools() do not
 	// name the same tools the same way: a finding, not an error.
 	Disagreement string `json:"disagreement,omitempty"`
@@ -110,6 +114,9 @@ type Options struct {
 	// waited for. MaxWait bounds the whole wait.
 	Settle  time.Duration
 	MaxWait time.Duration
+	// Prepare, when set, is done to each fresh tab before it opens the
+	// page: a sign-in (package signin).
+	Prepare func(context.Context, *browser.Tab) error `json:"-"`
 }
 
 // DefaultOptions wait by the suite's one settle rule (webmcp.DefaultSettle):
@@ -135,6 +142,11 @@ func Read(ctx context.Context, b *browser.Browser, url string, opts Options) (Li
 func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (Listing, error) {
 	opts.Settle, opts.MaxWait = cmp.Or(opts.Settle, DefaultOptions.Settle), cmp.Or(opts.MaxWait, DefaultOptions.MaxWait)
 	seen := len(tab.Console.Entries())
+	if opts.Prepare != nil {
+		if err := opts.Prepare(ctx, tab); err != nil {
+			return Listing{}, err
+		}
+	}
 	if err := tab.Navigate(ctx, url); err != nil {
 		return Listing{}, fmt.Errorf("open %s: %w", url, err)
 	}
@@ -143,6 +155,9 @@ func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (L
 	}
 	catalog, pageTools, err := tab.Tools.CatalogAndPage(ctx)
 	l := Listing{URL: url, Tools: []Tool{}}
+	if final := location(ctx, tab); final != "" && !sameURL(final, url) {
+		l.FinalURL = final
+	}
 	if err != nil {
 		if pageTools == nil {
 			return Listing{}, err
@@ -237,6 +252,34 @@ func settle(ctx context.Context, tab *browser.Tab, opts Options) error {
 }
 
 // frameURLs maps frame ids to their documents' URLs.
+// sameURL says two URLs name the same page: "http://h" is "http://h/".
+func sameURL(a, b string) bool {
+	ua, errA := neturl.Parse(a)
+	ub, errB := neturl.Parse(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	for _, u := range []*neturl.URL{ua, ub} {
+		if u.Path == "" {
+			u.Path = "/"
+		}
+	}
+	return ua.String() == ub.String()
+}
+
+// location is the top document's URL, "" when it cannot be read.
+func location(ctx context.Context, tab *browser.Tab) string {
+	ctx, cancel := tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
+	defer cancelBound()
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string]("location.href"))
+	if err != nil {
+		return ""
+	}
+	return href
+}
+
 func frameURLs(ctx context.Context, tab *browser.Tab) map[string]string {
 	out := map[string]string{}
 	ctx, cancel := tab.Bind(ctx)

@@ -35,10 +35,20 @@ type Finding struct {
 
 // Report is a smoke run of one page.
 type Report struct {
-	URL      string    `json:"url"`
-	Calls    int       `json:"calls"`
-	Skipped  []string  `json:"skipped,omitempty"` // tools not called, and why
+	URL     string   `json:"url"`
+	Calls   int      `json:"calls"`
+	Skipped []string `json:"skipped,omitempty"` // tools not called, and why
+	// Writes are the app's own write requests the calls sent, finding or
+	// not: what a write tool reached (behind a sign-in: whether it did).
+	Writes   []Write   `json:"writes,omitempty"`
 	Findings []Finding `json:"findings"`
+}
+
+// Write is one call's write requests, "METHOD /path" each.
+type Write struct {
+	Tool     string   `json:"tool"`
+	Case     string   `json:"case"`
+	Requests []string `json:"requests"`
 }
 
 // Options say what may be called.
@@ -69,11 +79,14 @@ func Run(ctx context.Context, b *browser.Browser, pageURL string, opts Options) 
 			continue
 		}
 		for _, c := range cases {
-			f, err := call(ctx, b, pageURL, t.Tool, c, opts)
+			f, writes, err := call(ctx, b, pageURL, t.Tool, c, opts)
 			if err != nil {
 				return rep, err
 			}
 			rep.Calls++
+			if len(writes) > 0 {
+				rep.Writes = append(rep.Writes, Write{Tool: t.Name, Case: c.Name, Requests: writes})
+			}
 			if f != nil {
 				rep.Findings = append(rep.Findings, *f)
 			}
@@ -83,17 +96,22 @@ func Run(ctx context.Context, b *browser.Browser, pageURL string, opts Options) 
 }
 
 // call makes one case's call on a fresh page and judges what came of it.
-func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool, c Case, opts Options) (*Finding, error) {
+func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool, c Case, opts Options) (*Finding, []string, error) {
 	tab, err := b.NewTab(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer tab.Close()
+	if p := opts.Page.Prepare; p != nil {
+		if err := p(ctx, tab); err != nil {
+			return nil, nil, err
+		}
+	}
 	if err := tab.Navigate(ctx, pageURL); err != nil {
-		return nil, fmt.Errorf("open %s: %w", pageURL, err)
+		return nil, nil, fmt.Errorf("open %s: %w", pageURL, err)
 	}
 	if err := tab.Tools.WaitTool(ctx, t.Name, true); err != nil {
-		return nil, fmt.Errorf("%s is not offered on a fresh page: %w", t.Name, err)
+		return nil, nil, fmt.Errorf("%s is not offered on a fresh page: %w", t.Name, err)
 	}
 	if opts.Timeout > 0 {
 		tab.Tools.Timeout = opts.Timeout
@@ -123,9 +141,9 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 	case !c.Valid && !refusedIt:
 		f.Kind, f.Message = InvalidAccepted, fmt.Sprintf("%s accepted an input its schema refuses (%s)", t.Name, c.Name)
 	default:
-		return nil, nil
+		return nil, writes, nil
 	}
-	return &f, nil
+	return &f, writes, nil
 }
 
 func sameOrigin(base, raw string) bool {

@@ -17,6 +17,7 @@ import (
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/signin"
 )
 
 // catalogCmd is `agentready catalog URL [--json]`: the tools a page offers,
@@ -65,7 +66,31 @@ func pageOptions(fs *flag.FlagSet) *pagetools.Options {
 	o := pagetools.DefaultOptions
 	fs.DurationVar(&o.Settle, "settle", o.Settle, "how long the catalog must stay unchanged after the load (tools registered later are waited for)")
 	fs.DurationVar(&o.MaxWait, "max-wait", o.MaxWait, "the longest wait for the catalog to settle")
+	signInFlags(fs, func(in signin.Options) { o.Prepare = in.Apply })
 	return &o
+}
+
+// signInFlags adds --storage-state FILE and --header (repeatable) to fs;
+// set is called with the sign-in as each flag is read. A bad file or
+// header is a flag error: exit 2, saying which and why.
+func signInFlags(fs *flag.FlagSet, set func(signin.Options)) {
+	var in signin.Options
+	fs.Func("storage-state", "sign in first: a Playwright storageState JSON file (cookies, each origin's localStorage) applied before the page opens", func(path string) error {
+		s, err := signin.Load(path)
+		if err != nil {
+			return err
+		}
+		in.State = s
+		set(in)
+		return nil
+	})
+	fs.Func("header", "an extra HTTP header sent with every request of the page, 'Name: value' (repeatable)", func(raw string) error {
+		if err := in.AddHeader(raw); err != nil {
+			return err
+		}
+		set(in)
+		return nil
+	})
 }
 
 // readPage starts the browser (startBrowser) and lists the page's tools: exit code 2 on bad input, 1 when the page cannot be read.
@@ -119,7 +144,14 @@ func readPages(cmd string, raws []string, opts pagetools.Options, stderr io.Writ
 }
 
 func printListing(w io.Writer, l pagetools.Listing) {
-	fmt.Fprintf(w, "%s offers %d tool(s)\n", l.URL, len(l.Tools))
+	if l.FinalURL != "" {
+		fmt.Fprintf(w, "%s went to %s, which offers %d tool(s)\n", l.URL, l.FinalURL, len(l.Tools))
+		if len(l.Tools) == 0 {
+			fmt.Fprintln(w, "a page behind a sign-in? sign in first: --storage-state FILE or --header 'Name: value'")
+		}
+	} else {
+		fmt.Fprintf(w, "%s offers %d tool(s)\n", l.URL, len(l.Tools))
+	}
 	if len(l.Tools) == 0 {
 		return
 	}

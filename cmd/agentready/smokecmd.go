@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/agentready/agentready/play"
@@ -63,6 +64,9 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 		for _, f := range rep.Findings {
 			in, _ := json.Marshal(f.Case.Input)
 			fmt.Fprintf(stdout, "%-17s %s\n                  input %s\n", f.Kind, f.Message, in)
+		}
+		for _, w := range rep.Writes {
+			fmt.Fprintf(stdout, "wrote    %s (%s, %s)\n", strings.Join(w.Requests, ", "), w.Tool, w.Case)
 		}
 		fmt.Fprintf(stdout, "smoke: %d calls, %d findings\n", rep.Calls, len(rep.Findings))
 	}
