@@ -19,7 +19,7 @@ import (
 func (a *Agent) Live(sc scenarios.Scenario, tab *browser.Tab) play.Live {
 	cfg := a.cfg
 	if a.replay != nil {
-		cfg.HTTP = a.replay.client(sc.ID)
+		cfg.HTTP = a.replay.client(sc)
 	}
 	one := newAgent(cfg, a.name) // a play's own recorder
 	var rec *Record

@@ -1,16 +1,18 @@
 package agentmodel
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agentready/agentready/scenarios"
 )
 
 // Replay is an agent that plays a recording back, like a VCR cassette:
@@ -35,13 +37,29 @@ func Replay(path string) (*Agent, error) {
 
 type cassette struct{ path string }
 
-// client answers the HTTP client that replays scenario id's recording.
-func (c *cassette) client(id string) *http.Client {
+// client answers the HTTP client that replays scenario sc's recording.
+// The recording is redacted: the stand-ins of the prompt's data (the
+// bundle's scenario.json holds them at the same keys) are put back to the
+// scenario's own values in the answers, so that the model's calls carry
+// what the prompt gave, as when it was recorded.
+func (c *cassette) client(sc scenarios.Scenario) *http.Client {
 	file := filepath.Join(c.path, File)
 	if _, err := os.Stat(file); err != nil {
-		file = filepath.Join(c.path, id, File)
+		file = filepath.Join(c.path, sc.ID, File)
 	}
 	t := &tape{file: file}
+	var back []string
+	if data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "scenario.json")); err == nil {
+		var was scenarios.Scenario
+		if json.Unmarshal(data, &was) == nil {
+			for _, k := range slices.Sorted(maps.Keys(sc.PromptData)) {
+				if v, ok := was.PromptData[k]; ok && v.Value != "" && v.Value != sc.PromptData[k].Value {
+					back = append(back, v.Value, sc.PromptData[k].Value)
+				}
+			}
+		}
+	}
+	t.back = strings.NewReplacer(back...)
 	data, err := os.ReadFile(file)
 	if err == nil {
 		var rec Record
@@ -66,6 +84,7 @@ type tape struct {
 	err     error
 	answers []Exchange
 	n       int
+	back    *strings.Replacer // stand-ins back to the prompt's values
 }
 
 func (t *tape) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -85,7 +104,7 @@ func (t *tape) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("turn %d: the page offers other tools than when %s was recorded: %s", x.Turn, t.file, why)
 	}
 	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(x.Response)), Request: req}, nil
+		Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(t.back.Replace(string(x.Response)))), Request: req}, nil
 }
 
 // sameTools says how the tools of two requests differ ("" when they do

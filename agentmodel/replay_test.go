@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentready/agentready/agentmodel/modeltest"
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
 )
 
 // recorded plays a scripted model once and writes its record as a run
@@ -38,7 +39,7 @@ func replayer(t *testing.T, dir, id string) *Agent {
 		t.Fatal(err)
 	}
 	cfg := a.cfg
-	cfg.HTTP = a.replay.client(id)
+	cfg.HTTP = a.replay.client(scenarios.Scenario{ID: id})
 	return newAgent(cfg, a.name)
 }
 
