@@ -134,6 +134,7 @@ type Agent struct {
 	name   string // Record.Agent
 	client openai.Client
 	rec    *recorder
+	replay *cassette // set by Replay
 }
 
 // New checks c and makes the agent.

@@ -7,6 +7,7 @@
 package bundle
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -53,6 +54,7 @@ const (
 	ScreenshotFile = "screenshot.png" // optional
 	FailureFile    = "failure.png"    // optional: taken when the spec failed
 	IndexFile      = "index.html"
+	ModelFile      = "model.json" // optional: the exchanges of a model that played the agent
 )
 
 // FrameFile names the picture of the page taken at a phase's mark
@@ -221,6 +223,9 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	if ev.Journal != nil {
 		parts[JournalFile] = ev.Journal
 	}
+	if len(ev.Model) > 0 {
+		parts[ModelFile] = ev.Model
+	}
 	files := map[string][]byte{}
 	for name, v := range parts {
 		data, err := marshal(v)
@@ -265,6 +270,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		decode(ConsoleFile, &ev.Console, true),
 		decode(RequestsFile, &requests, false),
 		decode(JournalFile, &journal, false),
+		decode(ModelFile, &ev.Model, false),
 	)
 	if err != nil {
 		return Bundle{}, err
@@ -275,6 +281,12 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	}
 	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Cut, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, calls, r.Marks, r.Final, r.Cut, r.Faults, r.Unmet
 	ev.AppOutput, ev.CatalogSettles = r.AppOutput, r.CatalogSettles
+	if len(ev.Model) > 0 { // kept compact, as recorded
+		var c bytes.Buffer
+		if err := json.Compact(&c, ev.Model); err == nil {
+			ev.Model = c.Bytes()
+		}
+	}
 	if r.FinalInScenario {
 		if b.Scenario.Agent.Final == nil {
 			return Bundle{}, fmt.Errorf("%s takes the final words from the scenario, which has none", RunFile)

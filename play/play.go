@@ -47,6 +47,15 @@ type Options struct {
 	// Judged, when set, is the scenario as judged from what was recorded
 	// (a live agent's transcript is what it did); nil: as given.
 	Judged func(sc scenarios.Scenario, ev *scenarios.Evidence) scenarios.Scenario
+	// Live, when set, makes each play's live agent on its tab (a model:
+	// package agentmodel), in place of Agent and Judged.
+	Live func(sc scenarios.Scenario, tab *browser.Tab) Live
+}
+
+// Live is the live agent of one play: Agent and Judged as in Options.
+type Live struct {
+	Agent  func(ctx context.Context, act func(context.Context, scenarios.Call) record.Result) *string
+	Judged func(sc scenarios.Scenario, ev *scenarios.Evidence) scenarios.Scenario
 }
 
 // Play is one scenario played against its target and sealed into its
@@ -90,6 +99,10 @@ func Start(ctx context.Context, sc scenarios.Scenario, o Options) (*Play, error)
 	}
 	film := NewFilm(t.Tab)
 	t.AtMark, t.Agent = film.AtMark, o.Agent
+	if o.Live != nil {
+		live := o.Live(sc, t.Tab)
+		t.Agent, o.Agent, o.Judged = live.Agent, live.Agent, live.Judged
+	}
 	p := &Play{Scenario: sc, Target: t, Meta: Meta(o.Browser, o.RunID, o.Commit, sc, t), Dir: filepath.Join(o.Dir, sc.ID),
 		o: o, film: film, done: done, start: start, server: server}
 	if server != nil && o.App.Launch.Shares(server) {

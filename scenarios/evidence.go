@@ -57,6 +57,10 @@ type Evidence struct {
 	// on stdout and stderr during the scenario, line by line: for people
 	// reading a failure; the judge reads none of it.
 	AppOutput []string `json:"appOutput,omitempty"`
+	// Model is the record of a model that played the agent (package
+	// agentmodel: every exchange with it), the bundle's model.json: for
+	// people and replay; the judge reads none of it.
+	Model json.RawMessage `json:"model,omitempty"`
 	// Cut says the run was cut short, and how: vocab.RunInterrupted (its
 	// context ended: Ctrl-C, a signal, a timeout) or vocab.BrowserLost (the
 	// tab's connection to the browser went away). Empty: the run went to

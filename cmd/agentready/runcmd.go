@@ -33,6 +33,7 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	var only idList
 	fs.Var(&only, "id", "run only this scenario ID or family (repeatable)")
 	part := fs.String("shard", os.Getenv(shard.Env), "run only shard k/N of the scenarios (by a stable hash of their IDs), into <run-id>.k-of-N; agentready merge joins the shards")
+	agentF := addAgentFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
@@ -52,6 +53,11 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := app.Validate(); err != nil {
+		fmt.Fprintln(stderr, "agentready run:", err)
+		return 2
+	}
+	live, err := agentF.live(fs)
+	if err != nil {
 		fmt.Fprintln(stderr, "agentready run:", err)
 		return 2
 	}
@@ -94,6 +100,7 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	}
 	defer end()
 	o := play.Options{Browser: b, App: app, RunID: filepath.Base(runDir), Dir: runDir}
+	o.Live = live
 	var rows []results.Row
 	for _, sc := range picked {
 		row := playOne(ctx, "run", sc, o, stderr)

@@ -1,0 +1,157 @@
+package agentmodel
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/scenarios"
+)
+
+// Replay is an agent that plays a recording back, like a VCR cassette:
+// path is a bundle (its model.json) or a run folder (each scenario's
+// bundle, <path>/<id>/model.json). No key and no network: each request is
+// answered with the recorded answer of its turn, once its tools are the
+// tools the recording offered; a page that now offers a different tool or
+// schema, or a conversation longer than the recording, is a harness fault
+// naming what differs.
+func Replay(path string) (*Agent, error) {
+	if path == "" {
+		return nil, errors.New("--agent replay:DIR needs a bundle or a run folder after replay:")
+	}
+	if info, err := os.Stat(path); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("--agent replay:%s: not a folder of a recorded run or bundle", path)
+	}
+	zero := 0
+	a := newAgent(Config{BaseURL: "http://replay.invalid/v1", Model: "recorded", Retries: &zero}, "replay")
+	a.replay = &cassette{path: path}
+	return a, nil
+}
+
+type cassette struct{ path string }
+
+// client answers the HTTP client that replays scenario sc's recording.
+// The recording is redacted: the stand-ins of the prompt's data (the
+// bundle's scenario.json holds them at the same keys) are put back to the
+// scenario's own values in the answers, so that the model's calls carry
+// what the prompt gave, as when it was recorded.
+func (c *cassette) client(sc scenarios.Scenario) *http.Client {
+	file := filepath.Join(c.path, File)
+	if _, err := os.Stat(file); err != nil {
+		file = filepath.Join(c.path, sc.ID, File)
+	}
+	t := &tape{file: file}
+	var back []string
+	if data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "scenario.json")); err == nil {
+		var was scenarios.Scenario
+		if json.Unmarshal(data, &was) == nil {
+			for _, k := range slices.Sorted(maps.Keys(sc.PromptData)) {
+				if v, ok := was.PromptData[k]; ok && v.Value != "" && v.Value != sc.PromptData[k].Value {
+					back = append(back, v.Value, sc.PromptData[k].Value)
+				}
+			}
+		}
+	}
+	t.back = strings.NewReplacer(back...)
+	data, err := os.ReadFile(file)
+	if err == nil {
+		var rec Record
+		if err = json.Unmarshal(data, &rec); err == nil && rec.Format != Format {
+			err = fmt.Errorf("its format is %q, not %q", rec.Format, Format)
+		}
+		for _, x := range rec.Exchanges {
+			if x.Status == http.StatusOK && len(x.Response) > 0 {
+				t.answers = append(t.answers, x)
+			}
+		}
+	}
+	if err != nil {
+		t.err = fmt.Errorf("the recording %s cannot be replayed: %w", file, err)
+	}
+	return &http.Client{Transport: t}
+}
+
+// tape answers the recorded answers in order.
+type tape struct {
+	file    string
+	err     error
+	answers []Exchange
+	n       int
+	back    *strings.Replacer // stand-ins back to the prompt's values
+}
+
+func (t *tape) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		defer req.Body.Close()
+	}
+	if t.err != nil {
+		return nil, t.err
+	}
+	if t.n >= len(t.answers) {
+		return nil, fmt.Errorf("the recording %s has %d answers and the conversation asks for more: the page answered differently from when it was recorded", t.file, len(t.answers))
+	}
+	x := t.answers[t.n]
+	t.n++
+	sent, _ := io.ReadAll(req.Body)
+	if why := sameTools(x.Request, sent); why != "" {
+		return nil, fmt.Errorf("turn %d: the page offers other tools than when %s was recorded: %s", x.Turn, t.file, why)
+	}
+	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(t.back.Replace(string(x.Response)))), Request: req}, nil
+}
+
+// sameTools says how the tools of two requests differ ("" when they do
+// not): the names first, then each tool's definition.
+func sameTools(recorded, sent []byte) string {
+	type fn struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+	var a, b struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	_ = json.Unmarshal(recorded, &a)
+	_ = json.Unmarshal(sent, &b)
+	byName := func(tools []json.RawMessage) (map[string]string, []string) {
+		m := map[string]string{}
+		var names []string
+		for _, raw := range tools {
+			var f fn
+			_ = json.Unmarshal(raw, &f)
+			var v any
+			_ = json.Unmarshal(raw, &v)
+			canon, _ := json.Marshal(v) // map keys sorted
+			m[f.Function.Name] = string(canon)
+			names = append(names, f.Function.Name)
+		}
+		slices.Sort(names)
+		return m, names
+	}
+	was, wasNames := byName(a.Tools)
+	now, nowNames := byName(b.Tools)
+	var diff []string
+	for _, n := range nowNames {
+		if _, ok := was[n]; !ok {
+			diff = append(diff, "a new tool "+n)
+		} else if was[n] != now[n] {
+			diff = append(diff, "the tool "+n+" with another description or schema")
+		}
+	}
+	for _, n := range wasNames {
+		if _, ok := now[n]; !ok {
+			diff = append(diff, "no tool "+n)
+		}
+	}
+	if len(diff) == 0 {
+		return ""
+	}
+	return strings.Join(diff, "; ")
+}

@@ -1,0 +1,77 @@
+package agentmodel
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/agentmodel/modeltest"
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+)
+
+// recorded plays a scripted model once and writes its record as a run
+// folder's bundle of scenario id.
+func recorded(t *testing.T, id string) string {
+	t.Helper()
+	srv := modeltest.New(modeltest.Step{Calls: []modeltest.Call{{Tool: "search", Args: map[string]any{"q": "a"}}}}, modeltest.Step{Text: "done"})
+	defer srv.Close()
+	a, _ := New(Config{BaseURL: srv.URL, Model: "m"})
+	_, rec := a.Play(context.Background(), "x", func() record.Catalog { return catalog("search") }, (&page{}).act)
+	dir := t.TempDir()
+	data, _ := json.Marshal(rec)
+	if err := os.MkdirAll(filepath.Join(dir, id), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, id, File), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func replayer(t *testing.T, dir, id string) *Agent {
+	t.Helper()
+	a, err := Replay(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := a.cfg
+	cfg.HTTP = a.replay.client(scenarios.Scenario{ID: id})
+	return newAgent(cfg, a.name)
+}
+
+func TestAReplayPlaysTheRecordedAnswersWithoutANetwork(t *testing.T) {
+	dir := recorded(t, "S-01")
+	p := &page{}
+	final, rec := replayer(t, dir, "S-01").Play(context.Background(), "x", func() record.Catalog { return catalog("search") }, p.act)
+	if final == nil || *final != "done" || len(p.calls) != 1 || p.calls[0].Input["q"] != "a" || rec.Agent != "replay" || rec.Fault != "" {
+		t.Fatalf("final %v, calls %+v, record %+v", final, p.calls, rec)
+	}
+}
+
+func TestAReplayOnAPageOfOtherToolsIsAFaultNamingTheTool(t *testing.T) {
+	dir := recorded(t, "S-01")
+	changed := func() record.Catalog {
+		c := catalog("search")
+		c[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}}}`)
+		return c
+	}
+	final, rec := replayer(t, dir, "S-01").Play(context.Background(), "x", changed, (&page{}).act)
+	if final != nil || rec.Stop != "fault" || !strings.Contains(rec.Fault, "the tool search with another description or schema") {
+		t.Fatalf("final %v, record %+v", final, rec)
+	}
+	_, rec = replayer(t, dir, "S-01").Play(context.Background(), "x", func() record.Catalog { return catalog("search", "checkout") }, (&page{}).act)
+	if !strings.Contains(rec.Fault, "a new tool checkout") {
+		t.Fatalf("fault %q", rec.Fault)
+	}
+	_, rec = replayer(t, dir, "OTHER").Play(context.Background(), "x", func() record.Catalog { return catalog("search") }, (&page{}).act)
+	if !strings.Contains(rec.Fault, "cannot be replayed") {
+		t.Fatalf("a missing recording: fault %q", rec.Fault)
+	}
+	if _, err := Replay(filepath.Join(dir, "nowhere")); err == nil || !strings.Contains(err.Error(), "replay:") {
+		t.Fatalf("a missing folder: %v", err)
+	}
+}
