@@ -47,6 +47,7 @@ const (
 	HarnessFault                 Code = "harness_fault"
 	BrowserLost                  Code = "browser_lost"
 	RunInterrupted               Code = "run_interrupted"
+	RendererCrashed              Code = "renderer_crashed"
 )
 
 // Codes is the table of every code.
@@ -83,6 +84,7 @@ var Codes = map[Code]CodeInfo{
 	ValidInputRefused:            {"the page refused, as invalid, an input its own declared schema allows (the app's fault: schema and page disagree)", []Source{SrcTrace}, true},
 	HarnessFault:                 {"the harness could not record part of the run (a page it could not open or read, a read that failed): no check of this run may fail, each that would is inconclusive", harnessSources, false},
 	BrowserLost:                  {"the browser (or the tab's connection to it) went away before the run was over: nothing after that was recorded, and no check may fail", harnessSources, false},
+	RendererCrashed:              {"the page's renderer process crashed during the run (Inspector.targetCrashed: out of memory, killed, a browser bug): the page was gone, nothing after that was recorded, and no check may fail; the verdict says when", harnessSources, false},
 	RunInterrupted:               {"the run was interrupted (Ctrl-C, a signal, a spec's timeout) before it was over: the record stops there, and no check may fail", harnessSources, false},
 }
 
@@ -94,7 +96,7 @@ var harnessSources = []Source{SrcCase, SrcCatalog, SrcTrace, SrcNetwork, SrcJour
 // FaultCodes are the codes of the harness's own failures, strongest first:
 // a run cut short explains every other fault it caused. A verdict with one
 // of them has no failed check: a FAIL needs evidence that was recorded.
-var FaultCodes = []Code{RunInterrupted, BrowserLost, HarnessFault}
+var FaultCodes = []Code{RunInterrupted, BrowserLost, RendererCrashed, HarnessFault}
 
 // Fault tells whether c is the code of a harness fault.
 func (c Code) Fault() bool {
