@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -81,6 +82,11 @@ func (t *Tab) observe(ev any) {
 		return
 	case *target.EventReceivedMessageFromTarget:
 		t.fromChild(ev)
+		return
+	case *inspector.EventTargetCrashed:
+		if t.crash != nil {
+			t.crash.crashed()
+		}
 		return
 	}
 	t.Trace.Observe(ev)

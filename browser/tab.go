@@ -44,6 +44,7 @@ type Tab struct {
 	kids           children
 	followChildren bool
 	browserContext cdp.BrowserContextID
+	crash          *crash                                                                // Inspector.targetCrashed (crash.go)
 	onChildEvent   atomic.Pointer[func(c *child, method string, params json.RawMessage)] // for tests
 }
 
@@ -126,6 +127,7 @@ func (b *Browser) openTab(followChildren bool) (*Tab, error) {
 		}
 	}))
 	t.Ctx, t.cancel = ctx, cancel
+	t.crash = newCrash(ctx)
 	if err := within(15*time.Second, cancel, func() error {
 		return chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
 			t.loading.mu.Lock()
@@ -221,7 +223,7 @@ func (t *Tab) Do(ctx context.Context, actions ...chromedp.Action[chromedp.Void])
 // the caller's ctx and binds it, so a spec's timeout or interrupt reaches
 // every wait.
 func (t *Tab) Bind(ctx context.Context) (context.Context, context.CancelFunc) {
-	bound, cancel := context.WithCancel(t.Ctx)
+	bound, cancel := context.WithCancel(t.alive())
 	if d, ok := ctx.Deadline(); ok {
 		var cancelDeadline context.CancelFunc
 		bound, cancelDeadline = context.WithDeadline(bound, d)

@@ -5,9 +5,12 @@ import (
 	"net"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/browser"
@@ -83,7 +86,7 @@ func TestAPageThatCannotBeOpenedIsNeverSealedFail(t *testing.T) {
 
 // cutAtHuman plays CONF-01 attempt 3 against the correct app, and at the
 // person's mark does what cut says to the browser or the run.
-func cutAtHuman(t *testing.T, b *browser.Browser, ctx context.Context, cut func()) (scenarios.Scenario, *scenarios.Evidence) {
+func cutAtHuman(t *testing.T, b *browser.Browser, ctx context.Context, cut func(*browser.Tab)) (scenarios.Scenario, *scenarios.Evidence) {
 	t.Helper()
 	app, err := refapp.Start(refapp.Options{ObserverToken: "faults"})
 	if err != nil {
@@ -99,7 +102,7 @@ func cutAtHuman(t *testing.T, b *browser.Browser, ctx context.Context, cut func(
 	target := runner.Target{BaseURL: app.URL, Tab: tab, Observer: observer.New(app.URL, "faults"), Browser: b.Version, Bound: Bound,
 		AtMark: func(_ context.Context, p vocab.Phase) func() {
 			if p == vocab.PhaseHuman {
-				cut()
+				cut(tab)
 			}
 			return nil
 		}}
@@ -117,7 +120,7 @@ func TestAKilledBrowserIsNeverSealedFail(t *testing.T) {
 	if proc == nil {
 		t.Skip("the browser is attached, not started here: there is no process to kill") // AGENTREADY_BROWSER_URL
 	}
-	sc, ev := cutAtHuman(t, b, t.Context(), func() {
+	sc, ev := cutAtHuman(t, b, t.Context(), func(*browser.Tab) {
 		if err := proc.Kill(); err != nil {
 			t.Errorf("kill the browser: %v", err)
 		}
@@ -138,7 +141,7 @@ func TestAKilledBrowserIsNeverSealedFail(t *testing.T) {
 func TestAnInterruptedRunIsNeverSealedFail(t *testing.T) {
 	ctx, interrupt := context.WithCancel(t.Context())
 	defer interrupt()
-	sc, ev := cutAtHuman(t, env.Browser, ctx, interrupt) // what Ctrl-C does: signal.NotifyContext ends the run's context
+	sc, ev := cutAtHuman(t, env.Browser, ctx, func(*browser.Tab) { interrupt() }) // what Ctrl-C does: signal.NotifyContext ends the run's context
 	if ev.Cut != vocab.RunInterrupted {
 		t.Errorf("cut %q, want %s (faults %q)", ev.Cut, vocab.RunInterrupted, ev.Faults)
 	}
@@ -148,5 +151,39 @@ func TestAnInterruptedRunIsNeverSealedFail(t *testing.T) {
 	k := slices.IndexFunc(v.Checks, func(c judge.Check) bool { return c.ID == "requests[1] POST /api/registrations (human).network" })
 	if k < 0 || v.Checks[k].Status != vocab.CheckInconclusive || v.Checks[k].Code != vocab.RunInterrupted {
 		t.Errorf("the person's count: %+v", v.Checks[max(k, 0)])
+	}
+}
+
+// A renderer that crashed mid-run (here Page.crash, as an out-of-memory
+// page or a killed renderer process would) is named in the verdict: the
+// run stops waiting on the dead page at once, and is sealed INCONCLUSIVE
+// with renderer_crashed and the crash among its faults, never FAIL, though
+// the person's POST the judge counts is missing.
+func TestACrashedRendererIsNamedInTheVerdict(t *testing.T) {
+	start := time.Now()
+	sc, ev := cutAtHuman(t, env.Browser, t.Context(), func(tab *browser.Tab) {
+		go func() {
+			// Page.crash does not answer: the renderer is gone.
+			ctx, cancel := context.WithTimeout(tab.Ctx, 5*time.Second)
+			defer cancel()
+			_, _ = chromedp.Call(ctx, page.Crash, cdp.Empty{})
+		}()
+		select {
+		case <-tab.Crashed():
+		case <-time.After(10 * time.Second):
+			t.Error("no Inspector.targetCrashed within 10s of Page.crash")
+		}
+	})
+	if ev.Cut != vocab.RendererCrashed || !slices.ContainsFunc(ev.Faults, func(f string) bool { return strings.Contains(f, "renderer crashed at") }) {
+		t.Errorf("cut %q, want %s and the crash among the faults (faults %q)", ev.Cut, vocab.RendererCrashed, ev.Faults)
+	}
+	v := sealed(t, sc, ev, vocab.RendererCrashed)
+	k := slices.IndexFunc(v.Checks, func(c judge.Check) bool { return c.ID == "harness.cut" })
+	if k < 0 || v.Checks[k].Code != vocab.RendererCrashed || !strings.Contains(v.Checks[k].Message, "renderer crashed") {
+		t.Errorf("the verdict does not name the crash: %s", judge.Explain(v))
+	}
+	// The dead page is not waited on to each step's bound.
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("a run on a crashed page took %v", took.Round(time.Millisecond))
 	}
 }

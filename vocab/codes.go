@@ -50,6 +50,7 @@ const (
 	RunInterrupted               Code = "run_interrupted"
 	UnexpectedDialog             Code = "unexpected_dialog"
 	DialogMissing                Code = "dialog_missing"
+	RendererCrashed              Code = "renderer_crashed"
 )
 
 // Codes is the table of every code.
@@ -89,6 +90,7 @@ var Codes = map[Code]CodeInfo{
 	DialogMissing:                {"the page did not open a JavaScript dialog that expect.dialogs requires (of its kind, message and phase)", []Source{SrcUI}, true},
 	HarnessFault:                 {"the harness could not record part of the run (a page it could not open or read, a read that failed): no check of this run may fail, each that would is inconclusive", harnessSources, false},
 	BrowserLost:                  {"the browser (or the tab's connection to it) went away before the run was over: nothing after that was recorded, and no check may fail", harnessSources, false},
+	RendererCrashed:              {"the page's renderer process crashed during the run (Inspector.targetCrashed: out of memory, killed, a browser bug): the page was gone, nothing after that was recorded, and no check may fail; the verdict says when", harnessSources, false},
 	RunInterrupted:               {"the run was interrupted (Ctrl-C, a signal, a spec's timeout) before it was over: the record stops there, and no check may fail", harnessSources, false},
 }
 
@@ -100,7 +102,7 @@ var harnessSources = []Source{SrcCase, SrcCatalog, SrcTrace, SrcNetwork, SrcJour
 // FaultCodes are the codes of the harness's own failures, strongest first:
 // a run cut short explains every other fault it caused. A verdict with one
 // of them has no failed check: a FAIL needs evidence that was recorded.
-var FaultCodes = []Code{RunInterrupted, BrowserLost, HarnessFault}
+var FaultCodes = []Code{RunInterrupted, BrowserLost, RendererCrashed, HarnessFault}
 
 // Fault tells whether c is the code of a harness fault.
 func (c Code) Fault() bool {

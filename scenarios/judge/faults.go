@@ -27,6 +27,9 @@ func (j *judge) judgeFaults() {
 	case vocab.BrowserLost:
 		j.inconclusive("harness.cut", vocab.SrcTrace, vocab.BrowserLost, nil, nil,
 			"the browser went away before the run was over: nothing after that was recorded").at(scenarios.CutRef())
+	case vocab.RendererCrashed:
+		j.inconclusive("harness.cut", vocab.SrcTrace, vocab.RendererCrashed, nil, nil,
+			"the page's renderer crashed before the run was over (the page was gone): nothing after that was recorded").at(scenarios.CutRef())
 	default:
 		// A cut this judge does not know is still a cut: never a PASS,
 		// never a FAIL.
@@ -46,7 +49,7 @@ func (j *judge) faultCode() vocab.Code {
 		return ""
 	}
 	switch {
-	case j.ev.Cut == vocab.RunInterrupted || j.ev.Cut == vocab.BrowserLost:
+	case j.ev.Cut == vocab.RunInterrupted || j.ev.Cut == vocab.BrowserLost || j.ev.Cut == vocab.RendererCrashed:
 		return j.ev.Cut
 	case j.ev.Cut != "" || len(j.ev.Faults) > 0:
 		return vocab.HarnessFault
@@ -72,7 +75,8 @@ func (j *judge) faultsFirst() {
 }
 
 var faultWords = map[vocab.Code]string{
-	vocab.RunInterrupted: "the run was interrupted, so the record stops short",
-	vocab.BrowserLost:    "the browser went away during the run, so the record stops short",
-	vocab.HarnessFault:   "the harness could not record part of the run (see its faults)",
+	vocab.RunInterrupted:  "the run was interrupted, so the record stops short",
+	vocab.BrowserLost:     "the browser went away during the run, so the record stops short",
+	vocab.RendererCrashed: "the page's renderer crashed during the run, so the record stops short",
+	vocab.HarnessFault:    "the harness could not record part of the run (see its faults)",
 }

@@ -2,7 +2,10 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"time"
 
+	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
@@ -21,6 +24,8 @@ func cutShort(ctx context.Context, t Target) vocab.Code {
 	switch {
 	case ctx.Err() != nil:
 		return vocab.RunInterrupted
+	case t.Tab != nil && crashed(t.Tab):
+		return vocab.RendererCrashed
 	case t.Tab != nil && t.Tab.Ctx != nil && t.Tab.Ctx.Err() != nil:
 		return vocab.BrowserLost
 	}
@@ -40,7 +45,11 @@ func Partial(sc scenarios.Scenario, t Target, why string) *scenarios.Evidence {
 	ev.Console = tab.Console.Entries()
 	ev.Faults = []string{"the run did not finish: " + why}
 	ev.Cut = vocab.RunInterrupted
-	if tab.Ctx != nil && tab.Ctx.Err() != nil {
+	switch {
+	case crashed(tab):
+		ev.Cut = vocab.RendererCrashed
+		ev.Faults = append(ev.Faults, crashFault(tab))
+	case tab.Ctx != nil && tab.Ctx.Err() != nil:
 		ev.Cut = vocab.BrowserLost
 	}
 	tab.Net.KeepBodies(sameOrigin(t.BaseURL))
@@ -48,4 +57,17 @@ func Partial(sc scenarios.Scenario, t Target, why string) *scenarios.Evidence {
 		ev.Requests = cmpOr(tab.Net.Requests(), record.Log{})
 	}
 	return ev
+}
+
+// crashed tells whether the tab's renderer crashed (Inspector.targetCrashed).
+func crashed(tab *browser.Tab) bool {
+	_, ok := tab.CrashedAt()
+	return ok
+}
+
+// crashFault names the crash in the record's faults, with its time, so the
+// verdict says what happened to the page and when.
+func crashFault(tab *browser.Tab) string {
+	at, _ := tab.CrashedAt()
+	return fmt.Sprintf("the page's renderer crashed at %s (Inspector.targetCrashed: out of memory, killed, or a browser bug): the page was gone from then on", at.UTC().Format(time.RFC3339Nano))
 }

@@ -69,6 +69,9 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	r.human(ctx)
 	r.collect(ctx)
 	r.ev.Cut = cutShort(ctx, t) // partial.go
+	if r.ev.Cut == vocab.RendererCrashed {
+		r.ev.Faults = append(r.ev.Faults, crashFault(t.Tab))
+	}
 	return r.ev
 }
 

@@ -168,6 +168,9 @@ func KnownBad() []Case {
 		{"the browser went away after the agent", inc, vocab.BrowserLost, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.CutAfter(vocab.PhaseAgent, vocab.BrowserLost, "human step 0 (click): lost the connection to the browser: EOF: context canceled")
 		})},
+		{"the page's renderer crashed after the agent", inc, vocab.RendererCrashed, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.CutAfter(vocab.PhaseAgent, vocab.RendererCrashed, "human step 0 (click): the page's renderer crashed (Inspector.targetCrashed)")
+		})},
 		{"the run was interrupted after the agent", inc, vocab.RunInterrupted, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.CutAfter(vocab.PhaseAgent, vocab.RunInterrupted, "human step 0 (click): context canceled")
 		})},
