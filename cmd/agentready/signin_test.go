@@ -121,6 +121,11 @@ func TestSignInFlagsRefuseBadInput(t *testing.T) {
 			{"smoke", func(a []string, o, e *bytes.Buffer) int { return smokeCmd(a, o, e) }},
 			{"lint", func(a []string, o, e *bytes.Buffer) int { return lintCmd(a, o, e) }},
 			{"init", func(a []string, o, e *bytes.Buffer) int { return initCmd(a, o, e) }},
+			{"run", func(a []string, o, e *bytes.Buffer) int { return runScenarios(a[:len(a)-1], o, e) }},
+			{"evals", func(a []string, o, e *bytes.Buffer) int { return evalsCmd(a, o, e) }},
+			{"mcp", func(a []string, o, e *bytes.Buffer) int {
+				return mcpCmd(append(a[:len(a)-1], "--url", a[len(a)-1]), strings.NewReader(""), o, e)
+			}},
 		} {
 			var out, errs bytes.Buffer
 			args := append(append([]string{}, c.args...), "http://127.0.0.1:1/loans")
