@@ -29,6 +29,7 @@ import (
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/signin"
 )
 
 // Tools the server adds to the page's own.
@@ -54,6 +55,9 @@ type Options struct {
 	Scenario *scenarios.Scenario
 	// ID names the runs' bundles when there is no scenario.
 	ID string
+	// SignIn is put in each run's fresh tab before its start page, on the
+	// app --url names (--storage-state, --header).
+	SignIn signin.Options
 	// Runs is how many runs, each on a fresh page (1 when 0).
 	Runs int
 	// ObserverToken, when the app serves the observation endpoints.
@@ -183,7 +187,7 @@ func newServer(o Options) (*server, error) {
 			return nil, err
 		}
 		u, _ := url.Parse(o.URL)
-		app := play.App{BaseURL: u.Scheme + "://" + u.Host, ObserverToken: o.ObserverToken, BaseURLFrom: "--url", TokenFrom: "--observer-token"}
+		app := play.App{BaseURL: u.Scheme + "://" + u.Host, ObserverToken: o.ObserverToken, BaseURLFrom: "--url", TokenFrom: "--observer-token", SignIn: o.SignIn}
 		s.fixed = &app
 		s.apps = func(int) (play.App, func(), error) { return app, func() {}, nil }
 		page = cmp.Or(u.EscapedPath(), "/")

@@ -18,6 +18,7 @@ import (
 	"github.com/agentready/agentready/observer"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/runner"
+	"github.com/agentready/agentready/signin"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -43,6 +44,9 @@ type App struct {
 	// Launch, when set, is the app the scenario folder's agentready.yaml
 	// starts; a BaseURL given wins over it (the app already up is used).
 	Launch *Launch
+	// SignIn is put in each scenario's fresh tab before its start page
+	// opens (--storage-state, --header).
+	SignIn signin.Options
 }
 
 // AppFromEnv reads the AGENTREADY_* variables.
@@ -185,6 +189,10 @@ func Target(ctx context.Context, b *browser.Browser, a App, variant string) (t r
 	}
 	tab, err := b.NewTab(ctx)
 	if err != nil {
+		return runner.Target{}, nil, err
+	}
+	if err := a.SignIn.Apply(ctx, tab); err != nil {
+		tab.Close()
 		return runner.Target{}, nil, err
 	}
 	t = runner.Target{BaseURL: a.BaseURL, Tab: tab, Observer: a.Observer(), Browser: b.Version, Variant: variant, Bound: vocab.Bound}

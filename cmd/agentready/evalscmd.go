@@ -9,6 +9,7 @@ import (
 	"github.com/agentready/agentready/evals"
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/signin"
 )
 
 // evalsCmd is `agentready evals FILE.json --url URL`: webmcp-evals eval
@@ -24,6 +25,7 @@ func evalsCmd(args []string, stdout, stderr io.Writer) int {
 	pageURL := fs.String("url", "", "the page every case starts on (a fresh tab each)")
 	app := play.App{ObserverToken: os.Getenv(play.EnvObserverToken), BaseURLFrom: "--url"}
 	fs.StringVar(&app.ObserverToken, "observer-token", app.ObserverToken, "the token of your app's observation endpoints, if it has them")
+	signInFlags(fs, func(in signin.Options) { app.SignIn = in })
 	evidence, runID := runFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return 2

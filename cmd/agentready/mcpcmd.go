@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/signin"
 )
 
 // mcpCmd is `agentready mcp [--url URL] [--scenario FILE] [--evidence DIR]
@@ -32,6 +33,7 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.ID, "id", "mcp-session", "the bundles' id without --scenario")
 	fs.BoolVar(&o.PageActions, "page-actions", false, "also offer page_click, as a browser agent that clicks in the page")
 	fs.StringVar(&o.ObserverToken, "observer-token", os.Getenv(play.EnvObserverToken), "the token of your app's observation endpoints, if it has them")
+	signInFlags(fs, func(in signin.Options) { o.SignIn = in })
 	evidence, runID := runFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return 2

@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/shard"
+	"github.com/agentready/agentready/signin"
 )
 
 // runScenarios is `agentready run`: a user's scenarios against their app
@@ -34,6 +35,7 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&only, "id", "run only this scenario ID or family (repeatable)")
 	part := fs.String("shard", os.Getenv(shard.Env), "run only shard k/N of the scenarios (by a stable hash of their IDs), into <run-id>.k-of-N; agentready merge joins the shards")
 	agentF := addAgentFlags(fs)
+	signInFlags(fs, func(in signin.Options) { app.SignIn = in })
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}

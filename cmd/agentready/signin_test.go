@@ -121,6 +121,11 @@ func TestSignInFlagsRefuseBadInput(t *testing.T) {
 			{"smoke", func(a []string, o, e *bytes.Buffer) int { return smokeCmd(a, o, e) }},
 			{"lint", func(a []string, o, e *bytes.Buffer) int { return lintCmd(a, o, e) }},
 			{"init", func(a []string, o, e *bytes.Buffer) int { return initCmd(a, o, e) }},
+			{"run", func(a []string, o, e *bytes.Buffer) int { return runScenarios(a[:len(a)-1], o, e) }},
+			{"evals", func(a []string, o, e *bytes.Buffer) int { return evalsCmd(a, o, e) }},
+			{"mcp", func(a []string, o, e *bytes.Buffer) int {
+				return mcpCmd(append(a[:len(a)-1], "--url", a[len(a)-1]), strings.NewReader(""), o, e)
+			}},
 		} {
 			var out, errs bytes.Buffer
 			args := append(append([]string{}, c.args...), "http://127.0.0.1:1/loans")
@@ -128,5 +133,45 @@ func TestSignInFlagsRefuseBadInput(t *testing.T) {
 				t.Errorf("%s %v: exit %d, stderr %q; want 2 and %q", cmd.name, c.args, code, errs.String(), c.want)
 			}
 		}
+	}
+}
+
+// run --storage-state signs each scenario's tab in before its start page:
+// a scenario that pins the signed-in catalog passes with it, and fails
+// without it (the known-bad half) with the start page's catalog mismatch.
+func TestRunSignsInWithAStorageState(t *testing.T) {
+	app, err := refapp.Start(refapp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	dir := t.TempDir()
+	sc := `id: LOANS-STATE
+title: signed in by a storage state
+start: /loans
+prompt: Renew my copy of The Pragmatic Programmer.
+agent:
+  calls:
+    - tool: renew_loan
+      input: {loan_id: l1}
+      expect: {status: completed, output: {ok: true, code: RENEWED}}
+  final: It is renewed.
+expect:
+  catalog:
+    exactly: [renew_loan]
+known: {outcome: PASS}
+`
+	if err := os.WriteFile(filepath.Join(dir, "LOANS-STATE.yaml"), []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state := signedInState(t, app.URL)
+	evidence := t.TempDir()
+	var out, errs bytes.Buffer
+	if code := runScenarios([]string{"--base-url", app.URL, "--scenarios", dir, "--evidence", evidence, "--run-id", "signed-in", "--storage-state", state}, &out, &errs); code != 0 {
+		t.Errorf("signed in: exit %d\n%s%s", code, out.String(), errs.String())
+	}
+	out.Reset()
+	if code := runScenarios([]string{"--base-url", app.URL, "--scenarios", dir, "--evidence", evidence, "--run-id", "signed-out"}, &out, &errs); code != 1 || !strings.Contains(out.String(), "catalog_mismatch") {
+		t.Errorf("signed out: exit %d, want 1 with catalog_mismatch\n%s", code, out.String())
 	}
 }
