@@ -139,7 +139,7 @@ func toolShadowing(p *page) []Finding {
 // Words that say what a tool hands back was written by someone other than
 // the site: people's comments, reviews, messages, posts.
 var (
-	untrustedWords = wordsOf("comment comments review reviews message messages post posts email emails mail inbox chat chats forum thread threads reply replies feedback testimonial testimonials question questions answer answers note notes submission submissions ugc tweet tweets listing listings bio bios")
+	untrustedWords = wordsOf("comment comments review reviews message messages post posts email emails mail inbox chat chats forum thread threads reply replies feedback testimonial testimonials question questions answer answers submission submissions ugc tweet tweets listing listings bio bios")
 	readWords      = wordsOf("get read list search find show fetch view browse load lookup look query see")
 	privateWords   = wordsOf("account accounts profile order orders address addresses inbox email emails message messages history payment payments contact contacts balance wallet personal private saved invoice invoices booking bookings")
 	exfilWords     = wordsOf("send email mail post share publish upload forward export transfer message webhook notify invite submit tweet")
