@@ -124,6 +124,7 @@ type run struct {
 	Pages           map[vocab.Phase]string   `json:"pages,omitempty"`
 	Reviews         []scenarios.Review       `json:"reviews,omitempty"`
 	AppOutput       []string                 `json:"appOutput,omitempty"`
+	Dialogs         []record.Dialog          `json:"dialogs,omitempty"`
 }
 
 type catalogFile struct {
@@ -191,7 +192,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	ev := b.Evidence
 	capture, _ := json.Marshal(ev.Capture)
 	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
-		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput}
+		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput, Dialogs: ev.Dialogs}
 	if ev.Calls == nil {
 		r.Calls = nil
 	}
@@ -271,6 +272,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	}
 	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Cut, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, calls, r.Marks, r.Final, r.Cut, r.Faults, r.Unmet
 	ev.AppOutput = r.AppOutput
+	ev.Dialogs = r.Dialogs
 	if r.FinalInScenario {
 		if b.Scenario.Agent.Final == nil {
 			return Bundle{}, fmt.Errorf("%s takes the final words from the scenario, which has none", RunFile)
