@@ -11,6 +11,7 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -88,6 +89,8 @@ func (t *Tab) observe(ev any) {
 			t.crash.crashed()
 		}
 		return
+	case *page.EventJavascriptDialogOpening:
+		t.pageDialog(ev)
 	}
 	t.Trace.Observe(ev)
 	t.Net.Observe(ev)
@@ -122,6 +125,8 @@ func (t *Tab) fromChild(ev *target.EventReceivedMessageFromTarget) {
 		if jsonv2.Unmarshal(m.Params, &d, chromedp.DefaultUnmarshalOptions) == nil {
 			t.detached(d.SessionID)
 		}
+	case m.Method == string(cdproto.EventPageJavascriptDialogOpening):
+		t.childDialog(c, m.Params)
 	case strings.HasPrefix(m.Method, "Network."):
 		v, err := cdproto.UnmarshalMessage(&cdproto.Message{Method: cdproto.MethodType(m.Method), Params: jsonv2.Value(m.Params)}, chromedp.DefaultUnmarshalOptions)
 		if err == nil {
@@ -182,6 +187,9 @@ func (t *Tab) setUp(c *child) {
 		calls = append(calls, sent{call, id, method})
 	}
 	send(network.CommandEnable, netlog.EnableParams)
+	if c.typ == "iframe" {
+		send(page.CommandEnable, nil) // its dialogs are reported on its own session (dialogs.go)
+	}
 	if c.typ == "iframe" || c.typ == "worker" {
 		send(target.CommandSetAutoAttach, autoAttach)
 	}

@@ -33,6 +33,7 @@ type Tab struct {
 	Net     *netlog.Recorder
 	Tools   *webmcp.Client
 	Console *ConsoleLog
+	Dialogs *Dialogs // the JavaScript dialogs, answered as they open (dialogs.go)
 	// budgetExpired hears Emulation.virtualTimeBudgetExpired (see Clock).
 	budgetExpired chan struct{}
 	loading       *loading
@@ -114,7 +115,7 @@ func (b *Browser) Settle() { b.background.Wait() }
 // until its requests are recorded (children.go); without, they run
 // unobserved, as they would in a bare chromedp tab.
 func (b *Browser) openTab(followChildren bool) (*Tab, error) {
-	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, browser: b, budgetExpired: make(chan struct{}, 1), loading: newLoading(),
+	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, Dialogs: newDialogs(), browser: b, budgetExpired: make(chan struct{}, 1), loading: newLoading(),
 		kids: children{bySession: map[cdptarget.SessionID]*child{}, gone: map[cdptarget.SessionID]bool{}}, followChildren: followChildren}
 	t.Net.SetSessions(t.childSession)
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {

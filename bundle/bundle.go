@@ -116,19 +116,18 @@ type run struct {
 	Final      *string                        `json:"final"`
 	// FinalInScenario: the final words are the scenario's (a transcript's),
 	// stored in scenario.json; Final is then left out.
-	FinalInScenario bool                     `json:"finalInScenario,omitempty"`
-	Cut             vocab.Code               `json:"cut,omitempty"`
-	Faults          []string                 `json:"faults,omitempty"`
-	Unmet           []string                 `json:"unmet,omitempty"`
-	ProbeReads      []scenarios.ProbeRead    `json:"probeReads,omitempty"`
-	Windows         []scenarios.Window       `json:"windows,omitempty"`
-	Direct          []scenarios.DirectRecord `json:"direct,omitempty"`
-	Pages           map[vocab.Phase]string   `json:"pages,omitempty"`
-	Reviews         []scenarios.Review       `json:"reviews,omitempty"`
-	AppOutput       []string                 `json:"appOutput,omitempty"`
-
-	// CatalogSettles: the waits for the catalog to settle.
-	CatalogSettles []scenarios.CatalogSettle `json:"catalogSettles,omitempty"`
+	FinalInScenario bool                      `json:"finalInScenario,omitempty"`
+	Cut             vocab.Code                `json:"cut,omitempty"`
+	Faults          []string                  `json:"faults,omitempty"`
+	Unmet           []string                  `json:"unmet,omitempty"`
+	ProbeReads      []scenarios.ProbeRead     `json:"probeReads,omitempty"`
+	Windows         []scenarios.Window        `json:"windows,omitempty"`
+	Direct          []scenarios.DirectRecord  `json:"direct,omitempty"`
+	Pages           map[vocab.Phase]string    `json:"pages,omitempty"`
+	Reviews         []scenarios.Review        `json:"reviews,omitempty"`
+	AppOutput       []string                  `json:"appOutput,omitempty"`
+	CatalogSettles  []scenarios.CatalogSettle `json:"catalogSettles,omitempty"`
+	Dialogs         []record.Dialog           `json:"dialogs,omitempty"`
 }
 
 type catalogFile struct {
@@ -197,7 +196,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
 		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
-		CatalogSettles: ev.CatalogSettles}
+		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs}
 	if ev.Calls == nil {
 		r.Calls = nil
 	}
@@ -287,6 +286,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 			ev.Model = c.Bytes()
 		}
 	}
+	ev.Dialogs = r.Dialogs
 	if r.FinalInScenario {
 		if b.Scenario.Agent.Final == nil {
 			return Bundle{}, fmt.Errorf("%s takes the final words from the scenario, which has none", RunFile)

@@ -187,6 +187,9 @@ details { margin-top: 1rem; } summary { cursor: pointer; font-weight: 600; }
 <pre>{{range .Evidence.AppOutput}}{{show .}}
 {{end}}</pre>{{end}}
 
+{{if .Evidence.Dialogs}}<h2>Dialogs</h2>
+{{range .Evidence.Dialogs}}<pre>{{.Kind}} in {{.Phase}}: {{show .Message}} ({{if .Accepted}}accepted{{else}}dismissed{{end}}){{if .Error}} — not answered: {{show .Error}}{{end}}</pre>{{end}}{{end}}
+
 <h2>Console</h2>
 {{range .Evidence.Console}}<pre>{{.Type}}: {{show .Text}}</pre>{{else}}<p>No errors or warnings.</p>{{end}}
 

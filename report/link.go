@@ -54,6 +54,19 @@ func (t *timeline) pageRead(p vocab.Phase) []untimed {
 	return out
 }
 
+// dialogRows list the JavaScript dialogs the page opened, each with its
+// phase and how the harness answered it.
+func (t *timeline) dialogRows() {
+	for i, d := range t.ev.Dialogs {
+		answer := "dismissed"
+		if d.Accepted {
+			answer = "accepted"
+		}
+		t.add(Row{Phase: vocab.PhaseEnd, Kind: RowDialog, Who: "page", What: fmt.Sprintf("%s dialog in the %s phase, %s", d.Kind, d.Phase, answer),
+			Detail: d.Message, Bad: d.Error != "", File: bundle.RunFile, refs: []scenarios.Ref{scenarios.DialogRef(i)}})
+	}
+}
+
 // faultRows close the timeline with the harness's own failures: the run
 // cut short, then each fault. They have no time of their own; the rows
 // they left out say where.

@@ -51,6 +51,7 @@ const (
 	RowWindow  RowKind = "window"  // page time granted after a phase
 	RowPage    RowKind = "page"    // where the page was after a phase: its URL
 	RowFault   RowKind = "fault"   // a fault of the harness, or the run cut short
+	RowDialog  RowKind = "dialog"  // a JavaScript dialog the page opened, and its answer
 )
 
 // Row is one line of the timeline. What is in our own words (with names
@@ -228,6 +229,7 @@ func (t *timeline) build() {
 		}
 		t.place(p, merge(lists))
 	}
+	t.dialogRows()
 	t.faultRows()
 }
 

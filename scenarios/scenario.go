@@ -346,7 +346,9 @@ type DialogMatch struct {
 	// The phase it opened in: setup (the start page's load and the setup
 	// steps), agent, human or end (after the person's last step); no key:
 	// any phase.
-	Phase vocab.Phase `yaml:"phase,omitempty" json:"phase,omitempty" examples:"[agent]"`
+	// (A string, not a vocab.Phase: dialogs have phases no other
+	// expectation names.)
+	Phase string `yaml:"phase,omitempty" json:"phase,omitempty" jsonschema:"enum=setup,enum=agent,enum=human,enum=end" examples:"[agent]"`
 }
 
 // CaseExpect says which tool the prompt is meant to be done with, so that a

@@ -439,7 +439,7 @@ func (sc Scenario) validateDialogs(p *problems) {
 			if !m.Kind.Valid() {
 				p.bad(key.key("kind"), "%q is not alert, confirm, prompt or beforeunload", m.Kind)
 			}
-			switch m.Phase {
+			switch vocab.Phase(m.Phase) {
 			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd:
 			default:
 				p.bad(key.key("phase"), "%q is not setup, agent, human or end", m.Phase)

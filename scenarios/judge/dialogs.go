@@ -49,7 +49,7 @@ func (j *judge) matchingDialogs(m scenarios.DialogMatch) []int {
 		if m.Kind != "" && m.Kind != d.Kind {
 			continue
 		}
-		if m.Phase != "" && m.Phase != d.Phase {
+		if m.Phase != "" && vocab.Phase(m.Phase) != d.Phase {
 			continue
 		}
 		if m.Message != nil && len(record.Diff(m.Message, d.Message, false)) > 0 {
@@ -98,7 +98,7 @@ func describeMatch(m scenarios.DialogMatch) string {
 		parts = append(parts, fmt.Sprintf("with message %v", m.Message))
 	}
 	if m.Phase != "" {
-		parts = append(parts, "in the "+string(m.Phase)+" phase")
+		parts = append(parts, "in the "+m.Phase+" phase")
 	}
 	if len(parts) == 0 {
 		return "at all"

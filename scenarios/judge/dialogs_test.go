@@ -30,7 +30,7 @@ func TestDialogsRequiredAndForbidden(t *testing.T) {
 		}
 		return Judge(sc, ev)
 	}
-	confirmDelete := scenarios.DialogMatch{Kind: vocab.DialogConfirm, Message: map[string]any{"$pattern": "(?i)^delete"}, Phase: vocab.PhaseAgent}
+	confirmDelete := scenarios.DialogMatch{Kind: vocab.DialogConfirm, Message: map[string]any{"$pattern": "(?i)^delete"}, Phase: string(vocab.PhaseAgent)}
 
 	v := judgeWith(scenarios.DialogsExpect{Require: []scenarios.DialogMatch{confirmDelete}, Forbid: []scenarios.DialogMatch{{Kind: vocab.DialogBeforeUnload}}}, nil)
 	wantVerdict(t, v, vocab.Pass)
@@ -56,7 +56,7 @@ func TestDialogsRequiredAndForbidden(t *testing.T) {
 	// Forbidding by kind: only that kind fails.
 	v = judgeWith(scenarios.DialogsExpect{Forbid: []scenarios.DialogMatch{{Kind: vocab.DialogPrompt}}}, nil)
 	wantVerdict(t, v, vocab.Pass)
-	v = judgeWith(scenarios.DialogsExpect{Forbid: []scenarios.DialogMatch{{Kind: vocab.DialogAlert, Phase: vocab.PhaseSetup}}}, nil)
+	v = judgeWith(scenarios.DialogsExpect{Forbid: []scenarios.DialogMatch{{Kind: vocab.DialogAlert, Phase: string(vocab.PhaseSetup)}}}, nil)
 	wantVerdict(t, v, vocab.Fail, vocab.UnexpectedDialog)
 
 	// A run that did not listen says nothing either way: never a PASS of "none".

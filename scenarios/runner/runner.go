@@ -58,6 +58,11 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	}
 	r := &runner{sc: sc, t: t, ev: newEvidence(sc, t)}
 	r.ev.Capture.Observer = r.journalOn()
+	if d := t.Tab.Dialogs; d != nil {
+		d.SetPolicy(sc.Capture.Dialogs)
+		d.SetPhase(vocab.PhaseSetup) // the start page's load and the setup steps
+		r.ev.Capture.Dialogs = true
+	}
 	t.Tab.Net.KeepBodies(sameOrigin(t.BaseURL))
 	tools := t.Tab.Tools
 	tools.Bound = t.Bound
@@ -261,6 +266,14 @@ func (r *runner) collect(ctx context.Context) {
 		r.ev.Journal = j
 	}
 	r.ev.Console = tab.Console.Entries()
+	if tab.Dialogs != nil {
+		r.ev.Dialogs = tab.Dialogs.Entries()
+		for i, d := range r.ev.Dialogs {
+			if d.Error != "" {
+				r.fault("answer the page's %s dialog (dialog %d): %s", d.Kind, i, d.Error)
+			}
+		}
+	}
 	if r.clock != nil {
 		if err := r.clock.Err(); err != nil {
 			r.fault("the page's clock: %v", err)
@@ -286,6 +299,9 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 		}
 	}
 	r.ev.Marks[phase] = m
+	if d := r.t.Tab.Dialogs; d != nil {
+		d.SetPhase(phase)
+	}
 	if r.t.AtMark != nil {
 		r.pictured = r.t.AtMark(ctx, phase)
 	}

@@ -27,6 +27,15 @@ type Case struct {
 func KnownBad() []Case {
 	fail, inc := vocab.Fail, vocab.Inconclusive
 	return []Case{
+		{"a dialog the scenario forbids", fail, vocab.UnexpectedDialog, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Dialogs = &scenarios.DialogsExpect{Forbid: []scenarios.DialogMatch{{}}}
+			ev.Capture.Dialogs = true
+			ev.Dialogs = []record.Dialog{{Kind: vocab.DialogAlert, Message: "Welcome!", Phase: vocab.PhaseSetup}}
+		})},
+		{"no dialog where the scenario requires one", fail, vocab.DialogMissing, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Dialogs = &scenarios.DialogsExpect{Require: []scenarios.DialogMatch{{Kind: vocab.DialogConfirm}}}
+			ev.Capture.Dialogs = true
+		})},
 		{"a declarative tool that never answered", fail, vocab.DeclarativeCompletionMissing, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Calls[0].Result.Status, ev.Calls[0].Result.Output, ev.Calls[0].Result.ErrorText = vocab.NoResponse, nil, "no answer within 3s"
 			ev.Trace = ev.Trace[:2]
