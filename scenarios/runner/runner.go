@@ -345,6 +345,7 @@ func (r *runner) location(ctx context.Context) string {
 
 func (r *runner) snapshot(ctx context.Context, selectors []browser.ElementRef) []record.Element {
 	r.settleDocument(ctx)
+	r.stillPage(ctx)
 	ctx, cancel := r.t.Tab.Bind(ctx)
 	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)

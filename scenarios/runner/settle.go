@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
 	"github.com/agentready/agentready/webmcp"
@@ -63,4 +65,29 @@ func (r *runner) lateTool(ctx context.Context, settleAt int, tool string, offere
 	}
 	ms := after.Milliseconds()
 	r.ev.CatalogSettles[settleAt].LateMs = &ms
+}
+
+// animationsBound bounds the wait for the page's animations before its UI
+// is read.
+const animationsBound = 2 * time.Second
+
+// animationsJS waits for every running animation and transition of the
+// document with an end (an infinite one never finishes) to finish, and for
+// what the page does when they do (a card removed once it has faded out).
+const animationsJS = `(async () => {
+  const running = document.getAnimations().filter((a) => a.playState === "running" && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+  await Promise.allSettled(running.map((a) => a.finished));
+  await new Promise((r) => setTimeout(r, 0));
+  return running.length;
+})()`
+
+// stillPage lets running animations and transitions finish (bounded)
+// before the UI is read: a removed element is gone, a shown one in place.
+// A page still moving at the bound is read as it is.
+func (r *runner) stillPage(ctx context.Context) {
+	ctx, cancel := r.t.Tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, animationsBound)
+	defer cancelBound()
+	_, _ = chromedp.Run(ctx, chromedp.Evaluate[int](animationsJS, chromedp.EvalAwaitPromise))
 }
