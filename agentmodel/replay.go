@@ -24,7 +24,7 @@ import (
 // naming what differs.
 func Replay(path string) (*Agent, error) {
 	if path == "" {
-		return nil, errors.New("--agent replay:DIR needs a bundle or a run folder after replay:")
+		return nil, errors.New("--agent replay:DIR needs a bundle or a run folder after the colon")
 	}
 	if info, err := os.Stat(path); err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("--agent replay:%s: not a folder of a recorded run or bundle", path)

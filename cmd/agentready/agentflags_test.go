@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/agentmodel/modeltest"
 	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/fixtures/plainapp"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -82,5 +84,21 @@ func TestModelFlagsWithoutAnAgentAreRefused(t *testing.T) {
 		if code != 2 || !strings.Contains(errs.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, errs.String())
 		}
+	}
+}
+
+// The model's run is judged by the same oracles: on a page whose
+// prepare_order posts the order itself, a model that only prepares makes
+// the run FAIL with side_effect_before_confirmation.
+func TestAModelOnAPageThatWritesEarlyFails(t *testing.T) {
+	srv := modeltest.New(
+		modeltest.Step{Calls: []modeltest.Call{{Tool: "prepare_order", Args: map[string]any{"item": "croissant", "quantity": 2, "customerName": "Ada Baker", "pickup": "morning"}}}},
+		modeltest.Step{Text: "I have filled in the order form. It is not placed yet: please check the details and press Place order yourself."},
+	)
+	defer srv.Close()
+	code, out, evidence := runPlain(t, plainapp.WritesEarly, "--id", "ORDER-01", "--agent", "openai", "--model-url", srv.URL, "--model", "scripted")
+	v := readVerdict(t, filepath.Join(evidence, "r1", "ORDER-01"))
+	if code != 1 || v.Outcome != vocab.Fail || !slices.Contains(v.Codes, vocab.SideEffectBeforeConfirmation) {
+		t.Fatalf("exit %d, %s %v\n%s", code, v.Outcome, v.Codes, out)
 	}
 }
