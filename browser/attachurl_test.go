@@ -30,3 +30,36 @@ func TestABadBrowserURLIsNamedByItsVariable(t *testing.T) {
 		}
 	}
 }
+
+// An attached browser started without a switch the harness relies on is
+// refused naming the switch; with them all it is not.
+func TestAnAttachedBrowserNeedsTheSuitesFlags(t *testing.T) {
+	all := append([]string{"--headless=new", "--enable-features=" + Features, "--disable-features=Translate,BackForwardCache"}, AttachFlags...)
+	if err := attachedFlagsProblem(all); err != nil {
+		t.Errorf("all the flags: %v", err)
+	}
+	for _, tc := range []struct {
+		drop, want string
+	}{
+		{"--disable-renderer-backgrounding", "started without --disable-renderer-backgrounding."},
+		{"--disable-background-timer-throttling", "started without --disable-background-timer-throttling."},
+		{"--disable-features=Translate,BackForwardCache", "started without --disable-features=" + DisabledFeatures + "."},
+	} {
+		var args []string
+		for _, a := range all {
+			if a != tc.drop {
+				args = append(args, a)
+			}
+		}
+		err := attachedFlagsProblem(args)
+		if !errors.Is(err, ErrPreflight) || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("without %s: %v, want %q", tc.drop, err, tc.want)
+		}
+	}
+	if err := attachedFlagsProblem(append(all, "--disable-features=BackForwardCacheX")); err != nil {
+		t.Errorf("a second --disable-features: %v", err)
+	}
+	if err := attachedFlagsProblem([]string{"--disable-features=BackForwardCacheX"}); err == nil || !strings.Contains(err.Error(), "--disable-features=") {
+		t.Errorf("a feature named like BackForwardCache is not it: %v", err)
+	}
+}

@@ -117,7 +117,8 @@ func TestAttachToARunningBrowser(t *testing.T) {
 	defer os.RemoveAll(profile)
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--enable-features=" + Features, "--user-data-dir=" + profile, "--remote-debugging-port=0", "about:blank"}
+		"--enable-features=" + Features, "--disable-features=" + DisabledFeatures, "--user-data-dir=" + profile, "--remote-debugging-port=0", "about:blank"}
+	args = append(args, AttachFlags...) // the preflight refuses an attached browser without them
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)

@@ -17,6 +17,11 @@ func (b *Browser) preflight() error {
 		return fmt.Errorf("%w: %s is too old: WebMCP needs Chromium %d or newer (apt-get install -y chromium)",
 			ErrPreflight, b.Version.Product, MinMajorVersion)
 	}
+	if b.dataDir == "" { // attached (a grid's has GridArgs): it has only the flags it was started with
+		if err := checkAttachedFlags(b.ctx); err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("%w: no loopback port for the preflight page: %v", ErrPreflight, err)

@@ -134,7 +134,13 @@ func startByHand(t *testing.T) string {
 		t.Fatal(err)
 	}
 	profile := t.TempDir()
-	args := append(browser.GridArgs(), "--no-first-run", "--user-data-dir="+profile, "--remote-debugging-port=0", "about:blank")
+	return startWith(t, path, append(browser.GridArgs(), "--no-first-run", "--user-data-dir="+profile, "--remote-debugging-port=0", "about:blank"))
+}
+
+// startWith starts Chromium at path with args (a debugging port and a
+// profile among them) as startByHand does, and answers its DevTools address.
+func startWith(t *testing.T, path string, args []string) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, path, args...)
 	// Chromium's helper processes can outlive the main one and keep writing
