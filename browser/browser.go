@@ -11,8 +11,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
@@ -112,11 +115,16 @@ func Launch(opts Options) (*Browser, error) {
 		if err != nil {
 			return nil, err
 		}
-		dir, err := os.MkdirTemp("", "agentready-chromium-")
+		sweepProfiles(os.TempDir())
+		dir, err := os.MkdirTemp("", profilePattern)
 		if err != nil {
 			return nil, err
 		}
 		b.dataDir = dir
+		if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+			_ = os.RemoveAll(dir)
+			return nil, err
+		}
 		allocCtx, allocCancel = chromedp.NewExecAllocator(context.Background(),
 			append(execOptions(path, dir, opts.Flags), remote.WebSocket, chromedp.WithDialer(b.mux.dial))...)
 	}
@@ -224,7 +232,61 @@ func (b *Browser) close() {
 		b.cancel()
 	}
 	if b.dataDir != "" {
-		_ = os.RemoveAll(b.dataDir)
+		_ = removeProfile(b.dataDir, 5*time.Second)
+	}
+}
+
+// profilePattern names the profile folders of the browsers the suite
+// starts; ownerFile in each holds the pid of the process that made it.
+const (
+	profilePattern = "agentready-chromium-"
+	ownerFile      = "agentready-owner"
+)
+
+// sweepProfiles removes the profile folders in tmp whose owner process has
+// ended without removing its own (killed with SIGKILL, or a test binary
+// that timed out), so that they do not pile up. A folder without an owner
+// file, or whose owner is alive, is left alone.
+func sweepProfiles(tmp string) {
+	dirs, _ := filepath.Glob(filepath.Join(tmp, profilePattern+"*"))
+	for _, dir := range dirs {
+		data, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+		if err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if !alive(pid) {
+			_ = os.RemoveAll(dir)
+		}
+	}
+}
+
+// alive reports whether process pid may still run (signal 0 on Unix).
+func alive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	return !errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone)
+}
+
+// removeProfile removes a profile folder, trying again for at most bound
+// while it is not gone: a helper process of a browser just ended (or
+// killed) may still write into it while RemoveAll walks it.
+func removeProfile(dir string, bound time.Duration) error {
+	deadline := time.Now().Add(bound)
+	for {
+		err := os.RemoveAll(dir)
+		if _, statErr := os.Stat(dir); err == nil && errors.Is(statErr, os.ErrNotExist) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the profile folder %s is left: %v", dir, err)
+		}
+		<-time.After(50 * time.Millisecond)
 	}
 }
 
