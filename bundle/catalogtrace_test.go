@@ -88,30 +88,27 @@ func manyTools(n int) *scenarios.Evidence {
 	return ev
 }
 
-// Linear, not quadratic: four times the tools take far less than sixteen
-// times as long (the quadratic walk took 22.8 s on 2000 tools).
-func TestCatalogFromTraceIsLinear(t *testing.T) {
-	timeOf := func(n int) time.Duration {
-		ev := manyTools(n)
-		best := time.Duration(1 << 62)
-		for range 3 {
-			start := time.Now()
-			if got := catalogFromTrace(ev); got == nil || *got != n {
-				t.Fatalf("%d tools: catalogFromTrace = %s, want %d", n, show(got), n)
-			}
-			best = min(best, time.Since(start))
+// Thousands of tools get their answer (the quadratic walk took 22.8 s on
+// 2000): speed is shown by BenchmarkCatalogFromTrace2000, against the
+// definition in the same run, never by a timed test.
+func TestCatalogFromTraceOnThousandsOfTools(t *testing.T) {
+	for _, n := range []int{1000, 4000} {
+		if got := catalogFromTrace(manyTools(n)); got == nil || *got != n {
+			t.Fatalf("%d tools: catalogFromTrace = %s, want %d", n, show(got), n)
 		}
-		return best
-	}
-	small, large := timeOf(1000), timeOf(4000)
-	if large > 10*small {
-		t.Fatalf("4000 tools took %v, 1000 took %v: %.1fx for 4x the tools", large, small, float64(large)/float64(small))
 	}
 }
 
+// The indexed walk against the definition on the same trace, in the same
+// run (the machines are noisy): the ratio is the number to read.
 func BenchmarkCatalogFromTrace2000(b *testing.B) {
 	ev := manyTools(2000)
+	start := time.Now()
+	catalogFromTraceNaive(ev)
+	naive := time.Since(start)
+	start = time.Now()
 	for b.Loop() {
 		catalogFromTrace(ev)
 	}
+	b.ReportMetric(float64(naive)/(float64(time.Since(start))/float64(b.N)), "x-faster-than-definition")
 }
