@@ -251,7 +251,6 @@ func settle(ctx context.Context, tab *browser.Tab, opts Options) error {
 	return err
 }
 
-// frameURLs maps frame ids to their documents' URLs.
 // sameURL says two URLs name the same page: "http://h" is "http://h/".
 func sameURL(a, b string) bool {
 	ua, errA := neturl.Parse(a)
@@ -280,6 +279,7 @@ func location(ctx context.Context, tab *browser.Tab) string {
 	return href
 }
 
+// frameURLs maps frame ids to their documents' URLs.
 func frameURLs(ctx context.Context, tab *browser.Tab) map[string]string {
 	out := map[string]string{}
 	ctx, cancel := tab.Bind(ctx)
