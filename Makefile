@@ -59,7 +59,7 @@ $(if $(SHARD),if [ -d $(RUN_DIR) ]; then cp $(REPORTS)/$(REPORT).json $(RUN_DIR)
 exit $$status
 endef
 
-.PHONY: all deps chromium test unit e2e mutants bench bench-scale flake known-answers scenario serve verify vet fmt clean grid-test grid-bench
+.PHONY: all deps chromium test unit e2e e2e-attached mutants bench bench-scale flake known-answers scenario serve verify vet fmt clean grid-test grid-bench
 
 all: test
 
@@ -107,6 +107,11 @@ mutants: deps
 e2e: deps
 	@mkdir -p $(REPORTS)
 	@$(GINKGO) $(GINKGO_FLAGS) $(E2E_FILTER) ./e2e; $(call after-run,e2e)
+
+## e2e-attached: make e2e against a Chromium started by hand with exactly the README's attach command
+## (ci/e2e-attached.sh reads it from README.md), attached by AGENTREADY_BROWSER_URL
+e2e-attached: deps
+	@bash ci/e2e-attached.sh
 
 ## grid-test: a Selenium Grid on loopback (ci/grid.sh), CONF-01 and the server rules through it, every
 ## bundle verified, interrupts that delete their sessions, and a grid stop that leaves no process

@@ -27,6 +27,9 @@ func (b *Browser) preflight() error {
 		return fmt.Errorf("%w: no loopback port for the preflight page: %v", ErrPreflight, err)
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if clockProbePages(w, r) {
+			return
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, "<!doctype html><title>agentready preflight</title>")
 	}), ReadHeaderTimeout: 5 * time.Second}
@@ -55,6 +58,9 @@ func (b *Browser) preflight() error {
 		//lint:ignore ST1005 a message for a person, in sentences, printed as the run's first and only failure
 		return fmt.Errorf("%w: WebMCP is off in %s: document.modelContext is %s.\n  Start Chromium %d+ with --enable-features=%s\n  (the suite sets it when it starts Chromium; set it yourself on a browser you attach with %s).",
 			ErrPreflight, b.Version.Product, api, MinMajorVersion, Features, EnvBrowserURL)
+	}
+	if b.dataDir == "" { // a browser the suite started has the flags by construction
+		return b.probeClock("http://" + ln.Addr().String())
 	}
 	return nil
 }

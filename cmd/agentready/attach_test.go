@@ -80,4 +80,30 @@ func TestTheREADMEsAttachCommandRunsScenarios(t *testing.T) {
 			t.Errorf("exit %d after %v, want 2 at once naming the flag:\n%s%s", code, time.Since(start), stdout.String(), stderr.String())
 		}
 	})
+	t.Run("no command line to read, no BackForwardCache off", func(t *testing.T) {
+		// Without --enable-automation the browser does not tell its command
+		// line: only the page clock check on a page that navigates itself
+		// can find the missing feature, and it must, before any scenario.
+		var blind []string
+		for _, a := range args {
+			switch {
+			case a == "--enable-automation":
+			case strings.HasPrefix(a, "--disable-features="):
+				blind = append(blind, "--disable-features=Translate,BlinkGenPropertyTrees")
+			default:
+				blind = append(blind, a)
+			}
+		}
+		if len(blind) != len(args)-1 {
+			t.Fatalf("the README's command lacks --enable-automation or --disable-features: %q", args)
+		}
+		t.Setenv(browser.EnvBrowserURL, startWith(t, path, blind))
+		var stdout, stderr bytes.Buffer
+		start := time.Now()
+		code := runScenarios([]string{"--scenarios", "../../scenarios/cases", "--id", "CONF-01", "--evidence", t.TempDir()}, &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), "the page clock stopped after a navigation the page made itself") ||
+			!strings.Contains(stderr.String(), "--disable-features="+browser.DisabledFeatures) || time.Since(start) > 30*time.Second {
+			t.Errorf("exit %d after %v, want 2 at once naming the page clock and the flag:\n%s%s", code, time.Since(start), stdout.String(), stderr.String())
+		}
+	})
 }
