@@ -191,7 +191,7 @@ func Target(ctx context.Context, b *browser.Browser, a App, variant string) (t r
 	if err != nil {
 		return runner.Target{}, nil, err
 	}
-	if err := a.SignIn.Apply(ctx, tab); err != nil {
+	if err := tab.SignIn(ctx, a.SignIn); err != nil {
 		tab.Close()
 		return runner.Target{}, nil, err
 	}

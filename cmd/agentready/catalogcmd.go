@@ -66,7 +66,9 @@ func pageOptions(fs *flag.FlagSet) *pagetools.Options {
 	o := pagetools.DefaultOptions
 	fs.DurationVar(&o.Settle, "settle", o.Settle, "how long the catalog must stay unchanged after the load (tools registered later are waited for)")
 	fs.DurationVar(&o.MaxWait, "max-wait", o.MaxWait, "the longest wait for the catalog to settle")
-	signInFlags(fs, func(in signin.Options) { o.Prepare = in.Apply })
+	signInFlags(fs, func(in signin.Options) {
+		o.Prepare = func(ctx context.Context, tab *browser.Tab) error { return tab.SignIn(ctx, in) }
+	})
 	return &o
 }
 
