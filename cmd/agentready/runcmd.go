@@ -7,12 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/shard"
 	"github.com/agentready/agentready/signin"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // runScenarios is `agentready run`: a user's scenarios against their app
@@ -36,6 +38,8 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	part := fs.String("shard", os.Getenv(shard.Env), "run only shard k/N of the scenarios (by a stable hash of their IDs), into <run-id>.k-of-N; agentready merge joins the shards")
 	agentF := addAgentFlags(fs)
 	signInFlags(fs, func(in signin.Options) { app.SignIn = in })
+	app.Settle = webmcp.DefaultSettle
+	settleFlags(fs, &app.Settle.Quiet, &app.Settle.Max)
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
@@ -93,6 +97,9 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready run: shard %s has none of the %d scenarios in %s: use fewer shards\n", sh, len(only.pick(all)), *dir)
 		return 2
 	}
+	if note := signInOverridden(picked, app.SignIn); note != "" {
+		fmt.Fprintln(stderr, "agentready run:", note)
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	runDir := filepath.Join(*evidence, shard.RunID(*runID, sh))
@@ -123,6 +130,23 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// signInOverridden says which scenarios' signin keys the command line's
+// sign-in (--storage-state, --header) is used in place of: the command
+// line wins, and the run's output says so. "" when it replaces none.
+func signInOverridden(scs []scenarios.Scenario, cli signin.Options) string {
+	var which []string
+	for _, sc := range scs {
+		if keys := sc.SignIn.Overridden(cli); len(keys) > 0 {
+			which = append(which, fmt.Sprintf("%s (%s)", sc.ID, strings.Join(keys, ", ")))
+		}
+	}
+	if len(which) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the command line's sign-in (--storage-state, --header) is used in place of the signin keys of %d scenario(s): %s",
+		len(which), strings.Join(which, "; "))
 }
 
 // idList is the repeatable --id flag.
