@@ -131,7 +131,8 @@ func (s *SignIn) validate(at keyPath, p *problems) {
 		}
 		st, err := signin.Load(path)
 		if err != nil {
-			p.bad(at.key("storage_state"), "%s", strings.TrimPrefix(err.Error(), "storage state: "))
+			msg := strings.TrimPrefix(err.Error(), "storage state: ")
+			p.bad(at.key("storage_state"), "%s", strings.TrimPrefix(msg, "storage state "))
 			return
 		}
 		s.State = st

@@ -239,3 +239,30 @@ func TestTheCommandLineSignInWinsOverTheFolders(t *testing.T) {
 		}
 	}
 }
+
+// check names a folder file's bad sign-in at its line and column, once,
+// and a scenario's storage state file that is not one.
+func TestCheckNamesBadSignInKeys(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../scenarios/cases/loans/LOANS-02.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"LOANS-02.yaml":   string(data),
+		"LOANS-09.yaml":   strings.Replace(strings.Replace(string(data), "id: LOANS-02", "id: LOANS-09", 1), "start: /loans\n", "start: /loans\nsignin: {storage_state: state.txt}\n", 1),
+		"state.txt":       "cookies: []\n",
+		"agentready.yaml": "signin:\n  request: POST /login\n  from: {name: reader}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errs bytes.Buffer
+	code := run([]string{"check", dir}, &out, &errs)
+	folder := filepath.Join(dir, "agentready.yaml") + ":3:3: signin.from: unknown key; did you mean form?"
+	if code != 1 || strings.Count(out.String(), folder) != 1 ||
+		!strings.Contains(out.String(), filepath.Join(dir, "LOANS-09.yaml")+":10:25: signin.storage_state: "+filepath.Join(dir, "state.txt")+": not JSON") {
+		t.Errorf("check: exit %d\n%s%s", code, out.String(), errs.String())
+	}
+}
