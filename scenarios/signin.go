@@ -87,6 +87,49 @@ func (s *SignIn) Overridden(cli signin.Options) []string {
 	return keys
 }
 
+// Resolve is the sign-in a run does, with the command line's (cli) over
+// the keys it covers (Overridden): what to put in the tab before the start
+// page, whether the sign-in request is still to be sent, and its record
+// (names and counts only). A nil record: there is no sign-in to do.
+func (s *SignIn) Resolve(cli signin.Options) (in signin.Options, request bool, rec *SignInRecord) {
+	if cli.Empty() && !s.Active() {
+		return in, false, nil
+	}
+	in = s.Options()
+	request = s.Active() && s.Request != ""
+	if cli.State != nil {
+		in.State, request = cli.State, false
+	}
+	if len(cli.Headers) > 0 {
+		in.Headers = cli.Headers
+	}
+	rec = &SignInRecord{Overridden: s.Overridden(cli), Headers: in.HeaderNames()}
+	if in.State != nil {
+		rec.StorageState = "(--storage-state)"
+		if cli.State == nil {
+			rec.StorageState = filepath.Base(s.StorageState)
+		}
+		rec.Cookies, rec.Origins = len(in.State.Cookies), len(in.State.Origins)
+	}
+	if request {
+		rec.Request = string(s.Request)
+	}
+	var from []string
+	if !cli.Empty() {
+		from = append(from, "command line")
+	}
+	fileUsed := request || (in.State != nil && cli.State == nil) || (len(s.Options().Headers) > 0 && len(cli.Headers) == 0)
+	switch {
+	case !s.Active() || !fileUsed:
+	case filepath.Base(s.From) == FolderFile:
+		from = append(from, "folder file")
+	default:
+		from = append(from, "scenario")
+	}
+	rec.From = strings.Join(from, " and ")
+	return in, request, rec
+}
+
 // validate checks the sign-in's meaning and reads its storage state file,
 // relative to file; at is where it is written (signin).
 func (s *SignIn) validate(at keyPath, p *problems) {

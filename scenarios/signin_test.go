@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -148,5 +149,51 @@ func TestTheCommandLineWinsOverSignInKeys(t *testing.T) {
 	}
 	if got := (&SignIn{Off: "x", Request: "POST /login"}).Overridden(cli); got != nil {
 		t.Errorf("an off sign-in is overridden: %v", got)
+	}
+}
+
+// What a run does of a sign-in, with the command line's over the keys it
+// covers, and what it records: names and counts, never a value.
+func TestResolveSaysWhatTheRunDoes(t *testing.T) {
+	state := &signin.State{Cookies: []signin.Cookie{{Name: "sid", Value: "v", Domain: "127.0.0.1"}}}
+	folder := &SignIn{Request: "POST /login", Form: map[string]string{"name": "reader"}, Headers: map[string]string{"X-A": "secret-a"}, From: "cases/loans/" + FolderFile}
+	own := &SignIn{StorageState: "states/reader.json", State: state, From: "cases/loans/LOANS-03.yaml"}
+	var none signin.Options
+	withState := signin.Options{State: &signin.State{}}
+	withHeader := signin.Options{}
+	if err := withHeader.AddHeader("X-B: secret-b"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		s       *SignIn
+		cli     signin.Options
+		request bool
+		rec     string // the record as JSON; "" for none
+	}{
+		{"nothing", nil, none, false, ""},
+		{"off", &SignIn{Off: "signed out", Request: "POST /login"}, none, false, ""},
+		{"the folder's request", folder, none, true, `{"from":"folder file","headers":["X-A"],"request":"POST /login"}`},
+		{"the scenario's state", own, none, false, `{"from":"scenario","storageState":"reader.json","cookies":1}`},
+		{"--storage-state over the request", folder, withState, false, `{"from":"command line and folder file","overridden":["request"],"storageState":"(--storage-state)","headers":["X-A"]}`},
+		{"--header over the headers", folder, withHeader, true, `{"from":"command line and folder file","overridden":["headers"],"headers":["X-B"],"request":"POST /login"}`},
+		{"--storage-state over a state", own, withState, false, `{"from":"command line","overridden":["storage_state"],"storageState":"(--storage-state)"}`},
+		{"--header with a signed-out one", &SignIn{Off: "x"}, withHeader, false, `{"from":"command line","headers":["X-B"]}`},
+	} {
+		in, request, rec := c.s.Resolve(c.cli)
+		got := ""
+		if rec != nil {
+			b, _ := json.Marshal(rec)
+			got = string(b)
+		}
+		if request != c.request || got != c.rec {
+			t.Errorf("%s: request %v, record %s; want %v, %s", c.name, request, got, c.request, c.rec)
+		}
+		if strings.Contains(got, "secret") {
+			t.Errorf("%s: the record holds a value: %s", c.name, got)
+		}
+		if c.rec != "" && c.cli.State != nil && in.State != c.cli.State {
+			t.Errorf("%s: the command line's state is not the one applied", c.name)
+		}
 	}
 }

@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"strings"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/agentready/agentready/scenarios"
 )
 
 // signIn puts the run's sign-in in the fresh tab before the start page
@@ -20,43 +17,10 @@ import (
 // answers whether a sign-in request is still to be sent, from the start
 // page. A sign-in the tab could not take is the harness's fault.
 func (r *runner) signIn(ctx context.Context) (request bool) {
-	cli, file := r.t.SignIn, r.sc.SignIn
-	if cli.Empty() && !file.Active() {
+	in, request, rec := r.sc.SignIn.Resolve(r.t.SignIn)
+	if rec == nil {
 		return false
 	}
-	fileFrom := "scenario"
-	if file.Active() && filepath.Base(file.From) == scenarios.FolderFile {
-		fileFrom = "folder file"
-	}
-	rec := &scenarios.SignInRecord{Overridden: file.Overridden(cli)}
-	in := file.Options()
-	fromFile := file.Active()
-	request = fromFile && file.Request != ""
-	if cli.State != nil {
-		in.State, request = cli.State, false
-	}
-	if len(cli.Headers) > 0 {
-		in.Headers = cli.Headers
-	}
-	if in.State != nil {
-		rec.StorageState = "(--storage-state)"
-		if cli.State == nil {
-			rec.StorageState = filepath.Base(file.StorageState)
-		}
-		rec.Cookies, rec.Origins = len(in.State.Cookies), len(in.State.Origins)
-	}
-	rec.Headers = in.HeaderNames()
-	if request {
-		rec.Request = string(file.Request)
-	}
-	var from []string
-	if !cli.Empty() {
-		from = append(from, "command line")
-	}
-	if fromFile && (request || (in.State != nil && cli.State == nil) || (len(file.Headers) > 0 && len(cli.Headers) == 0)) {
-		from = append(from, fileFrom)
-	}
-	rec.From = strings.Join(from, " and ")
 	r.ev.SignIn = rec
 	if err := r.t.Tab.SignIn(ctx, in); err != nil {
 		r.fault("sign in before the start page: %v", err)
