@@ -22,7 +22,9 @@ import (
 // tools the recording offered; a page that now offers a different tool or
 // schema, or a conversation longer than the recording, is a harness fault
 // naming what differs.
-func Replay(path string) (*Agent, error) {
+//
+// pageActions offers page_click as the recorded run did (--model-page-actions).
+func Replay(path string, pageActions bool) (*Agent, error) {
 	if path == "" {
 		return nil, errors.New("--agent replay:DIR needs a bundle or a run folder after the colon")
 	}
@@ -30,7 +32,7 @@ func Replay(path string) (*Agent, error) {
 		return nil, fmt.Errorf("--agent replay:%s: not a folder of a recorded run or bundle", path)
 	}
 	zero := 0
-	a := newAgent(Config{BaseURL: "http://replay.invalid/v1", Model: "recorded", Retries: &zero}, "replay")
+	a := newAgent(Config{BaseURL: "http://replay.invalid/v1", Model: "recorded", Retries: &zero, PageActions: pageActions}, "replay")
 	a.replay = &cassette{path: path}
 	return a, nil
 }
