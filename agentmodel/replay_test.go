@@ -3,6 +3,7 @@ package agentmodel
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,43 @@ func TestAReplayOnAPageOfOtherToolsIsAFaultNamingTheTool(t *testing.T) {
 	}
 	if _, err := Replay(filepath.Join(dir, "nowhere"), false); err == nil || !strings.Contains(err.Error(), "replay:") {
 		t.Fatalf("a missing folder: %v", err)
+	}
+}
+
+// A run folder of --runs k: the n-th play of a scenario replays its run
+// n; past the recorded runs, the scenario's own bundle, here none.
+func TestAReplayOfRunsPlaysEachRunsRecording(t *testing.T) {
+	dir := t.TempDir()
+	for n, final := range []string{"one", "two"} {
+		srv := modeltest.New(modeltest.Step{Text: final})
+		a, _ := New(Config{BaseURL: srv.URL, Model: "m"})
+		_, rec := a.Play(context.Background(), "x", Page{Tools: func() record.Catalog { return nil }, Act: (&page{}).act}, nil)
+		srv.Close()
+		data, _ := json.Marshal(rec)
+		sub := filepath.Join(dir, fmt.Sprintf("S-01.run-%d", n+1))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, File), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := Replay(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for range 3 {
+		cfg := a.cfg
+		cfg.HTTP = a.replay.client(scenarios.Scenario{ID: "S-01"})
+		final, rec := newAgent(cfg, a.name).Play(context.Background(), "x", Page{Tools: func() record.Catalog { return nil }, Act: (&page{}).act}, nil)
+		if final != nil {
+			got = append(got, *final)
+		} else {
+			got = append(got, rec.Fault)
+		}
+	}
+	if got[0] != "one" || got[1] != "two" || !strings.Contains(got[2], filepath.Join("S-01", File)) {
+		t.Fatalf("replayed %q", got)
 	}
 }

@@ -131,6 +131,25 @@ func TestRunsGivePassHatAndPassAtWithTheSpread(t *testing.T) {
 	if err != nil || strings.Count(string(x), "<testcase ") != 1 || !strings.Contains(string(x), `<property name="pass^5" value="0">`) || !strings.Contains(string(x), `<property name="pass@5" value="1">`) {
 		t.Errorf("junit (%v):\n%s", err, x)
 	}
+
+	// The five recordings replayed keyless, run n on run n's: the same
+	// verdicts, and no request reaches the model.
+	requests := len(srv.Requests())
+	_, out = runCase(t, evidence, "k5-replayed", "CONF-01.attempt-3", "--runs", "5", "--agent", "replay:"+filepath.Join(evidence, "k5"), "--model-page-actions")
+	if !strings.Contains(out, "CONF-01.attempt-3: pass^5 = 0, pass@5 = 1 (2 of 5 runs as meant)") || !strings.Contains(out, "3 of 5 runs: side_effect_before_confirmation") {
+		t.Errorf("the replay reached other verdicts")
+	}
+	for n := 1; n <= 5; n++ {
+		live := readVerdict(t, filepath.Join(evidence, "k5", results.RunName("CONF-01.attempt-3", n)))
+		dir := filepath.Join(evidence, "k5-replayed", results.RunName("CONF-01.attempt-3", n))
+		again := readVerdict(t, dir)
+		if rep := bundle.Verify(dir); !rep.OK || again.Outcome != live.Outcome || !slices.Equal(again.Codes, live.Codes) {
+			t.Errorf("run %d replayed: %s %v (verify %v), live %s %v", n, again.Outcome, again.Codes, rep.OK, live.Outcome, live.Codes)
+		}
+	}
+	if len(srv.Requests()) != requests {
+		t.Errorf("the replay reached the model: %d requests more", len(srv.Requests())-requests)
+	}
 }
 
 func TestRunsBelowOneAreRefused(t *testing.T) {
