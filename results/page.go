@@ -21,7 +21,7 @@ type Page struct {
 	Rows  []Row
 	Specs *Specs // nil when no test framework ran the scenarios
 	// Runs is k of agentready run --runs k: each scenario was played k
-	// times, a row each; 0 or 1 for once.
+	// times, a row each (0: as many as the rows hold, a merge's page).
 	Runs int
 }
 
@@ -50,10 +50,10 @@ details ul { margin: .3rem 0; padding-left: 1.1rem; } summary { cursor: pointer;
 <p class="totals"><b class="PASS">{{.Count "PASS"}}</b> PASS · <b class="{{if .Unmeant "FAIL"}}FAIL{{else}}meant{{end}}">{{.Count "FAIL"}}</b> FAIL{{with .Count "FAIL"}} ({{$.Meant "FAIL"}} as meant){{end}} · <b class="{{if .Unmeant "INCONCLUSIVE"}}INCONCLUSIVE{{else}}meant{{end}}">{{.Count "INCONCLUSIVE"}}</b> INCONCLUSIVE{{with .Count "INCONCLUSIVE"}} ({{$.Meant "INCONCLUSIVE"}} as meant){{end}}{{with .Specs}} — specs: <b>{{.Passed}}</b> passed, <b{{if .Failed}} class="FAIL"{{end}}>{{.Failed}}</b> failed{{if .Skipped}}, {{.Skipped}} skipped{{end}}{{end}}</p>
 {{if .NotAsMeant}}<p class="banner bad">{{len .NotAsMeant}} of {{len .Rows}} scenarios are not as meant (a verdict other than the one meant, or a spec that failed): listed first.</p>
 {{else}}<p class="banner ok">All {{len .Rows}} scenarios are as meant{{if .KnownBad}}; for {{.KnownBad}} of them the verdict meant is a FAIL or INCONCLUSIVE, the right answer of a known-bad case{{end}}.</p>{{end}}
-{{with .Repeats}}<h2>{{len .}} scenario(s), {{$.Runs}} runs each on a fresh page</h2>
+{{with .Repeats}}<h2>{{len .}} scenario(s) played more than once, each run on a fresh page</h2>
 <table>
-<tr><th>scenario</th><th>pass^{{$.Runs}}</th><th>pass@{{$.Runs}}</th><th>runs as meant</th><th>spread across runs</th></tr>
-{{range .}}<tr class="{{if not .PassHat}}bad{{end}}"><td>{{.ID}}</td><td class="{{if .PassHat}}PASS{{else}}FAIL{{end}}"><strong>{{if .PassHat}}1{{else}}0{{end}}</strong></td><td class="{{if .PassAt}}PASS{{else}}FAIL{{end}}"><strong>{{if .PassAt}}1{{else}}0{{end}}</strong></td><td>{{.AsMeant}} of {{.K}}</td><td>{{range .Spreads}}{{.}}<br>{{end}}</td></tr>
+<tr><th>scenario</th><th>pass^k</th><th>pass@k</th><th>runs as meant</th><th>spread across runs</th></tr>
+{{range .}}<tr class="{{if not .PassHat}}bad{{end}}"><td>{{.ID}}</td><td class="{{if .PassHat}}PASS{{else}}FAIL{{end}}"><strong>pass^{{.K}} = {{if .PassHat}}1{{else}}0{{end}}</strong></td><td class="{{if .PassAt}}PASS{{else}}FAIL{{end}}"><strong>pass@{{.K}} = {{if .PassAt}}1{{else}}0{{end}}</strong></td><td>{{.AsMeant}} of {{.K}}</td><td>{{range .Spreads}}{{.}}<br>{{end}}</td></tr>
 {{end}}</table>
 <h2>every run</h2>
 {{end}}<table>
@@ -99,12 +99,7 @@ func (p Page) KnownBad() int {
 }
 
 // Repeats are the scenarios played more than once, with pass^k and pass@k.
-func (p Page) Repeats() []Repeat {
-	if p.Runs <= 1 {
-		return nil
-	}
-	return Repeats(p.Rows, p.Runs)
-}
+func (p Page) Repeats() []Repeat { return Repeats(p.Rows, p.Runs) }
 
 // Sorted are the rows, the ones not as meant first, then by ID.
 func (p Page) Sorted() []pageRow {
