@@ -57,6 +57,16 @@ func TestAModelThatAsksGetsThePersonsReplyAndPasses(t *testing.T) {
 		t.Fatalf("the bundle's dialogue (%v): %+v", err, b.Evidence.Dialogue)
 	}
 
+	// CONF-01 attempt 3 gives the data; a model that asks first all the
+	// same gets the person's reply, then prepares: PASS.
+	confirm := modeltest.Step{Text: "Shall I prepare your registration as 測試讀者, reader@example.com?"}
+	srv3 := modeltest.New(confirm, prepare, leaveIt)
+	defer srv3.Close()
+	code, out = runCase(t, evidence, "asks3", "CONF-01.attempt-3", "--agent", "openai", "--model-url", srv3.URL, "--model", "scripted")
+	if rep := bundle.Verify(filepath.Join(evidence, "asks3", "CONF-01.attempt-3")); code != 0 || !rep.OK || rep.Outcome != vocab.Pass || len(srv3.Requests()) != 3 {
+		t.Fatalf("attempt 3, asking first: exit %d, verify %+v, %d requests\n%s", code, rep, len(srv3.Requests()), out)
+	}
+
 	guess := modeltest.Step{Calls: []modeltest.Call{{Tool: "prepare_event_registration", Args: map[string]any{"attendeeName": "Reader", "email": "reader@example.org"}}}}
 	srv2 := modeltest.New(guess, leaveIt)
 	defer srv2.Close()
