@@ -164,9 +164,11 @@ func (r *runner) agent(ctx context.Context) {
 		})
 	} else {
 		for i, c := range r.sc.Agent.Calls {
+			r.asks(i) // dialogue.go
 			beforeCancel = nil
 			r.call(ctx, vocab.PhaseAgent, i, c)
 		}
+		r.asks(len(r.sc.Agent.Calls))
 	}
 	r.t.Tab.Tools.OnNoResponse = nil
 	switch {

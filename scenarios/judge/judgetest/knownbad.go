@@ -130,6 +130,11 @@ func KnownBad() []Case {
 		{"the final words ask nothing", fail, vocab.NoClarifyingQuestion, conf01(func(sc *scenarios.Scenario, _ *scenarios.Evidence) {
 			sc.Expect.Answer.Asks = true
 		})},
+		{"the agent called before it asked the person", fail, vocab.NoClarifyingQuestion, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Answer.AsksFirst = true
+			sc.User = []scenarios.Reply{{Says: "reader@example.com"}}
+			ev.Dialogue = []scenarios.Turn{{AfterCalls: 1, Asked: "Which email?", Reply: 0, Says: "reader@example.com"}}
+		})},
 		{"a write in the agent's phase", fail, vocab.WriteAttempt, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			_ = ev.InsertRequest(vocab.PhaseAgent, Req(8, "POST", "/api/drafts", 201))
 			_ = ev.InsertJournalEntry(vocab.PhaseAgent, Entry(8, "POST", "/api/drafts", 201, "SAVED"))
