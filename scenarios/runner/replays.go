@@ -78,6 +78,10 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 	p := &replayer{r: r, person: person, records: &scenarios.Replays{Runs: []scenarios.ReplayRun{}},
 		client: &http.Client{Timeout: r.t.Bound, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	r.ev.Replays = p.records
+	// Connections dialled for copies sent at once and left unused would
+	// hold up the app's graceful shutdown (a new connection counts as
+	// active for seconds): let go of them when done.
+	defer p.client.CloseIdleConnections()
 	type job struct {
 		run   scenarios.ReplayRun
 		entry scenarios.ReplayExpect
@@ -351,6 +355,7 @@ func (p *replayer) otherSession(ctx context.Context, entry scenarios.ReplayExpec
 		run.Fault = "open the start page as another session: " + err.Error()
 		return false
 	}
+	defer client.CloseIdleConnections()
 	defer res.Body.Close()
 	u, _ := url.Parse(p.r.t.BaseURL + "/")
 	req.cookies = jar.Cookies(u)
