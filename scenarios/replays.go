@@ -99,10 +99,14 @@ var defaultReplayRules = map[vocab.ReplayKind]ReplayRule{
 }
 
 // ReplayPlan is every write the run replays: the scenario's entries, then
-// one with the defaults for each guarded request no entry names.
+// one with the defaults for each guarded write no entry names (a guarded
+// read changes nothing to replay).
 func (e Expect) ReplayPlan() []ReplayExpect {
 	plan := slices.Clone(e.Replays)
 	for _, g := range e.Guarded {
+		if m, _, _ := g.Split(); !record.IsWrite(m) {
+			continue
+		}
 		if !slices.ContainsFunc(e.Replays, func(r ReplayExpect) bool { return sameLine(r.Request, g) && r.PhaseOrDefault() == vocab.PhaseHuman }) {
 			plan = append(plan, ReplayExpect{Request: g})
 		}

@@ -38,7 +38,7 @@ func TestReplayEntriesThatCannotBeMeantDoNotLoad(t *testing.T) {
 // not; a kind not named keeps its default.
 func TestTheReplayPlanAddsTheDefaults(t *testing.T) {
 	sc, err := Parse(badName, []byte(edit(t, "  guarded: [POST /api/x]\n",
-		"  guarded: [POST /api/x, post /api/y]\n  replays:\n    - {request: POST /api/x, lifetime: 2m, again: {expect: refused, code: USED}}\n    - {request: POST /api/y, phase: agent}\n")))
+		"  guarded: [POST /api/x, post /api/y, GET /api/z]\n  replays:\n    - {request: POST /api/x, lifetime: 2m, again: {expect: refused, code: USED}}\n    - {request: POST /api/y, phase: agent}\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
