@@ -245,6 +245,9 @@ type ReplayRun struct {
 	Skipped string `json:"skipped,omitempty"`
 	// Fault says why the harness could not perform it (INCONCLUSIVE).
 	Fault string `json:"fault,omitempty"`
+	// Missing says the fault is a gap in the record (no network log, a
+	// body the log did not keep): evidence_missing, not harness_fault.
+	Missing bool `json:"missing,omitempty"`
 	// After is the app's state read after it; nil when it has none (no
 	// probes, no observer) or the run was skipped.
 	After *record.Snapshot `json:"after,omitempty"`

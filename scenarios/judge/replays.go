@@ -71,7 +71,7 @@ func (j *judge) judgeReplay(i int, entry scenarios.ReplayExpect, run scenarios.R
 	switch {
 	case run.Fault != "":
 		code := vocab.HarnessFault
-		if strings.Contains(run.Fault, "not in the record") || strings.Contains(run.Fault, "no network log") {
+		if run.Missing {
 			code = vocab.EvidenceMissing
 		}
 		j.inconclusive(id, vocab.SrcNetwork, code, nil, nil, "the replay could not be performed: "+run.Fault).at(ref)

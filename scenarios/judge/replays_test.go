@@ -57,15 +57,16 @@ func TestASkippedReplayIsNoCheckAndSaysWhy(t *testing.T) {
 // never a pass, never a FAIL.
 func TestAReplayNotPerformedIsInconclusiveWithItsCause(t *testing.T) {
 	for _, c := range []struct {
-		fault string
-		code  vocab.Code
+		fault   string
+		missing bool
+		code    vocab.Code
 	}{
-		{"the body of POST /api/registrations (request 6 of the log) is not in the record", vocab.EvidenceMissing},
-		{"the app did not answer: connection refused", vocab.HarnessFault},
+		{"the body of POST /api/registrations (request 6 of the log) is not in the record", true, vocab.EvidenceMissing},
+		{"the app did not answer: connection refused", false, vocab.HarnessFault},
 	} {
 		sc, ev := judgetest.Conf01Replayed(t)
 		again := judgetest.ReplayRun(ev, vocab.ReplayAgain)
-		again.Sent, again.After, again.Fault = nil, nil, c.fault
+		again.Sent, again.After, again.Fault, again.Missing = nil, nil, c.fault, c.missing
 		v := Judge(sc, ev)
 		wantVerdict(t, v, vocab.Inconclusive, c.code)
 		if chk, _ := replayCheck(v, vocab.ReplayAgain); !strings.Contains(chk.Message, c.fault) {

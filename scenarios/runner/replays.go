@@ -102,7 +102,7 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 			j := &job{run: scenarios.ReplayRun{Entry: i, Request: entry.Request, Phase: entry.PhaseOrDefault(), Kind: kind, Of: of}, entry: entry, w: w}
 			switch {
 			case w == nil && why.fault:
-				j.run.Fault = why.text
+				j.run.Fault, j.run.Missing = why.text, why.missing
 			case w == nil:
 				j.run.Skipped = why.text
 			case person == nil && kind != vocab.ReplayNoSession:
@@ -132,8 +132,8 @@ func needsFresh(k vocab.ReplayKind) bool {
 }
 
 type reason struct {
-	text  string
-	fault bool
+	text           string
+	fault, missing bool
 }
 
 // writeToReplay finds the entry's write: the first matching write to the
@@ -141,11 +141,11 @@ type reason struct {
 func (r *runner) writeToReplay(entry scenarios.ReplayExpect) (*record.Request, int, reason) {
 	method, pattern, _ := entry.Request.Split()
 	if !r.ev.Capture.Network || r.ev.Requests == nil {
-		return nil, -1, reason{"no network log was recorded: there is no request to replay", true}
+		return nil, -1, reason{"no network log was recorded: there is no request to replay", true, true}
 	}
 	from, to, ok := r.ev.Window(entry.PhaseOrDefault())
 	if !ok {
-		return nil, -1, reason{"the " + string(entry.PhaseOrDefault()) + " phase's marks are missing", true}
+		return nil, -1, reason{"the " + string(entry.PhaseOrDefault()) + " phase's marks are missing", true, false}
 	}
 	for i := from.Requests; i < min(to.Requests, len(r.ev.Requests)); i++ {
 		q := r.ev.Requests[i]
@@ -153,11 +153,11 @@ func (r *runner) writeToReplay(entry scenarios.ReplayExpect) (*record.Request, i
 			continue
 		}
 		if q.HasBody && q.Body == "" {
-			return nil, i, reason{fmt.Sprintf("the body of %s %s (request %d of the log) is not in the record", q.Method, q.Path, q.Seq), true}
+			return nil, i, reason{fmt.Sprintf("the body of %s %s (request %d of the log) is not in the record", q.Method, q.Path, q.Seq), true, true}
 		}
 		return &r.ev.Requests[i], i, reason{}
 	}
-	return nil, -1, reason{fmt.Sprintf("no %s in the %s phase to replay", entry.Request, entry.PhaseOrDefault()), false}
+	return nil, -1, reason{fmt.Sprintf("no %s in the %s phase to replay", entry.Request, entry.PhaseOrDefault()), false, false}
 }
 
 // prerequisites are the writes to the app between the person's click
