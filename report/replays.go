@@ -17,6 +17,10 @@ func (t *timeline) replayRows() {
 	if rp == nil {
 		return
 	}
+	for _, c := range rp.Controls {
+		t.add(Row{Phase: vocab.PhaseEnd, Kind: RowReplay, Who: "harness", What: fmt.Sprintf("control of %s, as the person: %s", c.Request, sentWords(c.Sent)),
+			Detail: strings.Join(c.Changes, "; "), File: bundle.RunFile})
+	}
 	for i, run := range rp.Runs {
 		what := fmt.Sprintf("replay %s of %s", run.Kind, run.Request)
 		var detail []string
@@ -29,21 +33,7 @@ func (t *timeline) replayRows() {
 			what += ": skipped"
 			detail = append(detail, run.Skipped)
 		default:
-			var answers []string
-			for _, s := range run.Sent {
-				a := fmt.Sprintf("%s %s → %d", s.Method, s.Path, s.Status)
-				if c := s.AnswerCode(); c != "" {
-					a += " " + c
-				}
-				if s.Error != "" {
-					a += " (" + s.Error + ")"
-				}
-				if s.Prerequisite {
-					a = "first " + a
-				}
-				answers = append(answers, a)
-			}
-			what += ": " + strings.Join(answers, "; ")
+			what += ": " + sentWords(run.Sent)
 			detail = append(detail, run.Changes...)
 			if run.Clock != "" {
 				detail = append(detail, "the app's clock moved on "+run.Clock)
@@ -52,4 +42,23 @@ func (t *timeline) replayRows() {
 		t.add(Row{Phase: vocab.PhaseEnd, Kind: RowReplay, Who: "harness", What: what, Detail: strings.Join(detail, "; "), Bad: bad,
 			File: bundle.RunFile, refs: []scenarios.Ref{scenarios.ReplayRef(i)}})
 	}
+}
+
+// sentWords says what a replay sent and how each was answered.
+func sentWords(sent []scenarios.ReplaySend) string {
+	var answers []string
+	for _, s := range sent {
+		a := fmt.Sprintf("%s %s → %d", s.Method, s.Path, s.Status)
+		if c := s.AnswerCode(); c != "" {
+			a += " " + c
+		}
+		if s.Error != "" {
+			a += " (" + s.Error + ")"
+		}
+		if s.Prerequisite {
+			a = "first " + a
+		}
+		answers = append(answers, a)
+	}
+	return strings.Join(answers, "; ")
 }

@@ -220,6 +220,10 @@ type Replays struct {
 	// Runs are the replays in the order performed; each is held against
 	// the state after the one before it (or Base).
 	Runs []ReplayRun `json:"runs"`
+	// Controls are, for each write replayed with fresh confirmations, the
+	// same new write sent as the person before any replay (kind control):
+	// accepted, it shows that only the rule a replay attacks can refuse it.
+	Controls []ReplayRun `json:"controls,omitempty"`
 }
 
 // ReplayRun is one kind of replay of one recorded write.

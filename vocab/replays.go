@@ -17,6 +17,11 @@ const (
 	ReplayExpired      ReplayKind = "expired"
 )
 
+// ReplayControl is not an attack: the write a kind sends with a fresh
+// confirmation, sent as the person, which must be accepted for any such
+// kind to show something.
+const ReplayControl ReplayKind = "control"
+
 // ReplayKinds lists every kind in the order a run performs them.
 var ReplayKinds = []ReplayKind{ReplayNoSession, ReplayNoCSRF, ReplayStale, ReplayAgain, ReplayOtherSession, ReplayRace, ReplayExpired}
 

@@ -80,6 +80,12 @@ func (j *judge) judgeReplay(i int, entry scenarios.ReplayExpect, run scenarios.R
 		j.skip(id, run.Skipped)
 		return
 	}
+	if run.Fresh {
+		if why := j.controlFails(run.Entry); why != "" {
+			j.skip(id, why)
+			return
+		}
+	}
 	var copies []scenarios.ReplaySend
 	for _, s := range run.Sent {
 		if !s.Prerequisite {
@@ -125,6 +131,27 @@ func (j *judge) judgeReplay(i int, entry scenarios.ReplayExpect, run scenarios.R
 	default:
 		j.pass(id, vocab.SrcState, rule.Expect, answer, fmt.Sprintf("%s%s answered %s and left the app's state as it was", kindWords[run.Kind], how, answer)).at(ref)
 	}
+}
+
+// controlFails says why the control of entry shows that a replay sent
+// with a fresh confirmation can show nothing: it was not recorded, or the
+// app refused the same new write from the person too. "" when it was
+// accepted.
+func (j *judge) controlFails(entry int) string {
+	i := slices.IndexFunc(j.ev.Replays.Controls, func(c scenarios.ReplayRun) bool { return c.Entry == entry })
+	if i < 0 {
+		return "no control was recorded: whether the app would take a new write of the person's at all is unknown"
+	}
+	c := j.ev.Replays.Controls[i]
+	k := slices.IndexFunc(c.Sent, func(s scenarios.ReplaySend) bool { return !s.Prerequisite })
+	if k < 0 {
+		return "the control was not sent: whether the app would take a new write of the person's at all is unknown"
+	}
+	if !c.Sent[k].Accepted() {
+		return "the same new write sent as the person (a fresh confirmation, new values) was refused too, " + answered(c.Sent[k]) +
+			": the app refuses it for a reason this replay does not change, so its refusal shows nothing of the rule it attacks"
+	}
+	return ""
 }
 
 var kindWords = map[vocab.ReplayKind]string{

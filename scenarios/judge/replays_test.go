@@ -138,3 +138,25 @@ func TestReplaysOffAndOldRecords(t *testing.T) {
 		t.Errorf("skipped %v", v.Skipped)
 	}
 }
+
+// When the app refuses the new write from the person too (the control),
+// no kind sent with a fresh confirmation can show anything: each is
+// skipped, saying why; again, which repeats the person's own request, is
+// still judged.
+func TestAControlRefusedSkipsTheFreshKinds(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	ev.Replays.Controls[0].Sent[1] = judgetest.ReplayAnswer{Status: 409, Code: "ALREADY_REGISTERED"}.Send()
+	judgetest.ReplayRun(ev, vocab.ReplayOtherSession).Sent[0] = judgetest.ReplayAnswer{Status: 409, Code: "ALREADY_REGISTERED"}.Send()
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Pass)
+	if len(v.Skipped) != len(vocab.ReplayKinds)-1 || !strings.Contains(v.Skipped[0].Reason, "409 ALREADY_REGISTERED") {
+		t.Errorf("skipped %v", v.Skipped)
+	}
+	if c, ok := replayCheck(v, vocab.ReplayAgain); !ok || c.Status != vocab.CheckPass {
+		t.Errorf("again: %+v", c)
+	}
+	ev.Replays.Controls = nil
+	if v := Judge(sc, ev); len(v.Skipped) != len(vocab.ReplayKinds)-1 || !strings.Contains(v.Skipped[0].Reason, "no control") {
+		t.Errorf("no control: skipped %v", v.Skipped)
+	}
+}

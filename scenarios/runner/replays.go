@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -66,6 +67,14 @@ type replayer struct {
 	client  *http.Client
 	person  []*http.Cookie
 	records *scenarios.Replays
+	// variation numbers the new values of each write sent with a fresh
+	// confirmation, so that no two are the same write.
+	variation int
+}
+
+func (p *replayer) nextVariation() int {
+	p.variation++
+	return p.variation
 }
 
 // replay performs the plan's replays, in order, after the records are
@@ -111,10 +120,29 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 			jobs = append(jobs, j)
 		}
 	}
-	// A fresh confirmation for each kind that needs one, before the base
-	// state is read: what the prerequisites change is not the replay's.
+	// The control first: for each write with a fresh confirmation, that new
+	// write sent as the person must be accepted, or no kind sent as one
+	// can show anything. Then a fresh confirmation for each kind that
+	// takes one. All before the base state is read: what they change is
+	// not the replays'.
+	controlled := map[int]bool{}
 	for _, j := range jobs {
-		if j.run.Skipped == "" && j.run.Fault == "" && needsFresh(j.run.Kind) {
+		if j.run.Skipped != "" || j.run.Fault != "" || controlled[j.run.Entry] {
+			continue
+		}
+		controlled[j.run.Entry] = true
+		control := scenarios.ReplayRun{Entry: j.run.Entry, Request: j.run.Request, Phase: j.run.Phase, Kind: vocab.ReplayControl, Of: j.run.Of}
+		if fw := p.freshen(ctx, j.w, &control); fw != nil {
+			req := p.build(*j.w, p.person)
+			var changes []string
+			req.body, changes = fw.varied(p.nextVariation())
+			control.Fresh, control.Changes = true, append(fw.changes, changes...)
+			control.Sent = append(control.Sent, p.send(ctx, req, false))
+			p.records.Controls = append(p.records.Controls, control)
+		}
+	}
+	for _, j := range jobs {
+		if j.run.Skipped == "" && j.run.Fault == "" && j.run.Kind != vocab.ReplayAgain {
 			j.fresh = p.freshen(ctx, j.w, &j.run)
 		}
 	}
@@ -125,10 +153,6 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 		}
 		p.records.Runs = append(p.records.Runs, j.run)
 	}
-}
-
-func needsFresh(k vocab.ReplayKind) bool {
-	return k == vocab.ReplayOtherSession || k == vocab.ReplayRace || k == vocab.ReplayExpired
 }
 
 type reason struct {
@@ -160,21 +184,29 @@ func (r *runner) writeToReplay(entry scenarios.ReplayExpect) (*record.Request, i
 	return nil, -1, reason{fmt.Sprintf("no %s in the %s phase to replay", entry.Request, entry.PhaseOrDefault()), false, false}
 }
 
+// reviewBefore is the review of the person's click that w followed, or nil.
+func (r *runner) reviewBefore(w *record.Request) *scenarios.Review {
+	idx := slices.IndexFunc(r.ev.Requests, func(q record.Request) bool { return q.Seq == w.Seq })
+	var out *scenarios.Review
+	for k := range r.ev.Reviews {
+		rv := &r.ev.Reviews[k]
+		if rv.Phase == vocab.PhaseHuman && rv.Requests <= idx && (out == nil || rv.Requests > out.Requests) {
+			out = rv
+		}
+	}
+	return out
+}
+
 // prerequisites are the writes to the app between the person's click
 // before w and w: what the page sent to get w's confirmation.
 func (r *runner) prerequisites(w *record.Request) []record.Request {
 	idx := slices.IndexFunc(r.ev.Requests, func(q record.Request) bool { return q.Seq == w.Seq })
-	click := -1
-	for _, rv := range r.ev.Reviews {
-		if rv.Phase == vocab.PhaseHuman && rv.Requests <= idx && rv.Requests > click {
-			click = rv.Requests
-		}
-	}
-	if click < 0 {
+	rv := r.reviewBefore(w)
+	if rv == nil {
 		return nil
 	}
 	var out []record.Request
-	for _, q := range r.ev.Requests[click:idx] {
+	for _, q := range r.ev.Requests[rv.Requests:idx] {
 		if record.IsWrite(q.Method) && q.Counted() && sameOrigin(r.t.BaseURL)(q.URL) {
 			out = append(out, q)
 		}
@@ -182,10 +214,68 @@ func (r *runner) prerequisites(w *record.Request) []record.Request {
 	return out
 }
 
-// freshWrite is w's body with the values of fresh prerequisites' answers.
+// freshWrite is w's body with the values of fresh prerequisites' answers,
+// and the values the person saw at the click, which each write sent with
+// it replaces by new ones (varied).
 type freshWrite struct {
-	body    string
+	body    any
 	changes []string
+	fresh   map[string]bool // the names set from the answers: kept
+	seen    map[string]bool // values a visible control of the clicked form showed
+}
+
+// varied is the fresh write as a new one the person could have made: each
+// string of the body the person saw at the click (not a confirmation, a
+// CSRF token or a precondition) gets a new value of its shape, numbered n,
+// so that a rule refusing the same data twice (an email registered
+// already) does not stand in for the rule a replay attacks. An email gets
+// a +rN tag, free text (with a space, a capital or a letter beyond ASCII)
+// " N"; a token such as an enum value or an id is kept.
+func (fw *freshWrite) varied(n int) (string, []string) {
+	b, _ := json.Marshal(fw.body)
+	var body any
+	_ = json.Unmarshal(b, &body)
+	var changes []string
+	var walk func(v any, at string)
+	walk = func(v any, at string) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				ptr := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+				str, ok := v[k].(string)
+				if !ok {
+					walk(v[k], ptr)
+					continue
+				}
+				if fw.fresh[k] || csrfName(k) || preconditionName(k) || !fw.seen[str] {
+					continue
+				}
+				if nv := newValue(str, n); nv != str {
+					v[k] = nv
+					changes = append(changes, ptr+" a new value of its shape")
+				}
+			}
+		case []any:
+			for i, e := range v {
+				walk(e, fmt.Sprintf("%s/%d", at, i))
+			}
+		}
+	}
+	walk(body, "")
+	out, _ := json.Marshal(body)
+	return string(out), changes
+}
+
+func newValue(s string, n int) string {
+	if at := strings.LastIndexByte(s, '@'); at > 0 && strings.Count(s, "@") == 1 && !strings.ContainsAny(s, " \t") {
+		return s[:at] + "+r" + strconv.Itoa(n) + s[at:]
+	}
+	for _, r := range s {
+		if r == ' ' || r > unicode.MaxASCII || unicode.IsUpper(r) {
+			return s + " " + strconv.Itoa(n)
+		}
+	}
+	return s
 }
 
 // freshen sends w's prerequisites again as the person and puts the values
@@ -201,7 +291,7 @@ func (p *replayer) freshen(ctx context.Context, w *record.Request, run *scenario
 	if json.Unmarshal([]byte(w.Body), &body) != nil {
 		return nil
 	}
-	fw := &freshWrite{}
+	fw := &freshWrite{fresh: map[string]bool{}, seen: map[string]bool{}}
 	for _, q := range pre {
 		sent := p.send(ctx, p.build(q, p.person), true)
 		run.Sent = append(run.Sent, sent)
@@ -210,14 +300,21 @@ func (p *replayer) freshen(ctx context.Context, w *record.Request, run *scenario
 			continue
 		}
 		for _, name := range replaceByName(body, answer) {
+			fw.fresh[name] = true
 			fw.changes = append(fw.changes, fmt.Sprintf("%s from a fresh %s %s", name, q.Method, q.Path))
 		}
 	}
 	if len(fw.changes) == 0 {
 		return nil
 	}
-	b, _ := json.Marshal(body)
-	fw.body = string(b)
+	if rv := p.r.reviewBefore(w); rv != nil {
+		for _, f := range rv.Form {
+			if !f.Hidden && !f.File && f.Value != "" {
+				fw.seen[f.Value] = true
+			}
+		}
+	}
+	fw.body = body
 	return fw
 }
 
@@ -275,8 +372,11 @@ func findString(v any, name string) (string, bool) {
 func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w *record.Request, fresh *freshWrite, run *scenarios.ReplayRun) {
 	req := p.build(*w, p.person)
 	if fresh != nil {
-		req.body, run.Fresh = fresh.body, true
+		var changes []string
+		req.body, changes = fresh.varied(p.nextVariation())
+		run.Fresh = true
 		run.Changes = append(run.Changes, fresh.changes...)
+		run.Changes = append(run.Changes, changes...)
 	}
 	switch run.Kind {
 	case vocab.ReplayNoSession:
@@ -327,11 +427,21 @@ func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w 
 		}
 		run.Clock = d.String()
 	}
-	copies := 1
+	reqs := []*outgoing{req}
 	if run.Kind == vocab.ReplayRace {
-		copies = entry.CopiesOrDefault()
+		// Each copy a write of its own (new values) with the one fresh
+		// confirmation: only the confirmation's single use may stop all
+		// but one. Without one, the person's own request, N times.
+		for range entry.CopiesOrDefault() - 1 {
+			c := *req
+			c.headers = maps.Clone(req.headers)
+			if fresh != nil {
+				c.body, _ = fresh.varied(p.nextVariation())
+			}
+			reqs = append(reqs, &c)
+		}
 	}
-	run.Sent = append(run.Sent, p.sendAtOnce(ctx, req, copies)...)
+	run.Sent = append(run.Sent, p.sendAtOnce(ctx, reqs)...)
 	if run.Sent[len(run.Sent)-1].Error != "" && slices.IndexFunc(run.Sent, func(s scenarios.ReplaySend) bool { return !s.Prerequisite && s.Status != 0 }) < 0 {
 		run.Fault = "the app did not answer: " + run.Sent[len(run.Sent)-1].Error
 		return
@@ -579,17 +689,17 @@ func carriesPrecondition(req *outgoing, names *scenarios.ReplayNames) bool {
 	return len(stripNamed(probe, names, preconditionName, staleValue)) > 0
 }
 
-// sendAtOnce sends n copies of req together: each waits for the others to
-// be ready, so that they reach the app as nearly at once as one client can.
-func (p *replayer) sendAtOnce(ctx context.Context, req *outgoing, n int) []scenarios.ReplaySend {
-	out := make([]scenarios.ReplaySend, n)
-	if n == 1 {
-		out[0] = p.send(ctx, req, false)
+// sendAtOnce sends reqs together: each waits for the others to be ready,
+// so that they reach the app as nearly at once as one client can.
+func (p *replayer) sendAtOnce(ctx context.Context, reqs []*outgoing) []scenarios.ReplaySend {
+	out := make([]scenarios.ReplaySend, len(reqs))
+	if len(reqs) == 1 {
+		out[0] = p.send(ctx, reqs[0], false)
 		return out
 	}
 	start := make(chan struct{})
 	var wg sync.WaitGroup
-	for i := range n {
+	for i, req := range reqs {
 		wg.Go(func() {
 			<-start
 			out[i] = p.send(ctx, req, false)

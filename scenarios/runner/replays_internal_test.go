@@ -34,16 +34,41 @@ type played struct {
 	app    *refapp.Server
 }
 
-// playTip sends a tip as the page does after the person's click and
-// answers a runner holding its record, ready to replay it.
+// flow is what a page sends after the person's click: an intent for
+// action, then the write to path with the body that intent makes, from a
+// form that showed form.
+type flow struct {
+	scenario, action, path string
+	body                   func(intentID string) string
+	form                   []scenarios.FormField
+}
+
+var tipFlow = flow{scenario: "../cases/TIP-01.yaml", action: "tip", path: "/api/events/" + tipEvent + "/tips",
+	body: func(in string) string { return `{"amountTWD":200,"message":"Thank you!","intentId":"` + in + `"}` }}
+
+// registration is CONF-01's: a business rule (one registration per email
+// and event) refuses the person's own write again, whatever its intent.
+var registration = flow{scenario: "../cases/CONF-01.attempt-3.yaml", action: "register", path: "/api/registrations",
+	body: func(in string) string {
+		return `{"eventId":"` + tipEvent + `","attendeeName":"Ada Lovelace","email":"ada@example.com","intentId":"` + in + `","interactionMode":"human"}`
+	},
+	form: []scenarios.FormField{{Name: "attendeeName", Value: "Ada Lovelace"}, {Name: "email", Value: "ada@example.com"}}}
+
 func playTip(t *testing.T, v refapp.Variant, observed bool) played {
+	t.Helper()
+	return play(t, tipFlow, v, observed)
+}
+
+// play sends f as the page does after the person's click and answers a
+// runner holding its record, ready to replay it.
+func play(t *testing.T, f flow, v refapp.Variant, observed bool) played {
 	t.Helper()
 	app, err := refapp.Start(refapp.Options{Variant: v, ObserverToken: "tok"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = app.Close() })
-	sc, err := scenarios.Load("../cases/TIP-01.yaml")
+	sc, err := scenarios.Load(f.scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +82,7 @@ func playTip(t *testing.T, v refapp.Variant, observed bool) played {
 	csrf := csrfMeta(res.Body)
 	res.Body.Close()
 	if csrf == "" {
-		t.Fatal("the tip page names no CSRF token")
+		t.Fatal("the page names no CSRF token")
 	}
 	headers := map[string]string{"Content-Type": "application/json", "X-CSRF-Token": csrf, "Accept": "*/*"}
 	log := record.Log{{Seq: 1, Method: "GET", URL: app.URL + sc.Start, Path: sc.Start, Status: 200, Done: true}}
@@ -88,12 +113,12 @@ func playTip(t *testing.T, v refapp.Variant, observed bool) played {
 	p := &replayer{r: r, person: jar.Cookies(u), client: &http.Client{Timeout: 5 * time.Second}}
 	r.ev.Capture.Network = true
 	r.ev.States[vocab.PhaseAgent] = p.state(context.Background())
-	r.ev.Reviews = []scenarios.Review{{Phase: vocab.PhaseHuman, Click: "#send-tip", Requests: 1}}
+	r.ev.Reviews = []scenarios.Review{{Phase: vocab.PhaseHuman, Click: "#submit", Requests: 1, Form: f.form}}
 	var intent struct {
 		IntentID string `json:"intentId"`
 	}
-	_ = json.Unmarshal(post("/api/intents", `{"action":"tip","eventId":"`+tipEvent+`"}`), &intent)
-	post("/api/events/"+tipEvent+"/tips", `{"amountTWD":200,"message":"Thank you!","intentId":"`+intent.IntentID+`"}`)
+	_ = json.Unmarshal(post("/api/intents", `{"action":"`+f.action+`","eventId":"`+tipEvent+`"}`), &intent)
+	post(f.path, f.body(intent.IntentID))
 	r.ev.Requests = log
 	r.ev.States[vocab.PhaseHuman] = p.state(context.Background())
 	r.ev.Marks = map[vocab.Phase]scenarios.Mark{vocab.PhaseAgent: {Requests: 1}, vocab.PhaseHuman: {Requests: 1}, vocab.PhaseEnd: {Requests: len(log)}}
@@ -221,5 +246,53 @@ func TestFreshValuesReplaceFieldsOfTheSameName(t *testing.T) {
 	b, _ := json.Marshal(body)
 	if !slices.Equal(got, []string{"intentId", "nonce"}) || string(b) != `{"eventId":"e","intentId":"new","n":{"nonce":"b"}}` {
 		t.Errorf("%v %s", got, b)
+	}
+}
+
+// A registration of the same email is refused again whatever its intent,
+// so replays of the person's own data would show nothing of the intent:
+// every kind but again sends a new registration the person could have made
+// (a fresh intent, a new name and email), after a control of it was
+// accepted. The correct app passes them all; the intent defects that the
+// business rule hid are each caught.
+func TestReplaysOfARegistrationReachTheIntent(t *testing.T) {
+	p := play(t, registration, "", true)
+	checks, skipped := p.replayChecks(t)
+	if len(checks) != len(vocab.ReplayKinds) || len(skipped) != 0 {
+		t.Fatalf("%d checks, skipped %v", len(checks), skipped)
+	}
+	for _, c := range checks {
+		if c.Status != vocab.CheckPass {
+			t.Errorf("%s: %s %s: %s", c.ID, c.Status, c.Code, c.Message)
+		}
+	}
+	ctl := p.r.ev.Replays.Controls
+	if len(ctl) != 1 || !ctl[0].Sent[len(ctl[0].Sent)-1].Accepted() || !strings.Contains(ctl[0].Sent[len(ctl[0].Sent)-1].Body, "ada+r1@example.com") {
+		t.Errorf("control %+v", ctl)
+	}
+	for v, code := range map[refapp.Variant]vocab.Code{
+		refapp.CSRFIgnored:    vocab.ReplayAccepted,
+		refapp.IntentNoExpiry: vocab.ExpiredReplayAccepted,
+		refapp.IntentReusable: vocab.RaceLostUpdate,
+	} {
+		checks, _ := play(t, registration, v, true).replayChecks(t)
+		if !slices.ContainsFunc(checks, func(c judge.Check) bool { return c.Code == code }) {
+			t.Errorf("%s: no %s among %v", v, code, checks)
+		}
+	}
+}
+
+func TestNewValuesKeepTheirShape(t *testing.T) {
+	for in, want := range map[string]string{
+		"reader@example.com": "reader+r3@example.com",
+		"測試讀者":               "測試讀者 3",
+		"Ada Baker":          "Ada Baker 3",
+		"croissant":          "croissant",
+		"evt-webmcp-intro":   "evt-webmcp-intro",
+		"a@b@c":              "a@b@c",
+	} {
+		if got := newValue(in, 3); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
 	}
 }

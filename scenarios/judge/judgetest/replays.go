@@ -14,7 +14,9 @@ import (
 // correct app answers them: every kind refused (INTENT_* or the session's
 // rules) and the state as it was after the person; race's five copies with
 // a fresh intent, of which one registered, each moving the seats by as
-// much as the person's own registration did.
+// much as the person's own registration did. Every kind but again was sent
+// with a fresh confirmation, and the control (the same new write as the
+// person) was accepted.
 func Conf01Replayed(tb testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
 	tb.Helper()
 	sc, ev := Conf01(tb)
@@ -44,12 +46,15 @@ func Conf01Replayed(tb testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
 			run.Fresh, run.Clock = true, "15m1s"
 			run.Sent = []scenarios.ReplaySend{refused[kind].Send()}
 		default:
+			run.Fresh = kind != vocab.ReplayAgain
 			run.Sent = []scenarios.ReplaySend{refused[kind].Send()}
 		}
 		run.After = after
 		runs = append(runs, run)
 	}
-	ev.Replays = &scenarios.Replays{Base: base, Runs: runs}
+	control := scenarios.ReplayRun{Entry: 0, Request: "POST /api/registrations", Phase: vocab.PhaseHuman, Kind: vocab.ReplayControl, Of: 5, Fresh: true,
+		Sent: []scenarios.ReplaySend{{Prerequisite: true, Method: "POST", Path: "/api/intents", Status: 201}, ReplayAnswer{201, "REGISTERED"}.Send()}}
+	ev.Replays = &scenarios.Replays{Base: base, Runs: runs, Controls: []scenarios.ReplayRun{control}}
 	return sc, ev
 }
 
