@@ -82,6 +82,9 @@ type Evidence struct {
 	// (webmcp.SettleRule): after the start load, after each navigation
 	// and before each call.
 	CatalogSettles []CatalogSettle `json:"catalogSettles,omitempty"`
+	// Replays are the suite's attack replays of recorded writes, performed
+	// after the run's last state read, and what became of them.
+	Replays *Replays `json:"replays,omitempty"`
 	// Unmet are waits of the scenario's steps that ran out: the page never
 	// got there. That is news about the app, which the checks judge; it is
 	// not a fault of the harness.

@@ -330,6 +330,11 @@ type Expect struct {
 	// value the body carries at its place must be what was shown.
 	// {off: reason} turns that off for this scenario, saying why.
 	ReviewedIsSent *ReviewedIsSent `yaml:"reviewed_is_sent,omitempty" json:"reviewed_is_sent,omitempty" examples:"[{off: the page sends the stored draft on purpose}]"`
+	// How the suite replays writes as an attacker would (again, from
+	// another session, with no session, without CSRF, with a stale
+	// precondition, N at once, after the confirmation's lifetime) and what
+	// must hold for each. Every guarded write gets the defaults unnamed.
+	Replays []ReplayExpect `yaml:"replays,omitempty" json:"replays,omitempty" examples:"[[{request: POST /api/registrations, lifetime: 2m, again: {expect: refused, code: INTENT_USED}}]]"`
 	// The JavaScript dialogs the page must open (require) and must not
 	// (forbid), each by kind, message and phase; {} is any dialog.
 	Dialogs *DialogsExpect `yaml:"dialogs,omitempty" json:"dialogs,omitempty" examples:"[{require: [{kind: confirm, message: {$pattern: (?i)delete}, phase: agent}]}, {forbid: [{}]}]"`

@@ -48,6 +48,7 @@ func (sc Scenario) validate(p *problems) {
 	sc.validateCalls(p)
 	sc.validateCatalog(p)
 	sc.validateRequests(p)
+	sc.validateReplays(p)
 	sc.validateSnapshots(p)
 	sc.validateContent(p)
 	sc.validateKnown(p)

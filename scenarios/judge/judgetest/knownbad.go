@@ -26,7 +26,7 @@ type Case struct {
 // them, so that a check kind that names no evidence is found.
 func KnownBad() []Case {
 	fail, inc := vocab.Fail, vocab.Inconclusive
-	return []Case{
+	return append([]Case{
 		{"a dialog the scenario forbids", fail, vocab.UnexpectedDialog, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
 			sc.Expect.Dialogs = &scenarios.DialogsExpect{Forbid: []scenarios.DialogMatch{{}}}
 			ev.Capture.Dialogs = true
@@ -188,7 +188,7 @@ func KnownBad() []Case {
 		{"the run was interrupted after the agent", inc, vocab.RunInterrupted, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.CutAfter(vocab.PhaseAgent, vocab.RunInterrupted, "human step 0 (click): context canceled")
 		})},
-	}
+	}, replayCases()...)
 }
 
 func conf01(change func(*scenarios.Scenario, *scenarios.Evidence)) func(testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
