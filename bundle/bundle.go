@@ -128,6 +128,8 @@ type run struct {
 	AppOutput       []string                  `json:"appOutput,omitempty"`
 	CatalogSettles  []scenarios.CatalogSettle `json:"catalogSettles,omitempty"`
 	Dialogs         []record.Dialog           `json:"dialogs,omitempty"`
+	Dialogue        []scenarios.Turn          `json:"dialogue,omitempty"`
+	Replays         *scenarios.Replays        `json:"replays,omitempty"`
 	SignIn          *scenarios.SignInRecord   `json:"signIn,omitempty"`
 }
 
@@ -197,7 +199,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
 		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
-		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, SignIn: ev.SignIn}
+		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Dialogue: ev.Dialogue, Replays: ev.Replays, SignIn: ev.SignIn}
 	if ev.Calls == nil {
 		r.Calls = nil
 	}
@@ -287,7 +289,8 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 			ev.Model = c.Bytes()
 		}
 	}
-	ev.Dialogs, ev.SignIn = r.Dialogs, r.SignIn
+	ev.Dialogs, ev.Dialogue = r.Dialogs, r.Dialogue
+	ev.Replays, ev.SignIn = r.Replays, r.SignIn
 	if r.FinalInScenario {
 		if b.Scenario.Agent.Final == nil {
 			return Bundle{}, fmt.Errorf("%s takes the final words from the scenario, which has none", RunFile)
