@@ -22,6 +22,12 @@ type Tool struct {
 	Annotations Annotations     `json:"annotations"`
 	Declarative bool            `json:"declarative"`
 	FrameID     string          `json:"frameId,omitempty"`
+	// RegisteredBy is the script whose registerTool() call made the tool:
+	// the innermost frame with a URL of the registration's stack trace, as
+	// Chromium's toolsAdded carries it, without its query and fragment (a
+	// script URL may carry a key). Empty for a form, or when the browser
+	// sent no stack (an inline script has the page's URL).
+	RegisteredBy string `json:"registeredBy,omitempty"`
 }
 
 // Annotations are the tool's hints, as the protocol names them.
