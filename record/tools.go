@@ -231,6 +231,9 @@ const (
 	ToolResponded Kind = "tool_responded"
 	ToolActivated Kind = "tool_activated" // the page's toolactivated event
 	ToolCanceled  Kind = "tool_canceled"  // the page's toolcancel event
+	// AttackPlanted: the harness planted a scenario's attack text (Planted
+	// says where; ToolName, whose result or description).
+	AttackPlanted Kind = "attack_planted"
 )
 
 // Event is one entry of the trace, in the order the browser sent it.
@@ -253,6 +256,8 @@ type Event struct {
 	// no toolsRemoved when a document goes away, so the suite removes that
 	// document's tools when its frame navigates or is detached.
 	Inferred string `json:"inferred,omitempty"`
+	// Planted is where an attack_planted event's text went.
+	Planted vocab.AttackPlace `json:"planted,omitempty"`
 }
 
 // Result is one invocation's outcome, the same for both transports.
