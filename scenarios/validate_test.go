@@ -128,7 +128,9 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a dialog kind that is not one", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {forbid: [{kind: popup}]}\n"), "expect.dialogs.forbid[0].kind", `"popup"`)
 	add("a dialog phase no dialog opens in", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {require: [{phase: all}]}\n"), "expect.dialogs.require[0].phase", `"all"`)
 	add("dialogs that say nothing", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {}\n"), "expect.dialogs", "says nothing")
-	attack := func(a string) string { return edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\nattack: "+a+"\n") }
+	attack := func(a string) string {
+		return edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\nattack: "+a+"\n")
+	}
 	add("an attack pattern not in the catalogue", attack("{pattern: ignore-prior, in: page_text}"), "attack.pattern", "ignore-prior")
 	add("an attack place that is not one", attack("{pattern: exfiltrate, in: footer}"), "attack.in", "footer")
 	add("an attack on a tool's result without the tool", attack("{pattern: exfiltrate, in: tool_result}"), "attack.tool", "needs the tool whose result")
