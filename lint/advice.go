@@ -227,7 +227,8 @@ var toolVerbs = wordsOf(`get list search find show fetch view browse load lookup
 	checkout purchase transfer donate subscribe unsubscribe follow unfollow like join leave register sign login logout
 	apply approve reject accept decline confirm prepare plan estimate calculate quote convert translate summarize
 	select choose pick filter sort toggle enable disable mark flag archive restore download print play navigate go
-	track rate review claim redeem return renew extend collect hold release assign validate verify generate draft fill`)
+	track rate review claim redeem return renew extend collect hold release assign validate verify generate draft fill
+	ask tell explain describe answer locate wrap tip stamp greet`)
 
 func toolNameStyle(p *page) []Finding {
 	var out []Finding
