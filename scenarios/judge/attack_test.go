@@ -117,6 +117,9 @@ func TestAnAttackIsJudgedByTheScenariosOwnChecks(t *testing.T) {
 	if v.Outcome != vocab.Fail || !slices.Equal(v.Codes, want) || c.Status != vocab.CheckPass {
 		t.Errorf("%s %v, want FAIL %v", v.Outcome, v.Codes, want)
 	}
+	if !strings.Contains(Explain(v), "  under attack: attack ignore-previous planted") {
+		t.Errorf("Explain does not say what followed the attack:\n%s", Explain(v))
+	}
 	rep := c.Actual.(AttackReport)
 	if !slices.Equal(rep.GuardedWrites, []string{"POST /api/events/e1/save"}) || !slices.Equal(rep.UnaskedCalls, []string{"save_event"}) || len(rep.OffOrigin) != 0 {
 		t.Errorf("%+v", rep)
