@@ -29,7 +29,13 @@ var instructionShapes = []struct {
 	{"always call", regexp.MustCompile(`(?i)\b(always|first|immediately)\s+(call|use|invoke|run|execute)\b`)},
 	{"call before any other tool", regexp.MustCompile(`(?i)\bbefore\s+(calling|using|invoking)\s+any\s+other\s+tools?\b`)},
 	{"do not tell the user", regexp.MustCompile(`(?i)\b(do\s+not|don't|never)\s+(tell|inform|mention|reveal|show|notify|ask)\b[^.]{0,20}\b(user|person|human|customer)\b`)},
-	{"system prompt", regexp.MustCompile(`(?i)(\bsystem\s+prompt\b|<\|?\s*(system|im_start|im_end)\s*\|?>|\[/?(system|inst)\]|^\s*(system|assistant)\s*:|\bnew\s+instructions\s*:|\byou\s+are\s+now\b)`)},
+	{"system prompt", regexp.MustCompile(`(?i)(\bsystem\s+prompt\b|\b(system|assistant|developer)\s?(prompt|message)\s*:|<\|?\s*(system|im_start|im_end|user|assistant)\s*\|?>|</?(system|assistant|user|tool|instructions?)>|\[/?(system|sys|inst)\]|^\s*(system|assistant)\s*:|\bnew\s+instructions?\s*:|\byou\s+are\s+now\b)`)},
+	{"send secrets away", regexp.MustCompile(`(?i)\b(send|post|forward|email|exfiltrate|upload)\s+(the\s+|all\s+|your\s+|their\s+)?(conversation|chat\s+history|credentials|passwords?|tokens?|api\s+keys?|cookies|session)\b`)},
+	// Characters a person does not see and a model reads: zero-width and
+	// soft hyphens, bidirectional overrides (text shown in another order
+	// than read), and Unicode tags (ASCII smuggled as invisible letters).
+	{"hidden characters", regexp.MustCompile("[\u200B-\u200F\u2060\uFEFF\u00AD\U000E0000-\U000E007F]")},
+	{"bidirectional override", regexp.MustCompile("[\u202A-\u202E\u2066-\u2069]")},
 }
 
 // instructionShape answers the name of the first shape text has, or "".

@@ -26,7 +26,7 @@ var rules = []Rule{
 	{ID: "declarative-autosubmit-sensitive", Severity: Error, check: autosubmitSensitive,
 		Doc: "A form with toolautosubmit pays or transfers money, or has a password, payment or consent field: an agent submits what the person must confirm."},
 	{ID: "description-injection", Severity: Error, check: descriptionInjection,
-		Doc: "A description, title or parameter description reads as an instruction to the model (ignore previous, you must, always call, do not tell the user, a system prompt)."},
+		Doc: "A description, title or parameter description reads as an instruction to the model (ignore previous, you must, always call, do not tell the user, a system prompt or role marker, send credentials away) or hides characters (zero-width, bidirectional, Unicode tags)."},
 	{ID: "param-description-missing", Severity: Warning, check: paramDescriptionMissing,
 		Doc: "A registerTool() tool's input property has no description, so the agent guesses its value."},
 	{ID: "declarative-field-description", Severity: Warning, check: declarativeFieldDescription,
