@@ -38,6 +38,12 @@ var instructionShapes = []struct {
 	{"bidirectional override", regexp.MustCompile("[\u202A-\u202E\u2066-\u2069]")},
 }
 
+// InstructionShape answers the name of the first instruction shape text
+// has ("ignore previous instructions", "system prompt", "hidden
+// characters", …), or "": what description-injection looks for, for a
+// caller that reads text lint does not (a tool's result, in smoke).
+func InstructionShape(text string) string { return instructionShape(text) }
+
 // instructionShape answers the name of the first shape text has, or "".
 func instructionShape(text string) string {
 	text = strings.Join(strings.Fields(text), " ")
