@@ -151,6 +151,9 @@ func TestEachRuleFindsItsDefect(t *testing.T) {
 		"webmcp-form-coverage": func(l *pagetools.Listing) {
 			l.Forms = append(l.Forms, pagetools.Form{FrameURL: pageURL + "/", Index: 1})
 		},
+		"exposed-to-secure-origins": func(l *pagetools.Listing) {
+			l.Console = append(l.Console, record.ConsoleEntry{Type: "exception", Text: "SecurityError: Only secure origins are allowed in the exposedTo list.\n    at " + pageURL + ":9:23", URL: pageURL, Line: 8})
+		},
 		"declarative-field-description": func(l *pagetools.Listing) {
 			l.Tools[1].InputSchema = json.RawMessage(`{"type":"object","properties":{"guests":{"type":"string"}}}`)
 			l.Forms[0].Fields[0].Text = "" // an aria-label Chromium would not read is the same: a test below

@@ -21,6 +21,8 @@ var rules = []Rule{
 		Doc: "A tool name is not 1-128 ASCII letters, digits, '_', '-' or '.'; Chromium refuses or drops the tool."},
 	{ID: "duplicate-tool-name", Severity: Error, check: duplicateToolName,
 		Doc: "Two tools share a name: Chromium keeps one and drops the other, or the agent cannot tell them apart."},
+	{ID: "exposed-to-secure-origins", Severity: Error, check: exposedToSecureOrigins,
+		Doc: "A registerTool() was refused for an exposedTo entry that is no secure origin (\"*\", http://, not a URL): the tool is not registered."},
 	{ID: "schema-shape", Severity: Error, check: schemaShape,
 		Doc: "An input schema is not a valid JSON Schema object with type object and properties, or requires a name it lacks."},
 	{ID: "declarative-autosubmit-sensitive", Severity: Error, check: autosubmitSensitive,
@@ -193,6 +195,10 @@ func duplicateToolName(p *page) []Finding {
 		out = append(out, Finding{Tool: k.name, Frame: k.frame, Message: msg})
 	}
 	return append(out, p.refusals("duplicate-tool-name", "a second tool of a name already registered is not registered")...)
+}
+
+func exposedToSecureOrigins(p *page) []Finding {
+	return p.refusals("exposed-to-secure-origins", "exposedTo takes secure origins only (https://host, or http://localhost); the tool is not registered")
 }
 
 func schemaShape(p *page) []Finding {

@@ -143,7 +143,7 @@ func TestLintSARIFOfTheEcosystemsRest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pages.Close()
-	on := []string{"third-party-registration", "declarative-field-description", "declarative-autosubmit-personal",
+	on := []string{"third-party-registration", "declarative-field-description", "declarative-autosubmit-personal", "exposed-to-secure-origins",
 		"declarative-autosubmit-sensitive", "schema-unsupported-keywords", "naming-consistency", "schema-no-null-literals"}
 	runs := [][]string{{}}
 	for _, id := range on {
@@ -163,8 +163,11 @@ func TestLintSARIFOfTheEcosystemsRest(t *testing.T) {
 		}
 		for _, res := range sarifResults(t, out.Bytes(), pages.URL) {
 			id, _, _ := strings.Cut(res, " ")
-			if !strings.HasSuffix(res, " /"+id) {
+			if at, _, _ := strings.Cut(res, ":"); !strings.HasSuffix(at, " /"+id) { // a refusal names its line
 				t.Errorf("a result not of its page's rule: %s", res)
+			}
+			if id == "exposed-to-secure-origins" && !strings.HasSuffix(res, ":10") {
+				t.Errorf("the refused registerTool() is on line 10 of its page: %s", res)
 			}
 			if !slices.Contains(got, id) {
 				got = append(got, id)
