@@ -169,6 +169,12 @@ type Call struct {
 	// the page, as a page-side agent) or cdp (WebMCP.invokeTool, as a
 	// browser-side agent; write it for tools whose form navigates).
 	Transport vocab.Transport `yaml:"transport,omitempty" json:"transport,omitempty" examples:"[cdp]"`
+	// The frame whose tool is called, when several frames offer a tool of
+	// this name: its iframe's CSS selector in the top document, or the
+	// start of its URL or path and query (as ui's frame). Without it the
+	// call goes to the frame that offers the tool; when several do, to the
+	// top document's.
+	Frame string `yaml:"frame,omitempty" json:"frame,omitempty" examples:"['#payment', /pay/widget]"`
 	// What must come of the call: its status and result, the tools after it.
 	Expect *CallExpect `yaml:"expect,omitempty" json:"expect,omitempty" examples:"[{status: completed, output: {code: CONFIRMATION_REQUIRED}}]"`
 }

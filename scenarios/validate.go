@@ -483,6 +483,11 @@ func checkCall(key keyPath, c Call, p *problems) {
 	if !c.Transport.Valid() {
 		p.bad(key.key("transport"), "%q is not page or cdp", c.Transport)
 	}
+	if c.Frame != "" {
+		if _, err := record.ParseFrame(c.Frame); err != nil {
+			p.bad(key.key("frame"), "%v", err)
+		}
+	}
 	if c.Expect != nil && !c.Expect.Status.Valid() {
 		p.bad(key.key("expect").key("status"), "%q is not completed, error, canceled or no_response", c.Expect.Status)
 	}

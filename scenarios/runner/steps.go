@@ -75,7 +75,14 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 	r.settleCatalog(ctx, vocab.SettleCall, phase, i, c.Tool)
 	settled := len(r.ev.CatalogSettles) - 1
 	before := r.t.Tab.Trace.Catalog().Names()
-	res := tools.Invoke(ctx, c.Tool, c.Input, c.Transport.OrDefault())
+	res, err := tools.InvokeIn(ctx, c.Tool, c.Frame, c.Input, c.Transport.OrDefault())
+	if err != nil {
+		// The call could not be addressed (no such frame, or a name several
+		// frames offer and the call names none): the case's mistake, never
+		// the page's answer.
+		r.fault("%s call %d (%s): %v", phase, i, c.Tool, err)
+		res.Status, res.ErrorText = vocab.Failed, err.Error()
+	}
 	if c.Expect == nil || !c.Expect.NotInCatalog {
 		r.lateTool(ctx, settled, c.Tool, before)
 	}
