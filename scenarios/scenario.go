@@ -333,6 +333,19 @@ type Expect struct {
 	Dialogs *DialogsExpect `yaml:"dialogs,omitempty" json:"dialogs,omitempty" examples:"[{require: [{kind: confirm, message: {$pattern: (?i)delete}, phase: agent}]}, {forbid: [{}]}]"`
 	// What the agent's final words must and must not say.
 	Answer *AnswerExpect `yaml:"answer,omitempty" json:"answer,omitempty" examples:"[{must_mention: [check], must_not_claim: [order is placed]}]"`
+	// The start page is another origin's page that embeds the app (agentready
+	// attack embed writes it): the app's tools offered there without its
+	// opt-in, and any write or state change the embedder's agent caused,
+	// are findings.
+	Embedder *EmbedderExpect `yaml:"embedder,omitempty" json:"embedder,omitempty" examples:"[{app: 'http://127.0.0.1:8080'}]"`
+}
+
+// EmbedderExpect names the app a hostile embedder frames.
+type EmbedderExpect struct {
+	// The embedded app's origin (scheme, host and port): its page in the
+	// frame, its tools in the catalog and its requests in the log are
+	// told apart by it.
+	App string `yaml:"app" json:"app" jsonschema:"required" examples:"['http://127.0.0.1:8080']"`
 }
 
 // DialogsExpect is about the JavaScript dialogs the page opened.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -52,6 +53,7 @@ func (sc Scenario) validate(p *problems) {
 	sc.validateContent(p)
 	sc.validateKnown(p)
 	sc.validateDialogs(p)
+	checkEmbedder(sc.Expect.Embedder, p)
 }
 
 func (p *problems) steps(key keyPath, steps []Step) {
@@ -473,6 +475,18 @@ func (sc Scenario) validateKnown(p *problems) {
 		} else if sc.Known.Outcome != vocab.Fail {
 			p.bad(pathOf("known", "departs"), "only a FAIL departs somewhere; outcome is %s", sc.Known.Outcome)
 		}
+	}
+}
+
+// checkEmbedder refuses an embedder expectation whose app is not an
+// http(s) origin.
+func checkEmbedder(x *EmbedderExpect, p *problems) {
+	if x == nil {
+		return
+	}
+	u, err := url.Parse(x.App)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		p.bad(pathOf("expect", "embedder", "app"), "%q is not an origin: write the app's scheme, host and port (http://127.0.0.1:8080)", x.App)
 	}
 }
 

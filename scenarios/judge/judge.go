@@ -97,6 +97,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgePage(e.Page)
 	j.judgeDialogs(e.Dialogs)
 	j.judgeAnswer(e.Answer)
+	j.judgeEmbedder(e.Embedder)
 	j.requireNamedSources()
 	return j.verdict()
 }
@@ -255,6 +256,7 @@ func (j *judge) requireNamedSources() {
 	need(len(e.UI) > 0, vocab.SrcUI)
 	need(e.Dialogs != nil, vocab.SrcUI)
 	need(e.Answer != nil, vocab.SrcAnswer)
+	need(e.Embedder != nil, vocab.SrcCatalog, vocab.SrcNetwork)
 	if len(named) == 0 {
 		j.inconclusive("expectations", vocab.SrcCase, vocab.EvidenceMissing, nil, nil, "the scenario expects nothing: nothing was checked")
 		return
