@@ -52,7 +52,10 @@ type Evidence struct {
 	// opened, in order, and how each was answered.
 	Dialogs []record.Dialog `json:"dialogs,omitempty"`
 	Final   *string         `json:"final"`
-	Faults  []string        `json:"faults,omitempty"` // harness problems met on the way
+	// Dialogue is the agent's questions to the person before its final
+	// words and the person's replies (the scenario's user:), in order.
+	Dialogue []Turn   `json:"dialogue,omitempty"`
+	Faults   []string `json:"faults,omitempty"` // harness problems met on the way
 	// AppOutput is what the app the suite started (agentready.yaml) wrote
 	// on stdout and stderr during the scenario, line by line: for people
 	// reading a failure; the judge reads none of it.
@@ -79,6 +82,9 @@ type Evidence struct {
 	// (webmcp.SettleRule): after the start load, after each navigation
 	// and before each call.
 	CatalogSettles []CatalogSettle `json:"catalogSettles,omitempty"`
+	// Replays are the suite's attack replays of recorded writes, performed
+	// after the run's last state read, and what became of them.
+	Replays *Replays `json:"replays,omitempty"`
 	// Unmet are waits of the scenario's steps that ran out: the page never
 	// got there. That is news about the app, which the checks judge; it is
 	// not a fault of the harness.

@@ -49,10 +49,12 @@ func (sc Scenario) validate(p *problems) {
 	sc.validateCalls(p)
 	sc.validateCatalog(p)
 	sc.validateRequests(p)
+	sc.validateReplays(p)
 	sc.validateSnapshots(p)
 	sc.validateContent(p)
 	sc.validateKnown(p)
 	sc.validateDialogs(p)
+	sc.validateDialogue(p)
 	checkEmbedder(sc.Expect.Embedder, p)
 }
 
@@ -108,10 +110,10 @@ func (sc Scenario) validateHeader(p *problems) {
 		switch {
 		case v.Value == "":
 			p.bad(at, "missing value")
-		case v.From != "" && !containsFold(sc.Prompt, v.From):
-			p.bad(at.key("from"), "%q does not appear in the prompt", v.From)
-		case v.From == "" && !containsFold(sc.Prompt, v.Value):
-			p.bad(at, "%q does not appear in the prompt (give the prompt's own words with from:)", v.Value)
+		case v.From != "" && !containsFold(sc.Prompt, v.From) && !sc.givenByReply(v.From):
+			p.bad(at.key("from"), "%q does not appear in the prompt (nor in a reply of user:)", v.From)
+		case v.From == "" && !containsFold(sc.Prompt, v.Value) && !sc.givenByReply(v.Value):
+			p.bad(at, "%q does not appear in the prompt, nor in a reply of user: (give the prompt's own words with from:)", v.Value)
 		}
 	}
 }

@@ -36,6 +36,9 @@ func Explain(v Verdict) string {
 			fmt.Fprintf(&b, "      actual:   %s\n", short(c.Actual))
 		}
 	}
+	for _, s := range v.Skipped {
+		fmt.Fprintf(&b, "  – SKIPPED %s: %s\n", s.ID, s.Reason)
+	}
 	return b.String()
 }
 
