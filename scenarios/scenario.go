@@ -118,6 +118,12 @@ type Capture struct {
 	// default text). A beforeunload prompt is always accepted, so leaving
 	// never blocks. Every dialog is recorded either way.
 	Dialogs vocab.DialogPolicy `yaml:"dialogs,omitempty" json:"dialogs,omitempty" examples:"[accept, dismiss]"`
+	// How the run leaves the page after the person's last step: navigate
+	// (the default: the page is hidden, given its settle time, then
+	// navigated away from) or off (the run stays: no leave phase). What
+	// the page sends meanwhile — a beacon on pagehide, a save on
+	// visibilitychange — is the leave phase's, judged like any other.
+	Leave vocab.LeaveMode `yaml:"leave,omitempty" json:"leave,omitempty" examples:"[navigate, \"off\"]"`
 }
 
 // The windows a scenario gets unless it says otherwise: a person reviews
