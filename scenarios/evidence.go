@@ -170,6 +170,10 @@ type Window struct {
 type Leave struct {
 	Mode   vocab.LeaveMode `json:"mode"`
 	Hidden bool            `json:"hidden"` // the page reported visibilityState "hidden" before it was left
+	// HideError says why the page could not be hidden (a browser that has
+	// no windows to minimize): it was then left visible, which fires
+	// visibilitychange, pagehide and unload all the same.
+	HideError string `json:"hideError,omitempty"`
 	// HideMs, NavigateMs: the real time hiding and navigating away took.
 	HideMs     int64 `json:"hideMs"`
 	NavigateMs int64 `json:"navigateMs"`

@@ -90,6 +90,9 @@ type runner struct {
 	clock   *browser.Clock // the page's fixed clock, or nil
 	// pictured waits for AtMark's picture of the last mark, or is nil.
 	pictured func()
+	// left: the page was left (leave.go); back: a document of the app's
+	// origin was opened again for the probes.
+	left, back bool
 }
 
 func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
@@ -228,6 +231,7 @@ func (r *runner) human(ctx context.Context) {
 		}
 		r.ev.Pages[vocab.PhaseHuman] = r.location(ctx)
 	}
+	r.leave(ctx) // leave.go: the state after the person is read after it
 	r.mark(ctx, vocab.PhaseEnd)
 	if len(r.sc.Human) > 0 {
 		r.ev.States[vocab.PhaseHuman] = r.state(ctx, vocab.PhaseEnd)
