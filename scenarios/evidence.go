@@ -174,6 +174,9 @@ type Leave struct {
 	// no windows to minimize): it was then left visible, which fires
 	// visibilitychange, pagehide and unload all the same.
 	HideError string `json:"hideError,omitempty"`
+	// To is where the page was navigated to: about:blank, or the first
+	// probe's URL (whose own request is the harness's, not the app's).
+	To string `json:"to,omitempty"`
 	// HideMs, NavigateMs: the real time hiding and navigating away took.
 	HideMs     int64 `json:"hideMs"`
 	NavigateMs int64 `json:"navigateMs"`

@@ -458,7 +458,7 @@ func (o Object) IsZero() bool { return o == nil }
 type RequestExpect struct {
 	Method string `yaml:"-" json:"-"`
 	Path   string `yaml:"-" json:"-"`
-	// agent, human or all.
+	// agent, human, leave or all.
 	Phase vocab.Phase `yaml:"phase" json:"phase" jsonschema:"required" examples:"[human]"`
 	// How many such requests happened in the phase; 0 says none did.
 	// Required: a count left out would assert that none happened.

@@ -33,6 +33,27 @@ func (j *judge) netBlind(phase vocab.Phase, byNet, byJournal int, haveNet, haveJ
 	return haveNet && haveJournal && byJournal > byNet && j.ev.Left() && (phase == vocab.PhaseLeave || phase == vocab.PhaseAll)
 }
 
+// leaveNavigation is the position in the network log of the harness's own
+// navigation away from the page (to the first probe's document, where the
+// state is then read from), or -1: a read of the harness's, never the
+// app's or the agent's.
+func (j *judge) leaveNavigation() int {
+	lv := j.ev.Leave
+	if lv == nil || lv.To == "" {
+		return -1
+	}
+	lo, hi, ok := j.netWindow(vocab.PhaseLeave)
+	if !ok {
+		return -1
+	}
+	for i := lo; i < hi; i++ {
+		if r := j.ev.Requests[i]; r.Method == "GET" && r.URL == lv.To && r.ResourceType == "Document" {
+			return i
+		}
+	}
+	return -1
+}
+
 // judgeGuardedOnLeave holds each guarded request to the leave window: the
 // person's confirmation came in their phase, and nothing they did asks for
 // another as they leave.

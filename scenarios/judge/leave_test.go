@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/judge/judgetest"
 	"github.com/agentready/agentready/vocab"
@@ -62,5 +63,28 @@ func TestOnLeaveALogThatSeesMoreThanTheJournalStillDisagrees(t *testing.T) {
 	v := judge.Judge(sc, ev)
 	if !slices.Contains(v.Codes, vocab.EvidenceDisagrees) {
 		t.Errorf("a write in the log the journal lacks: %v, want evidence_disagrees", v.Codes)
+	}
+}
+
+func TestTheHarnesssNavigationAwayIsNotCounted(t *testing.T) {
+	sc, ev := judgetest.Conf01(t)
+	judgetest.Left(ev)
+	away := judgetest.Req(8, "GET", "/api/events/evt-webmcp-intro", 200)
+	away.ResourceType = "Document"
+	ev.Leave.To = away.URL
+	if err := ev.InsertRequest(vocab.PhaseLeave, away); err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.InsertJournalEntry(vocab.PhaseLeave, judgetest.Entry(7, "GET", "/api/events/evt-webmcp-intro", 200, "")); err != nil {
+		t.Fatal(err)
+	}
+	ev.ProbeReads = append(ev.ProbeReads, scenarios.ProbeRead{Window: vocab.PhaseLeave, Method: "GET", Path: "/api/events/evt-webmcp-intro"})
+	sc.Expect.Requests = append(sc.Expect.Requests, scenarios.RequestExpect{Method: "GET", Path: "/api/events/*", Phase: vocab.PhaseLeave, Count: 0})
+	if v := judge.Judge(sc, ev); v.Outcome != vocab.Pass {
+		t.Fatalf("the harness's own navigation away was counted: %s %v", v.Outcome, v.Codes)
+	}
+	ev.Leave.To = "about:blank" // the same request, not the harness's: the app's
+	if v := judge.Judge(sc, ev); !slices.Contains(v.Codes, vocab.RequestCountMismatch) {
+		t.Fatalf("a page's own GET on leave was not counted: %s %v", v.Outcome, v.Codes)
 	}
 }

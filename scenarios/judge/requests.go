@@ -19,8 +19,9 @@ func (j *judge) netCount(phase vocab.Phase, method, pattern string) (int, []int,
 	// The harness's own state reads are not the app's or the agent's, and a
 	// request a service worker answered is counted once, as the worker's.
 	var at []int
+	away := j.leaveNavigation() // leave.go: the harness's own
 	for i := lo; i < hi; i++ {
-		if r := j.ev.Requests[i]; r.Counted() && record.MatchRequest(r.Method, r.Path, method, pattern) {
+		if r := j.ev.Requests[i]; r.Counted() && i != away && record.MatchRequest(r.Method, r.Path, method, pattern) {
 			at = append(at, i)
 		}
 	}

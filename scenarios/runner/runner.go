@@ -90,9 +90,6 @@ type runner struct {
 	clock   *browser.Clock // the page's fixed clock, or nil
 	// pictured waits for AtMark's picture of the last mark, or is nil.
 	pictured func()
-	// left: the page was left (leave.go); back: a document of the app's
-	// origin was opened again for the probes.
-	left, back bool
 }
 
 func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {

@@ -119,7 +119,6 @@ func (r *runner) settleDocument(ctx context.Context) {
 // order: reads that change nothing need not wait for each other (the judge
 // matches them to the journal by method and path, not by order).
 func (r *runner) probe(ctx context.Context) (map[string]probed, error) {
-	r.backAtApp(ctx) // leave.go
 	r.settleDocument(ctx)
 	var pairs [][2]string
 	for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
