@@ -175,6 +175,11 @@ type Call struct {
 	// the page, as a page-side agent) or cdp (WebMCP.invokeTool, as a
 	// browser-side agent; write it for tools whose form navigates).
 	Transport vocab.Transport `yaml:"transport,omitempty" json:"transport,omitempty" examples:"[cdp]"`
+	// The agent's own timeout: when the call has not answered this long
+	// (page time) after the browser reported it started, it is canceled
+	// (WebMCP.cancelInvocation), as an agent that gives up does; its status
+	// is then canceled. A retry is the next call, written as any other.
+	CancelAfter *Duration `yaml:"cancel_after,omitempty" json:"cancel_after,omitempty" examples:"[0s, 200ms]"`
 	// What must come of the call: its status and result, the tools after it.
 	Expect *CallExpect `yaml:"expect,omitempty" json:"expect,omitempty" examples:"[{status: completed, output: {code: CONFIRMATION_REQUIRED}}]"`
 }

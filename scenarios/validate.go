@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentready/agentready/match"
 	"github.com/agentready/agentready/record"
@@ -497,6 +498,9 @@ func checkCall(key keyPath, c Call, p *problems) {
 	}
 	if !c.Transport.Valid() {
 		p.bad(key.key("transport"), "%q is not page or cdp", c.Transport)
+	}
+	if c.CancelAfter != nil && *c.CancelAfter < 0 {
+		p.bad(key.key("cancel_after"), "%s is before the call started", time.Duration(*c.CancelAfter))
 	}
 	if c.Expect != nil && !c.Expect.Status.Valid() {
 		p.bad(key.key("expect").key("status"), "%q is not completed, error, canceled or no_response", c.Expect.Status)

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -75,7 +76,12 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 	r.settleCatalog(ctx, vocab.SettleCall, phase, i, c.Tool)
 	settled := len(r.ev.CatalogSettles) - 1
 	before := r.t.Tab.Trace.Catalog().Names()
-	res := tools.Invoke(ctx, c.Tool, c.Input, c.Transport.OrDefault())
+	var res record.Result
+	if c.CancelAfter != nil { // the agent's own timeout, then (in a later call) its retry
+		res = tools.InvokeCanceling(ctx, c.Tool, c.Input, c.Transport.OrDefault(), time.Duration(*c.CancelAfter), r.advance(ctx))
+	} else {
+		res = tools.Invoke(ctx, c.Tool, c.Input, c.Transport.OrDefault())
+	}
 	if c.Expect == nil || !c.Expect.NotInCatalog {
 		r.lateTool(ctx, settled, c.Tool, before)
 	}
