@@ -52,7 +52,10 @@ type Evidence struct {
 	// opened, in order, and how each was answered.
 	Dialogs []record.Dialog `json:"dialogs,omitempty"`
 	Final   *string         `json:"final"`
-	Faults  []string        `json:"faults,omitempty"` // harness problems met on the way
+	// Dialogue is the agent's questions to the person before its final
+	// words and the person's replies (the scenario's user:), in order.
+	Dialogue []Turn   `json:"dialogue,omitempty"`
+	Faults   []string `json:"faults,omitempty"` // harness problems met on the way
 	// AppOutput is what the app the suite started (agentready.yaml) wrote
 	// on stdout and stderr during the scenario, line by line: for people
 	// reading a failure; the judge reads none of it.
@@ -83,10 +86,27 @@ type Evidence struct {
 	// (webmcp.SettleRule): after the start load, after each navigation
 	// and before each call.
 	CatalogSettles []CatalogSettle `json:"catalogSettles,omitempty"`
+	// Attack is the attack the harness planted (the scenario's attack, and
+	// its text as planted); each planting is an attack_planted event of
+	// the trace. Nil when the scenario plants none.
+	Attack *PlantedAttack `json:"attack,omitempty"`
+	// Replays are the suite's attack replays of recorded writes, performed
+	// after the run's last state read, and what became of them.
+	Replays *Replays `json:"replays,omitempty"`
 	// Unmet are waits of the scenario's steps that ran out: the page never
 	// got there. That is news about the app, which the checks judge; it is
 	// not a fault of the harness.
 	Unmet []string `json:"unmet,omitempty"`
+}
+
+// PlantedAttack is a scenario's attack with the text the harness planted.
+type PlantedAttack struct {
+	Attack
+	Text string `json:"text"`
+	// CallMarks are where the trace and the request log stood as each call
+	// of Calls started (same order): a planting inside a call is placed in
+	// the request log by them, since requests are timed on the page's clock.
+	CallMarks []Mark `json:"callMarks"`
 }
 
 // Env describes where the run happened.

@@ -34,6 +34,8 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	var only idList
 	fs.Var(&only, "id", "run only this scenario ID or family (repeatable)")
 	part := fs.String("shard", os.Getenv(shard.Env), "run only shard k/N of the scenarios (by a stable hash of their IDs), into <run-id>.k-of-N; agentready merge joins the shards")
+	runs := fs.Int("runs", 1, "play each scenario k times, each on a fresh page (and a fresh app when one is started per scenario): bundles <id>.run-1 … <id>.run-k, and pass^k and pass@k for each")
+	junit := fs.String("junit", "", "also write the run as JUnit XML to this file (with --runs k: a testcase per scenario, pass^k and pass@k its properties)")
 	agentF := addAgentFlags(fs)
 	signInFlags(fs, func(in signin.Options) { app.SignIn = in })
 	if err := parseFlags(fs, args); err != nil {
@@ -52,6 +54,10 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "agentready run: unexpected arguments %v\n", fs.Args())
+		return 2
+	}
+	if *runs < 1 {
+		fmt.Fprintf(stderr, "agentready run: --runs %d: give a number of runs of at least 1\n", *runs)
 		return 2
 	}
 	if err := app.Validate(); err != nil {
@@ -105,9 +111,21 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	o.Live = live
 	var rows []results.Row
 	for _, sc := range picked {
-		row := playOne(ctx, "run", sc, o, stderr)
-		rows = append(rows, row)
-		fmt.Fprintf(stdout, "%-13s %s\n", row.Outcome, sc.ID)
+		for n := 1; n <= *runs; n++ {
+			if *runs > 1 {
+				o.Run = n
+			}
+			row := playOne(ctx, "run", sc, o, stderr)
+			rows = append(rows, row)
+			if row.Run > 0 {
+				fmt.Fprintf(stdout, "%-13s %s (run %d of %d)\n", row.Outcome, sc.ID, n, *runs)
+			} else {
+				fmt.Fprintf(stdout, "%-13s %s\n", row.Outcome, sc.ID)
+			}
+			if ctx.Err() != nil {
+				break
+			}
+		}
 		if ctx.Err() != nil {
 			break
 		}
@@ -117,7 +135,15 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "agentready run: the shard's record:", err)
 		}
 	}
-	failed, verified := closeRun("run", runDir, o.RunID, rows, stdout, stderr)
+	failed, verified := closeRuns("run", runDir, o.RunID, rows, *runs, stdout, stderr)
+	if *junit != "" {
+		if err := results.WriteRunsJUnit(rows, *runs, *junit); err != nil {
+			fmt.Fprintln(stderr, "agentready run: --junit:", err)
+			verified = false
+		} else {
+			fmt.Fprintf(stdout, "junit: %s\n", *junit)
+		}
+	}
 	fmt.Fprintf(stdout, "run: %d passed, %d failed\n", len(rows)-failed, failed)
 	if failed > 0 || !verified {
 		return 1

@@ -72,11 +72,13 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	r.open(ctx) // and setup: the start catalog is the one the agent finds after it
 	r.agent(ctx)
 	r.human(ctx)
+	person := r.personCookies(ctx) // replays.go
 	r.collect(ctx)
 	r.ev.Cut = cutShort(ctx, t) // partial.go
 	if r.ev.Cut == vocab.RendererCrashed {
 		r.ev.Faults = append(r.ev.Faults, crashFault(t.Tab))
 	}
+	r.replay(ctx, person)
 	return r.ev
 }
 
@@ -116,6 +118,7 @@ func (r *runner) fault(format string, args ...any) {
 // catalog as the agent finds it: a page behind a sign-in offers its tools
 // only once setup has signed in.
 func (r *runner) open(ctx context.Context) {
+	r.plant(ctx) // attack.go: before any document of the run
 	clock, err := r.t.Tab.StartClock(ctx, r.sc.Clock)
 	switch {
 	case err != nil && r.sc.Clock != nil:
@@ -164,9 +167,11 @@ func (r *runner) agent(ctx context.Context) {
 		})
 	} else {
 		for i, c := range r.sc.Agent.Calls {
+			r.asks(i) // dialogue.go
 			beforeCancel = nil
 			r.call(ctx, vocab.PhaseAgent, i, c)
 		}
+		r.asks(len(r.sc.Agent.Calls))
 	}
 	r.t.Tab.Tools.OnNoResponse = nil
 	switch {

@@ -76,6 +76,9 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 	r.settleCatalog(ctx, vocab.SettleCall, phase, i, c.Tool)
 	settled := len(r.ev.CatalogSettles) - 1
 	before := r.t.Tab.Trace.Catalog().Names()
+	if a := r.ev.Attack; a != nil {
+		a.CallMarks = append(a.CallMarks, scenarios.Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()})
+	}
 	var res record.Result
 	if c.CancelAfter != nil { // the agent's own timeout, then (in a later call) its retry
 		res = tools.InvokeCanceling(ctx, c.Tool, c.Input, c.Transport.OrDefault(), time.Duration(*c.CancelAfter), r.advance(ctx))
