@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -71,9 +72,17 @@ func TestACallCanceledInFlightIsCanceledAndTheToolCanTell(t *testing.T) {
 		in, stop := tab.Bind(ctx)
 		heard, err := chromedp.Run(in, chromedp.Evaluate[[]string]("window.heard"))
 		stop()
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Logf("%s: status=%s error=%q heard=%v writes=%d", via, res.Status, res.ErrorText, heard, writes.Load())
 		if res.Status != vocab.Canceled {
 			t.Errorf("%s: a call canceled in flight answered %s (%s)", via, res.Status, res.ErrorText)
+		}
+		// Chromium 156: the tool's signal aborts and toolcancel fires, so a
+		// tool that checks its signal does not write.
+		if !slices.Contains(heard, "abort") || !slices.Contains(heard, "toolcancel:slow_add") || writes.Load() != 0 {
+			t.Errorf("%s: the page heard %v and wrote %d time(s); want abort, toolcancel and no write", via, heard, writes.Load())
 		}
 		tab.Close()
 		cancel()
