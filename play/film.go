@@ -31,6 +31,11 @@ type Film struct {
 	taking sync.WaitGroup
 	mu     sync.Mutex
 	frames []bundle.Frame
+	// lastLook is the page as the person left it, pictured at the leave
+	// mark: once the run has navigated away, the tab shows another
+	// document, so this is the run's screenshot (docs/decisions/
+	// 2026-12-04-leave-phase.md).
+	lastLook []byte
 }
 
 // NewFilm films tab.
@@ -43,6 +48,9 @@ func NewFilm(tab *browser.Tab) *Film { return &Film{tab: tab} }
 // cannot be taken within the bound of a step is left out (the report then
 // has none).
 func (f *Film) AtMark(ctx context.Context, phase vocab.Phase) (wait func()) {
+	if phase == vocab.PhaseLeave {
+		return f.atLeave(ctx)
+	}
 	if !slices.Contains(FilmMarks, phase) {
 		return nil
 	}
@@ -72,6 +80,34 @@ func (f *Film) picture(ctx context.Context) []byte {
 		return nil
 	}
 	return res.Data
+}
+
+// atLeave starts the last look (a PNG, as the end screenshot was) and
+// answers the wait for it: the runner waits before it hides the page.
+func (f *Film) atLeave(ctx context.Context) (wait func()) {
+	done := make(chan struct{})
+	f.taking.Add(1)
+	go func() {
+		defer f.taking.Done()
+		defer close(done)
+		img := screenshot(ctx, f.tab)
+		f.mu.Lock()
+		f.lastLook = img
+		f.mu.Unlock()
+	}()
+	return func() { <-done }
+}
+
+// LastLook answers the page as the person left it, pictured at the leave
+// mark, or nil when the run did not leave the page or the picture failed.
+func (f *Film) LastLook() []byte {
+	if f == nil {
+		return nil
+	}
+	f.taking.Wait()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.lastLook
 }
 
 // Frames answers the pictures taken, once those being taken are done.

@@ -174,8 +174,14 @@ func (p *Play) seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error)
 	meta.End = time.Now().UTC()
 	// Chromium draws the screenshot while the record is sealed (the page is
 	// left alone meanwhile): most of a screenshot's time is waiting for a frame.
+	// A run that left the page took its screenshot before it did: the tab
+	// now shows the document it went to, not the app's page.
 	shot := make(chan []byte, 1)
-	go func() { shot <- screenshot(ctx, p.Target.Tab) }()
+	if last := p.film.LastLook(); ev.Leave != nil && len(last) > 0 {
+		shot <- last
+	} else {
+		go func() { shot <- screenshot(ctx, p.Target.Tab) }()
+	}
 	sealing := time.Now()
 	b, err := bundle.Seal(meta, sc, ev)
 	writing := time.Since(sealing)

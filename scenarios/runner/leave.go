@@ -48,6 +48,7 @@ func (r *runner) leave(ctx context.Context) {
 		return
 	}
 	r.mark(ctx, vocab.PhaseLeave)
+	r.waitPicture() // the page as the person left it, before it is hidden
 	lv := &scenarios.Leave{Mode: vocab.LeaveNavigate}
 	r.ev.Leave = lv
 	start := time.Now()
@@ -76,7 +77,7 @@ func (r *runner) leave(ctx context.Context) {
 	lv.NavigateMs = time.Since(start).Milliseconds()
 	if hidden {
 		// The person's next page is in front: a minimized window draws
-		// nothing, and the report's screenshot would wait for a frame.
+		// nothing, and a later picture would wait for a frame.
 		if err := r.t.Tab.Show(ctx); err != nil {
 			r.fault("show the window again after leaving the page: %v", err)
 		}
