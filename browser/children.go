@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+	cdpwebmcp "github.com/chromedp/cdproto/webmcp"
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/netlog"
@@ -89,6 +90,15 @@ func (t *Tab) observe(ev any) {
 			t.crash.crashed()
 		}
 		return
+	case *target.EventTargetCreated:
+		t.popupTarget(ev.TargetInfo)
+		return
+	case *target.EventTargetInfoChanged:
+		t.popupInfo(ev.TargetInfo)
+		return
+	case *target.EventTargetDestroyed:
+		t.popupGone(ev.TargetID)
+		return
 	case *page.EventJavascriptDialogOpening:
 		t.pageDialog(ev)
 	}
@@ -132,6 +142,12 @@ func (t *Tab) fromChild(ev *target.EventReceivedMessageFromTarget) {
 		if err == nil {
 			t.Net.ObserveFrom(c.source, v)
 		}
+	case c.typ == "page" && (strings.HasPrefix(m.Method, "WebMCP.") || m.Method == string(cdproto.EventPageFrameNavigated) || m.Method == string(cdproto.EventPageFrameDetached)):
+		// A popup's tools, and its documents coming and going.
+		v, err := cdproto.UnmarshalMessage(&cdproto.Message{Method: cdproto.MethodType(m.Method), Params: jsonv2.Value(m.Params)}, chromedp.DefaultUnmarshalOptions)
+		if trace := t.Popups.trace(string(c.id)); err == nil && trace != nil {
+			trace.Observe(v)
+		}
 	}
 }
 
@@ -143,6 +159,13 @@ func (t *Tab) attached(parent target.SessionID, ev *target.EventAttachedToTarget
 	}
 	c := &child{session: ev.SessionID, id: ev.TargetInfo.TargetID, typ: ev.TargetInfo.Type, parent: parent, ready: make(chan struct{})}
 	c.source = netlog.Source{Session: string(c.session), Target: &record.Target{Type: c.typ, ID: string(c.id)}}
+	switch p := t.kids.get(parent); {
+	case c.typ == "page": // a popup (popups.go)
+		c.source.Target.Window = string(c.id)
+		t.popupTarget(ev.TargetInfo)
+	case p != nil:
+		c.source.Target.Window = p.source.Target.Window
+	}
 	t.kids.mu.Lock()
 	t.kids.bySession[c.session] = c
 	t.kids.mu.Unlock()
@@ -167,6 +190,9 @@ func (t *Tab) detached(s target.SessionID) {
 // only once it runs, and the browser applies them in the order sent.
 func (t *Tab) setUp(c *child) {
 	defer close(c.ready)
+	if c.typ == "page" {
+		defer t.popupReady(c)
+	}
 	ctx, cancel := context.WithTimeout(t.Ctx, vocab.Bound)
 	defer cancel()
 	m := t.browser.mux
@@ -187,10 +213,13 @@ func (t *Tab) setUp(c *child) {
 		calls = append(calls, sent{call, id, method})
 	}
 	send(network.CommandEnable, netlog.EnableParams)
-	if c.typ == "iframe" {
+	if c.typ == "iframe" || c.typ == "page" {
 		send(page.CommandEnable, nil) // its dialogs are reported on its own session (dialogs.go)
 	}
-	if c.typ == "iframe" || c.typ == "worker" {
+	if c.typ == "page" {
+		send(cdpwebmcp.CommandEnable, nil) // a popup's tools (popups.go)
+	}
+	if c.typ == "iframe" || c.typ == "worker" || c.typ == "page" {
 		send(target.CommandSetAutoAttach, autoAttach)
 	}
 	send(runtime.CommandRunIfWaitingForDebugger, nil)
