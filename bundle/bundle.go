@@ -128,6 +128,7 @@ type run struct {
 	AppOutput       []string                  `json:"appOutput,omitempty"`
 	CatalogSettles  []scenarios.CatalogSettle `json:"catalogSettles,omitempty"`
 	Dialogs         []record.Dialog           `json:"dialogs,omitempty"`
+	Popups          []record.Popup            `json:"popups,omitempty"`
 }
 
 type catalogFile struct {
@@ -196,7 +197,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
 		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
-		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs}
+		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Popups: ev.Popups}
 	if ev.Calls == nil {
 		r.Calls = nil
 	}
@@ -286,7 +287,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 			ev.Model = c.Bytes()
 		}
 	}
-	ev.Dialogs = r.Dialogs
+	ev.Dialogs, ev.Popups = r.Dialogs, r.Popups
 	if r.FinalInScenario {
 		if b.Scenario.Agent.Final == nil {
 			return Bundle{}, fmt.Errorf("%s takes the final words from the scenario, which has none", RunFile)

@@ -52,6 +52,7 @@ const (
 	RowPage    RowKind = "page"    // where the page was after a phase: its URL
 	RowFault   RowKind = "fault"   // a fault of the harness, or the run cut short
 	RowDialog  RowKind = "dialog"  // a JavaScript dialog the page opened, and its answer
+	RowPopup   RowKind = "popup"   // a window the page opened, and how it ended
 )
 
 // Row is one line of the timeline. What is in our own words (with names
@@ -230,6 +231,7 @@ func (t *timeline) build() {
 		t.place(p, merge(lists))
 	}
 	t.dialogRows()
+	t.popupRows()
 	t.faultRows()
 }
 

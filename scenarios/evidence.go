@@ -21,6 +21,9 @@ type Evidence struct {
 		// Dialogs tells that the page's JavaScript dialogs were listened
 		// for: without it, Dialogs says nothing either way.
 		Dialogs bool `json:"dialogs,omitempty"`
+		// Popups tells that the windows the page opened were followed:
+		// without it, Popups says nothing either way.
+		Popups bool `json:"popups,omitempty"`
 	} `json:"capture"`
 
 	// Catalog is the start page's catalog as the protocol reported it, and
@@ -51,8 +54,12 @@ type Evidence struct {
 	// Dialogs are the JavaScript dialogs the page (or a frame of it)
 	// opened, in order, and how each was answered.
 	Dialogs []record.Dialog `json:"dialogs,omitempty"`
-	Final   *string         `json:"final"`
-	Faults  []string        `json:"faults,omitempty"` // harness problems met on the way
+	// Popups are the windows the page (or a popup of it) opened, in order:
+	// each attached, its requests in Requests (their target's window names
+	// it), its dialogs in Dialogs, its tools its own.
+	Popups []record.Popup `json:"popups,omitempty"`
+	Final  *string        `json:"final"`
+	Faults []string       `json:"faults,omitempty"` // harness problems met on the way
 	// AppOutput is what the app the suite started (agentready.yaml) wrote
 	// on stdout and stderr during the scenario, line by line: for people
 	// reading a failure; the judge reads none of it.

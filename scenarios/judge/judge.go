@@ -96,6 +96,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgeUI(e.UI)
 	j.judgePage(e.Page)
 	j.judgeDialogs(e.Dialogs)
+	j.judgePopups(e.Popups)
 	j.judgeAnswer(e.Answer)
 	j.requireNamedSources()
 	return j.verdict()
