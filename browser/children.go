@@ -178,9 +178,13 @@ func (t *Tab) attached(parent target.SessionID, ev *target.EventAttachedToTarget
 
 func (t *Tab) detached(s target.SessionID) {
 	t.kids.mu.Lock()
-	defer t.kids.mu.Unlock()
-	if _, ok := t.kids.bySession[s]; ok {
+	c, ok := t.kids.bySession[s]
+	if ok {
 		t.kids.gone[s] = true
+	}
+	t.kids.mu.Unlock()
+	if ok && c.typ == "page" {
+		t.Net.EndSession(string(s), "the window closed before it finished")
 	}
 }
 
