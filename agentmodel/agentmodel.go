@@ -70,7 +70,14 @@ type Config struct {
 	// Retries is how many times a failed request (429, 5xx, a connection
 	// error) is tried again, honouring Retry-After; 2 when nil.
 	Retries *int
+	// PageActions offers the model page_click besides the page's tools:
+	// a click in the page, as a browser agent can make (what it causes is
+	// the agent's). Off by default: the page's tools are what is tested.
+	PageActions bool
 }
+
+// PageClick is the tool of a click in the page (Config.PageActions).
+const PageClick = "page_click"
 
 // Validate says what in c cannot work, naming the flag.
 func (c Config) Validate() error {
@@ -103,9 +110,24 @@ type Record struct {
 	Usage     Usage      `json:"usage"` // the sum of the exchanges'
 	// Stop says how the agent's phase ended: final (the model answered
 	// without a tool call), turns (it was still calling tools at the
-	// bound), fault (a harness fault: Fault says which).
+	// bound), no_reply (it asked the person a question no reply of the
+	// scenario's user: fitted: the question is its final words), fault (a
+	// harness fault: Fault says which).
 	Stop  string `json:"stop"`
 	Fault string `json:"fault,omitempty"`
+	// Dialogue is the model's questions to the person and the person's
+	// replies (the scenario's user:), in order; the evidence's too.
+	Dialogue []scenarios.Turn `json:"dialogue,omitempty"`
+	// Clicks are the model's page_click calls (Config.PageActions), which
+	// no transcript can hold.
+	Clicks []Click `json:"clicks,omitempty"`
+}
+
+// Click is one page_click of the model.
+type Click struct {
+	Turn     int    `json:"turn"`
+	Selector string `json:"selector"`
+	Error    string `json:"error,omitempty"`
 }
 
 // Exchange is one HTTP request to the model and its answer (a retried
@@ -226,10 +248,26 @@ func (r *recorder) middleware(req *http.Request, next option.MiddlewareNext) (*h
 // Act is a call of a page's tool, recorded as the agent's.
 type Act = func(context.Context, scenarios.Call) record.Result
 
-// Play gives prompt to the model with the tools that tools() answers
-// before each turn, runs the model's calls through act, and answers the
-// final words (nil when the model gave none) and the record.
-func (a *Agent) Play(ctx context.Context, prompt string, tools func() record.Catalog, act Act) (*string, Record) {
+// Page is what the model acts on: the page's tools as they are before
+// each turn, a call of one, and (with Config.PageActions) a click.
+type Page struct {
+	Tools func() record.Catalog
+	Act   Act
+	Click func(ctx context.Context, selector string) error
+}
+
+// Person answers the model's questions: the turn of words the model said
+// after calls of its calls, given the turns before (scenarios.Scenario.
+// ReplyTo); a turn without a reply ends the dialogue, and the words are
+// the final words. Nil: no one answers.
+type Person func(before []scenarios.Turn, calls int, words string) scenarios.Turn
+
+// Play gives prompt to the model with the page's tools, runs the model's
+// calls on the page, gives its questions to the person and their replies
+// back to it, and answers the final words (nil when the model gave none)
+// and the record. A message of the model without tool calls is a question
+// to the person when the person has a reply to it, else its final words.
+func (a *Agent) Play(ctx context.Context, prompt string, page Page, person Person) (*string, Record) {
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()
 	rec := Record{Format: Format, Agent: a.name, BaseURL: a.cfg.BaseURL, Model: a.cfg.Model, MaxTurns: a.cfg.Turns}
@@ -249,11 +287,20 @@ func (a *Agent) Play(ctx context.Context, prompt string, tools func() record.Cat
 		return final, rec
 	}
 	messages := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(System), openai.UserMessage(prompt)}
+	calls := 0
+	act := func(ctx context.Context, c scenarios.Call) record.Result {
+		calls++
+		return page.Act(ctx, c)
+	}
 	for turn := 1; turn <= a.cfg.Turns; turn++ {
 		a.rec.mu.Lock()
 		a.rec.turn = turn
 		a.rec.mu.Unlock()
-		params := openai.ChatCompletionNewParams{Model: a.cfg.Model, Messages: messages, Tools: offer(tools())}
+		tools := offer(page.Tools())
+		if a.cfg.PageActions {
+			tools = append(tools, clickTool)
+		}
+		params := openai.ChatCompletionNewParams{Model: a.cfg.Model, Messages: messages, Tools: tools}
 		completion, err := a.client.Chat.Completions.New(ctx, params)
 		if err != nil {
 			why := err.Error()
@@ -267,15 +314,64 @@ func (a *Agent) Play(ctx context.Context, prompt string, tools func() record.Cat
 		}
 		msg := completion.Choices[0].Message
 		if len(msg.ToolCalls) == 0 {
-			final := msg.Content
-			return done(&final, "final", "")
+			words := msg.Content
+			if person == nil {
+				return done(&words, "final", "")
+			}
+			t := person(rec.Dialogue, calls, words)
+			if !t.Answered() {
+				stop := "final"
+				if scenarios.IsQuestion(words) {
+					stop = "no_reply" // the person has no reply (left) to the question: the dialogue ends with it
+				}
+				return done(&words, stop, "")
+			}
+			rec.Dialogue = append(rec.Dialogue, t)
+			messages = append(messages, msg.ToParam(), openai.UserMessage(t.Says))
+			continue
 		}
 		messages = append(messages, msg.ToParam())
 		for _, tc := range msg.ToolCalls {
-			messages = append(messages, openai.ToolMessage(call(ctx, tc, act), tc.ID))
+			var answer string
+			if tc.Function.Name == PageClick && a.cfg.PageActions {
+				answer = a.click(ctx, turn, tc, page, &rec)
+			} else {
+				answer = call(ctx, tc, act)
+			}
+			messages = append(messages, openai.ToolMessage(answer, tc.ID))
 		}
 	}
 	return done(nil, "turns", "")
+}
+
+// clickTool is page_click as the request offers it.
+var clickTool = openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+	Name:        PageClick,
+	Description: openai.String("Click an element of the page, as a person would. Not a tool of the page: a browser agent's own action."),
+	Parameters: shared.FunctionParameters{"type": "object", "required": []string{"selector"},
+		"properties": map[string]any{"selector": map[string]any{"type": "string", "description": "a CSS selector of the element"}}},
+})
+
+// click runs one page_click and answers what the model is told of it.
+func (a *Agent) click(ctx context.Context, turn int, tc openai.ChatCompletionMessageToolCallUnion, page Page, rec *Record) string {
+	var in struct {
+		Selector string `json:"selector"`
+	}
+	if err := json.Unmarshal([]byte(tc.Function.Arguments), &in); err != nil || strings.TrimSpace(in.Selector) == "" {
+		return `page_click takes {"selector": "a CSS selector"}`
+	}
+	c := Click{Turn: turn, Selector: in.Selector}
+	err := errors.New("no page to click in")
+	if page.Click != nil {
+		err = page.Click(ctx, in.Selector)
+	}
+	if err != nil {
+		c.Error = err.Error()
+		rec.Clicks = append(rec.Clicks, c)
+		return fmt.Sprintf("no click on %s: %v", in.Selector, err)
+	}
+	rec.Clicks = append(rec.Clicks, c)
+	return "Clicked " + in.Selector + "."
 }
 
 // offer is the catalog as the request's tools: each tool's input schema as

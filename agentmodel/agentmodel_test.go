@@ -49,7 +49,7 @@ func TestToolCallsParallelAndFinalWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &page{}
-	final, rec := a.Play(context.Background(), "Order 2 croissants", func() record.Catalog { return catalog("search", "prepare") }, p.act)
+	final, rec := a.Play(context.Background(), "Order 2 croissants", Page{Tools: func() record.Catalog { return catalog("search", "prepare") }, Act: p.act}, nil)
 	if final == nil || *final != "Your order is ready for you to confirm." {
 		t.Fatalf("final = %v", final)
 	}
@@ -85,7 +85,7 @@ func TestARateLimitIsRetriedAndRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	final, rec := a.Play(context.Background(), "x", func() record.Catalog { return nil }, (&page{}).act)
+	final, rec := a.Play(context.Background(), "x", Page{Tools: func() record.Catalog { return nil }, Act: (&page{}).act}, nil)
 	if final == nil || *final != "done" || len(rec.Exchanges) != 2 || rec.Exchanges[0].Status != 429 || rec.Exchanges[0].Turn != 1 || rec.Exchanges[1].Turn != 1 {
 		t.Fatalf("final %v, record %+v", final, rec)
 	}
@@ -98,7 +98,7 @@ func TestAnErrorIsAFaultNamingTheModel(t *testing.T) {
 	srv := modeltest.New(modeltest.Step{Status: http.StatusNotFound, Error: "no such model"})
 	defer srv.Close()
 	a, _ := New(Config{BaseURL: srv.URL, Model: "ghost", Retries: noRetry()})
-	final, rec := a.Play(context.Background(), "x", func() record.Catalog { return nil }, (&page{}).act)
+	final, rec := a.Play(context.Background(), "x", Page{Tools: func() record.Catalog { return nil }, Act: (&page{}).act}, nil)
 	if final != nil || rec.Stop != "fault" || !strings.Contains(rec.Fault, "ghost") || !strings.Contains(rec.Fault, "404") || len(rec.Exchanges) != 1 {
 		t.Fatalf("final %v, record %+v", final, rec)
 	}
@@ -118,7 +118,7 @@ func TestTurnsAreBoundedAndTheCatalogIsReadEachTurn(t *testing.T) {
 		return catalog("search", "checkout")
 	}
 	p := &page{}
-	final, rec := a.Play(context.Background(), "x", tools, p.act)
+	final, rec := a.Play(context.Background(), "x", Page{Tools: tools, Act: p.act}, nil)
 	if final != nil || rec.Stop != "turns" || len(p.calls) != 2 || len(srv.Requests()) != 2 {
 		t.Fatalf("final %v, record %+v, calls %d", final, rec, len(p.calls))
 	}
@@ -132,7 +132,7 @@ func TestArgumentsThatAreNotJSONAreTheModelsError(t *testing.T) {
 	defer srv.Close()
 	a, _ := New(Config{BaseURL: srv.URL, Model: "m"})
 	p := &page{}
-	final, _ := a.Play(context.Background(), "x", func() record.Catalog { return catalog("search") }, p.act)
+	final, _ := a.Play(context.Background(), "x", Page{Tools: func() record.Catalog { return catalog("search") }, Act: p.act}, nil)
 	if final == nil || len(p.calls) != 0 {
 		t.Fatalf("final %v, calls %+v", final, p.calls)
 	}

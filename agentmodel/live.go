@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/record"
@@ -25,7 +27,11 @@ func (a *Agent) Live(sc scenarios.Scenario, tab *browser.Tab) play.Live {
 	var rec *Record
 	return play.Live{
 		Agent: func(ctx context.Context, act func(context.Context, scenarios.Call) record.Result) *string {
-			final, r := one.Play(ctx, sc.Prompt, tab.Trace.Catalog, act)
+			var person Person
+			if len(sc.User) > 0 {
+				person = sc.ReplyTo
+			}
+			final, r := one.Play(ctx, sc.Prompt, Page{Tools: tab.Trace.Catalog, Act: act, Click: clicker(tab)}, person)
 			rec = &r
 			return final
 		},
@@ -37,19 +43,36 @@ func (a *Agent) Live(sc scenarios.Scenario, tab *browser.Tab) play.Live {
 				if rec.Fault != "" {
 					ev.Faults = append(ev.Faults, rec.Fault)
 				}
+				ev.Dialogue = rec.Dialogue
 			}
 			return Transcript(base, ev)
 		},
 	}
 }
 
+// clicker clicks in the tab's page, in the agent's phase, as a browser
+// agent may (agentmcp's page_click does the same).
+func clicker(tab *browser.Tab) func(context.Context, string) error {
+	return func(ctx context.Context, selector string) error {
+		ctx, cancel := tab.Bind(ctx)
+		defer cancel()
+		ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
+		defer cancelBound()
+		return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+	}
+}
+
 // Transcript is the scenario as judged when a live agent played it: its
-// calls and final words are what the agent did. A call keeps the
+// calls, its questions to the person and its final words are what the
+// agent did. A call keeps the
 // scenario's expectation of the call at its place when it is of the same
 // tool.
 func Transcript(sc scenarios.Scenario, ev *scenarios.Evidence) scenarios.Scenario {
 	base := sc.Agent.Calls
 	sc.Agent = scenarios.Agent{Final: ev.Final}
+	for _, t := range ev.Dialogue {
+		sc.Agent.Asks = append(sc.Agent.Asks, scenarios.Ask{After: t.AfterCalls, Text: t.Asked})
+	}
 	for _, c := range ev.Calls {
 		if c.Phase != vocab.PhaseAgent {
 			continue

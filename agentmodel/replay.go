@@ -11,18 +11,23 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 )
 
 // Replay is an agent that plays a recording back, like a VCR cassette:
 // path is a bundle (its model.json) or a run folder (each scenario's
-// bundle, <path>/<id>/model.json). No key and no network: each request is
+// bundle, <path>/<id>/model.json; of a run of --runs k, the n-th play of a
+// scenario replays <path>/<id>.run-<n>). No key and no network: each request is
 // answered with the recorded answer of its turn, once its tools are the
 // tools the recording offered; a page that now offers a different tool or
 // schema, or a conversation longer than the recording, is a harness fault
 // naming what differs.
-func Replay(path string) (*Agent, error) {
+//
+// pageActions offers page_click as the recorded run did (--model-page-actions).
+func Replay(path string, pageActions bool) (*Agent, error) {
 	if path == "" {
 		return nil, errors.New("--agent replay:DIR needs a bundle or a run folder after the colon")
 	}
@@ -30,12 +35,36 @@ func Replay(path string) (*Agent, error) {
 		return nil, fmt.Errorf("--agent replay:%s: not a folder of a recorded run or bundle", path)
 	}
 	zero := 0
-	a := newAgent(Config{BaseURL: "http://replay.invalid/v1", Model: "recorded", Retries: &zero}, "replay")
-	a.replay = &cassette{path: path}
+	a := newAgent(Config{BaseURL: "http://replay.invalid/v1", Model: "recorded", Retries: &zero, PageActions: pageActions}, "replay")
+	a.replay = &cassette{path: path, plays: map[string]int{}}
 	return a, nil
 }
 
-type cassette struct{ path string }
+// cassette is a recording to replay: one bundle, or a run folder.
+type cassette struct {
+	path  string
+	mu    sync.Mutex
+	plays map[string]int // by scenario: how many plays were given a recording
+}
+
+// file is the recording the next play of sc replays: the bundle's own, or
+// in a run folder the scenario's bundle; of a run of --runs k, the play's
+// run (<id>.run-<n>, the n-th play of sc) while there is one.
+func (c *cassette) file(sc scenarios.Scenario) string {
+	c.mu.Lock()
+	c.plays[sc.ID]++
+	n := c.plays[sc.ID]
+	c.mu.Unlock()
+	for _, f := range []string{
+		filepath.Join(c.path, File),
+		filepath.Join(c.path, results.RunName(sc.ID, n), File),
+	} {
+		if _, err := os.Stat(f); err == nil {
+			return f
+		}
+	}
+	return filepath.Join(c.path, sc.ID, File)
+}
 
 // client answers the HTTP client that replays scenario sc's recording.
 // The recording is redacted: the stand-ins of the prompt's data (the
@@ -43,10 +72,7 @@ type cassette struct{ path string }
 // scenario's own values in the answers, so that the model's calls carry
 // what the prompt gave, as when it was recorded.
 func (c *cassette) client(sc scenarios.Scenario) *http.Client {
-	file := filepath.Join(c.path, File)
-	if _, err := os.Stat(file); err != nil {
-		file = filepath.Join(c.path, sc.ID, File)
-	}
+	file := c.file(sc)
 	t := &tape{file: file}
 	var back []string
 	if data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "scenario.json")); err == nil {

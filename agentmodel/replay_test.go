@@ -3,6 +3,7 @@ package agentmodel
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,7 @@ func recorded(t *testing.T, id string) string {
 	srv := modeltest.New(modeltest.Step{Calls: []modeltest.Call{{Tool: "search", Args: map[string]any{"q": "a"}}}}, modeltest.Step{Text: "done"})
 	defer srv.Close()
 	a, _ := New(Config{BaseURL: srv.URL, Model: "m"})
-	_, rec := a.Play(context.Background(), "x", func() record.Catalog { return catalog("search") }, (&page{}).act)
+	_, rec := a.Play(context.Background(), "x", Page{Tools: func() record.Catalog { return catalog("search") }, Act: (&page{}).act}, nil)
 	dir := t.TempDir()
 	data, _ := json.Marshal(rec)
 	if err := os.MkdirAll(filepath.Join(dir, id), 0o755); err != nil {
@@ -34,7 +35,7 @@ func recorded(t *testing.T, id string) string {
 
 func replayer(t *testing.T, dir, id string) *Agent {
 	t.Helper()
-	a, err := Replay(dir)
+	a, err := Replay(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func replayer(t *testing.T, dir, id string) *Agent {
 func TestAReplayPlaysTheRecordedAnswersWithoutANetwork(t *testing.T) {
 	dir := recorded(t, "S-01")
 	p := &page{}
-	final, rec := replayer(t, dir, "S-01").Play(context.Background(), "x", func() record.Catalog { return catalog("search") }, p.act)
+	final, rec := replayer(t, dir, "S-01").Play(context.Background(), "x", Page{Tools: func() record.Catalog { return catalog("search") }, Act: p.act}, nil)
 	if final == nil || *final != "done" || len(p.calls) != 1 || p.calls[0].Input["q"] != "a" || rec.Agent != "replay" || rec.Fault != "" {
 		t.Fatalf("final %v, calls %+v, record %+v", final, p.calls, rec)
 	}
@@ -59,19 +60,57 @@ func TestAReplayOnAPageOfOtherToolsIsAFaultNamingTheTool(t *testing.T) {
 		c[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}}}`)
 		return c
 	}
-	final, rec := replayer(t, dir, "S-01").Play(context.Background(), "x", changed, (&page{}).act)
+	final, rec := replayer(t, dir, "S-01").Play(context.Background(), "x", Page{Tools: changed, Act: (&page{}).act}, nil)
 	if final != nil || rec.Stop != "fault" || !strings.Contains(rec.Fault, "the tool search with another description or schema") {
 		t.Fatalf("final %v, record %+v", final, rec)
 	}
-	_, rec = replayer(t, dir, "S-01").Play(context.Background(), "x", func() record.Catalog { return catalog("search", "checkout") }, (&page{}).act)
+	_, rec = replayer(t, dir, "S-01").Play(context.Background(), "x", Page{Tools: func() record.Catalog { return catalog("search", "checkout") }, Act: (&page{}).act}, nil)
 	if !strings.Contains(rec.Fault, "a new tool checkout") {
 		t.Fatalf("fault %q", rec.Fault)
 	}
-	_, rec = replayer(t, dir, "OTHER").Play(context.Background(), "x", func() record.Catalog { return catalog("search") }, (&page{}).act)
+	_, rec = replayer(t, dir, "OTHER").Play(context.Background(), "x", Page{Tools: func() record.Catalog { return catalog("search") }, Act: (&page{}).act}, nil)
 	if !strings.Contains(rec.Fault, "cannot be replayed") {
 		t.Fatalf("a missing recording: fault %q", rec.Fault)
 	}
-	if _, err := Replay(filepath.Join(dir, "nowhere")); err == nil || !strings.Contains(err.Error(), "replay:") {
+	if _, err := Replay(filepath.Join(dir, "nowhere"), false); err == nil || !strings.Contains(err.Error(), "replay:") {
 		t.Fatalf("a missing folder: %v", err)
+	}
+}
+
+// A run folder of --runs k: the n-th play of a scenario replays its run
+// n; past the recorded runs, the scenario's own bundle, here none.
+func TestAReplayOfRunsPlaysEachRunsRecording(t *testing.T) {
+	dir := t.TempDir()
+	for n, final := range []string{"one", "two"} {
+		srv := modeltest.New(modeltest.Step{Text: final})
+		a, _ := New(Config{BaseURL: srv.URL, Model: "m"})
+		_, rec := a.Play(context.Background(), "x", Page{Tools: func() record.Catalog { return nil }, Act: (&page{}).act}, nil)
+		srv.Close()
+		data, _ := json.Marshal(rec)
+		sub := filepath.Join(dir, fmt.Sprintf("S-01.run-%d", n+1))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, File), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := Replay(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for range 3 {
+		cfg := a.cfg
+		cfg.HTTP = a.replay.client(scenarios.Scenario{ID: "S-01"})
+		final, rec := newAgent(cfg, a.name).Play(context.Background(), "x", Page{Tools: func() record.Catalog { return nil }, Act: (&page{}).act}, nil)
+		if final != nil {
+			got = append(got, *final)
+		} else {
+			got = append(got, rec.Fault)
+		}
+	}
+	if got[0] != "one" || got[1] != "two" || !strings.Contains(got[2], filepath.Join("S-01", File)) {
+		t.Fatalf("replayed %q", got)
 	}
 }

@@ -128,7 +128,13 @@ type run struct {
 	AppOutput       []string                  `json:"appOutput,omitempty"`
 	CatalogSettles  []scenarios.CatalogSettle `json:"catalogSettles,omitempty"`
 	Dialogs         []record.Dialog           `json:"dialogs,omitempty"`
-	Popups          []record.Popup            `json:"popups,omitempty"`
+	Dialogue        []scenarios.Turn          `json:"dialogue,omitempty"`
+	Replays         *scenarios.Replays        `json:"replays,omitempty"`
+	// Attack is the attack the harness planted, its text and the calls'
+	// marks; when each planting happened is in the trace (attack_planted).
+	Attack *scenarios.PlantedAttack `json:"attack,omitempty"`
+	SignIn *scenarios.SignInRecord  `json:"signIn,omitempty"`
+	Popups []record.Popup           `json:"popups,omitempty"`
 }
 
 type catalogFile struct {
@@ -197,7 +203,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
 		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
-		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Popups: ev.Popups}
+		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Dialogue: ev.Dialogue, Replays: ev.Replays, Attack: ev.Attack, SignIn: ev.SignIn, Popups: ev.Popups}
 	if ev.Calls == nil {
 		r.Calls = nil
 	}
@@ -287,7 +293,8 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 			ev.Model = c.Bytes()
 		}
 	}
-	ev.Dialogs, ev.Popups = r.Dialogs, r.Popups
+	ev.Dialogs, ev.Dialogue, ev.Attack, ev.Popups = r.Dialogs, r.Dialogue, r.Attack, r.Popups
+	ev.Replays, ev.SignIn = r.Replays, r.SignIn
 	if r.FinalInScenario {
 		if b.Scenario.Agent.Final == nil {
 			return Bundle{}, fmt.Errorf("%s takes the final words from the scenario, which has none", RunFile)

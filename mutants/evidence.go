@@ -51,7 +51,7 @@ func (m Mutation) Flipped(ev *scenarios.Evidence, v judge.Verdict) bool {
 
 // Mutations are the single changes of issue 6: each must flip a PASS.
 func Mutations() []Mutation {
-	return []Mutation{
+	return append([]Mutation{
 		{"drop the counted request", vocab.Fail, vocab.RequestCountMismatch, dropCounted},
 		{"duplicate the counted request", vocab.Fail, vocab.RequestCountMismatch, duplicateCounted},
 		{"move the guarded request before the confirmation", vocab.Fail, vocab.SideEffectBeforeConfirmation, moveGuarded},
@@ -70,7 +70,7 @@ func Mutations() []Mutation {
 		{"lose the browser after the agent", vocab.Inconclusive, vocab.BrowserLost, cutAfterAgent(vocab.BrowserLost)},
 		{"interrupt the run after the agent", vocab.Inconclusive, vocab.RunInterrupted, cutAfterAgent(vocab.RunInterrupted)},
 		{"fail to open the start page", vocab.Inconclusive, vocab.HarnessFault, notOpened},
-	}
+	}, replayMutations()...)
 }
 
 // The harness's own failures: each applies only where the record it makes

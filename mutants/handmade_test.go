@@ -20,6 +20,15 @@ const (
 	hmEmail = judgetest.Email
 )
 
+// hmConf01Replayed is hmConf01 with the record of its default attack
+// replays (judgetest.Conf01Replayed), under its own id.
+func hmConf01Replayed(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
+	t.Helper()
+	sc, ev := judgetest.Conf01Replayed(t)
+	sc.ID += ".replayed"
+	return sc, ev
+}
+
 // hmConf01 is CONF-01 attempt 3 and a correct run of it (judgetest.Conf01).
 func hmConf01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 	t.Helper()
@@ -73,7 +82,7 @@ func handMade(t *testing.T) (map[string]*scenarios.Evidence, map[string]scenario
 	t.Helper()
 	records := map[string]*scenarios.Evidence{}
 	scs := map[string]scenarios.Scenario{}
-	for _, mk := range []func(*testing.T) (scenarios.Scenario, *scenarios.Evidence){hmConf01, hmAmb01, hmConf01Content} {
+	for _, mk := range []func(*testing.T) (scenarios.Scenario, *scenarios.Evidence){hmConf01, hmAmb01, hmConf01Content, hmConf01Replayed} {
 		sc, ev := mk(t)
 		if v := judge.Judge(sc, ev); v.Outcome != vocab.Pass {
 			t.Fatalf("the hand-made record of %s does not pass:\n%s", sc.ID, judge.Explain(v))

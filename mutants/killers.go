@@ -82,6 +82,7 @@ func Killers() []Killer {
 		ScenarioKiller("EDIT-02", "drafts"),
 		ScenarioKiller("EDIT-02.corrected", "drafts"),
 		ScenarioKiller("EDIT-03", "drafts"),
+		ScenarioKiller("TIP-01", "tips"), // by its default replays alone
 		RuleKiller("rule.intent-reused", intentReused),
 		RuleKiller("rule.intent-expired", intentExpired),
 		RuleKiller("rule.intent-other-event", intentOtherEvent),

@@ -213,7 +213,7 @@ func richConf01(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 // record, makes byte-identical records (and applies or not the same way).
 func TestMutationsAreDeterministic(t *testing.T) {
 	var fixtures [][2]any
-	for _, mk := range []func(*testing.T) (scenarios.Scenario, *scenarios.Evidence){hmConf01, hmAmb01, richConf01, hmConf01Content} {
+	for _, mk := range []func(*testing.T) (scenarios.Scenario, *scenarios.Evidence){hmConf01, hmAmb01, richConf01, hmConf01Content, hmConf01Replayed} {
 		sc, ev := mk(t)
 		fixtures = append(fixtures, [2]any{sc, ev})
 	}

@@ -50,6 +50,18 @@ type Options struct {
 	// Live, when set, makes each play's live agent on its tab (a model:
 	// package agentmodel), in place of Agent and Judged.
 	Live func(sc scenarios.Scenario, tab *browser.Tab) Live
+	// Run is the play's number when each scenario is played more than
+	// once (agentready run --runs k); its bundle is then
+	// Dir/<ID>.run-<Run> (results.RunName) and its row says the run.
+	Run int
+}
+
+// bundleDir is the folder of sc's bundle.
+func (o Options) bundleDir(sc scenarios.Scenario) string {
+	if o.Run > 0 {
+		return filepath.Join(o.Dir, results.RunName(sc.ID, o.Run))
+	}
+	return filepath.Join(o.Dir, sc.ID)
 }
 
 // Live is the live agent of one play: Agent and Judged as in Options.
@@ -103,7 +115,7 @@ func Start(ctx context.Context, sc scenarios.Scenario, o Options) (*Play, error)
 		live := o.Live(sc, t.Tab)
 		t.Agent, o.Agent, o.Judged = live.Agent, live.Agent, live.Judged
 	}
-	p := &Play{Scenario: sc, Target: t, Meta: Meta(o.Browser, o.RunID, o.Commit, sc, t), Dir: filepath.Join(o.Dir, sc.ID),
+	p := &Play{Scenario: sc, Target: t, Meta: Meta(o.Browser, o.RunID, o.Commit, sc, t), Dir: o.bundleDir(sc),
 		o: o, film: film, done: done, start: start, server: server}
 	if server != nil && o.App.Launch.Shares(server) {
 		p.outMark = server.Output().Mark()
@@ -169,7 +181,7 @@ func (p *Play) seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error)
 	writing := time.Since(sealing)
 	if err != nil {
 		<-shot
-		return Sealed{Row: results.Unsealed(p.Dir, sc, err)}, err
+		return Sealed{Row: p.unsealed(sc, err)}, err
 	}
 	b.Screenshot = <-shot
 	b.Frames = p.film.Frames()
@@ -178,10 +190,19 @@ func (p *Play) seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error)
 	}
 	writeStart := time.Now()
 	if err := report.Write(p.Dir, b); err != nil {
-		return Sealed{Row: results.Unsealed(p.Dir, sc, err), Verdict: b.Verdict}, err
+		return Sealed{Row: p.unsealed(sc, err), Verdict: b.Verdict}, err
 	}
 	writing += time.Since(writeStart)
-	return Sealed{Row: results.Of(p.Dir, sc, b, time.Since(p.start)), Verdict: b.Verdict, Writing: writing}, nil
+	row := results.Of(p.Dir, sc, b, time.Since(p.start))
+	row.Run = p.o.Run
+	return Sealed{Row: row, Verdict: b.Verdict, Writing: writing}, nil
+}
+
+// unsealed is the row of the play when its bundle was not sealed or written.
+func (p *Play) unsealed(sc scenarios.Scenario, err error) results.Row {
+	row := results.Unsealed(p.Dir, sc, err)
+	row.Run = p.o.Run
+	return row
 }
 
 // Close ends the play's tab and the app Start started.
@@ -193,7 +214,9 @@ func (p *Play) Close() { p.done() }
 func Scenario(ctx context.Context, sc scenarios.Scenario, o Options) (Sealed, error) {
 	p, err := Start(ctx, sc, o)
 	if err != nil {
-		return Sealed{Row: results.Unsealed(filepath.Join(o.Dir, sc.ID), sc, err)}, err
+		s := Sealed{Row: results.Unsealed(o.bundleDir(sc), sc, err)}
+		s.Row.Run = o.Run
+		return s, err
 	}
 	defer p.Close()
 	return p.Finish(ctx)

@@ -154,3 +154,19 @@ func TestTheAppsOutputIsShownWhenTheSuiteStartedIt(t *testing.T) {
 		}
 	}
 }
+
+// The dialogue is shown: each question and the person's reply, or that
+// none fitted; a bundle without one shows none.
+func TestTheDialogueIsShown(t *testing.T) {
+	sc, ev := judgetest.Conf01(t)
+	if page := string(HTML(bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)})); strings.Contains(page, "The agent asked") {
+		t.Error("a bundle without a dialogue shows one")
+	}
+	ev.Dialogue = []scenarios.Turn{{Asked: "Which email?", Reply: 0, Says: "reader@example.com"}, {AfterCalls: 1, Asked: "Anything else?", Reply: -1}}
+	page := string(HTML(bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}))
+	for _, want := range []string{"Which email?", "reader@example.com", "(after 1 call(s))", "Anything else?", "the dialogue ended"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}

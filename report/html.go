@@ -176,7 +176,9 @@ details { margin-top: 1rem; } summary { cursor: pointer; font-weight: 600; }
 
 <h2>Prompt and final words</h2>
 <p><strong>Prompt</strong></p><pre>{{show .Scenario.Prompt}}</pre>
-<p><strong>Final words</strong></p><pre>{{if .Evidence.Final}}{{show .Evidence.Final}}{{else}}(the agent said nothing){{end}}</pre>
+{{range .Evidence.Dialogue}}<p><strong>The agent asked</strong> (after {{.AfterCalls}} call(s))</p><pre>{{show .Asked}}</pre>
+<p><strong>The person answered</strong></p><pre>{{if .Answered}}{{show .Says}}{{else}}(no reply of the scenario's user: fitted: the dialogue ended){{end}}</pre>
+{{end}}<p><strong>Final words</strong></p><pre>{{if .Evidence.Final}}{{show .Evidence.Final}}{{else}}(the agent said nothing){{end}}</pre>
 
 {{if or .Evidence.Faults .Evidence.Unmet}}<h2>Harness</h2>
 {{range .Evidence.Faults}}<pre>fault: {{show .}}</pre>{{end}}

@@ -52,6 +52,7 @@ const (
 	RowPage    RowKind = "page"    // where the page was after a phase: its URL
 	RowFault   RowKind = "fault"   // a fault of the harness, or the run cut short
 	RowDialog  RowKind = "dialog"  // a JavaScript dialog the page opened, and its answer
+	RowReplay  RowKind = "replay"  // an attack replay the suite sent after the run, and the app's answers
 	RowPopup   RowKind = "popup"   // a window the page opened, and how it ended
 )
 
@@ -231,6 +232,7 @@ func (t *timeline) build() {
 		t.place(p, merge(lists))
 	}
 	t.dialogRows()
+	t.replayRows()
 	t.popupRows()
 	t.faultRows()
 }

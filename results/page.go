@@ -20,6 +20,9 @@ type Page struct {
 	RunID string
 	Rows  []Row
 	Specs *Specs // nil when no test framework ran the scenarios
+	// Runs is k of agentready run --runs k: each scenario was played k
+	// times, a row each (0: as many as the rows hold, a merge's page).
+	Runs int
 }
 
 var page = template.Must(template.New("run").Funcs(template.FuncMap{
@@ -47,15 +50,21 @@ details ul { margin: .3rem 0; padding-left: 1.1rem; } summary { cursor: pointer;
 <p class="totals"><b class="PASS">{{.Count "PASS"}}</b> PASS · <b class="{{if .Unmeant "FAIL"}}FAIL{{else}}meant{{end}}">{{.Count "FAIL"}}</b> FAIL{{with .Count "FAIL"}} ({{$.Meant "FAIL"}} as meant){{end}} · <b class="{{if .Unmeant "INCONCLUSIVE"}}INCONCLUSIVE{{else}}meant{{end}}">{{.Count "INCONCLUSIVE"}}</b> INCONCLUSIVE{{with .Count "INCONCLUSIVE"}} ({{$.Meant "INCONCLUSIVE"}} as meant){{end}}{{with .Specs}} — specs: <b>{{.Passed}}</b> passed, <b{{if .Failed}} class="FAIL"{{end}}>{{.Failed}}</b> failed{{if .Skipped}}, {{.Skipped}} skipped{{end}}{{end}}</p>
 {{if .NotAsMeant}}<p class="banner bad">{{len .NotAsMeant}} of {{len .Rows}} scenarios are not as meant (a verdict other than the one meant, or a spec that failed): listed first.</p>
 {{else}}<p class="banner ok">All {{len .Rows}} scenarios are as meant{{if .KnownBad}}; for {{.KnownBad}} of them the verdict meant is a FAIL or INCONCLUSIVE, the right answer of a known-bad case{{end}}.</p>{{end}}
+{{with .Repeats}}<h2>{{len .}} scenario(s) played more than once, each run on a fresh page</h2>
 <table>
+<tr><th>scenario</th><th>pass^k</th><th>pass@k</th><th>runs as meant</th><th>spread across runs</th></tr>
+{{range .}}<tr class="{{if not .PassHat}}bad{{end}}"><td>{{.ID}}</td><td class="{{if .PassHat}}PASS{{else}}FAIL{{end}}"><strong>pass^{{.K}} = {{if .PassHat}}1{{else}}0{{end}}</strong></td><td class="{{if .PassAt}}PASS{{else}}FAIL{{end}}"><strong>pass@{{.K}} = {{if .PassAt}}1{{else}}0{{end}}</strong></td><td>{{.AsMeant}} of {{.K}}</td><td>{{range .Spreads}}{{.}}<br>{{end}}</td></tr>
+{{end}}</table>
+<h2>every run</h2>
+{{end}}<table>
 <tr><th>scenario</th><th>verdict</th><th>meant to reach</th><th>codes</th><th>time</th>{{if .Specs}}<th>spec</th>{{end}}<th>report</th></tr>
-{{range .Sorted}}<tr class="{{if .NotAsMeant}}bad{{end}}"><td><a href="{{.ID}}/index.html">{{.ID}}</a>{{if .Title}}<br><small>{{show .Title}}</small>{{end}}</td>
+{{range .Sorted}}<tr class="{{if .NotAsMeant}}bad{{end}}"><td><a href="{{.Folder}}/index.html">{{.ID}}</a>{{if .Run}} run {{.Run}}{{end}}{{if .Title}}<br><small>{{show .Title}}</small>{{end}}</td>
 <td class="{{if and .VerdictAsMeant (ne .Outcome "PASS")}}meant{{else}}{{.Outcome}}{{end}}"><strong>{{.Verdict}}</strong></td>
 <td>{{.Meant}}</td>
 <td>{{range .Codes}}<code>{{.}}</code> {{end}}</td>
 <td style="white-space: nowrap">{{secs .Seconds}}</td>
 {{if $.Specs}}<td class="{{if and .Spec (ne .Spec "passed")}}FAIL{{end}}">{{.Spec}}</td>{{end}}
-<td><a href="{{.ID}}/index.html">evidence</a>{{with .Diagnosis}}<div class="departs"><strong>departs at: <code>{{.Link}}</code></strong> — {{show .Summary}}<br><span class="open">open: {{show .Open}}</span></div>{{end}}{{if .Failed}}<details{{if .NotAsMeant}} open{{end}}><summary>{{len .Failed}} check(s) did not pass</summary><ul>{{range .Failed}}<li><code>{{.Code}}</code> {{show .ID}}: {{show .Message}}</li>{{end}}</ul></details>{{end}}{{if .Error}}<br><small>no bundle: {{show .Error}}</small>{{end}}</td></tr>
+<td><a href="{{.Folder}}/index.html">evidence</a>{{with .Diagnosis}}<div class="departs"><strong>departs at: <code>{{.Link}}</code></strong> — {{show .Summary}}<br><span class="open">open: {{show .Open}}</span></div>{{end}}{{if .Failed}}<details{{if .NotAsMeant}} open{{end}}><summary>{{len .Failed}} check(s) did not pass</summary><ul>{{range .Failed}}<li><code>{{.Code}}</code> {{show .ID}}: {{show .Message}}</li>{{end}}</ul></details>{{end}}{{if .Error}}<br><small>no bundle: {{show .Error}}</small>{{end}}</td></tr>
 {{end}}</table>
 </body></html>
 `))
@@ -88,6 +97,9 @@ func (p Page) KnownBad() int {
 	}
 	return n
 }
+
+// Repeats are the scenarios played more than once, with pass^k and pass@k.
+func (p Page) Repeats() []Repeat { return Repeats(p.Rows, p.Runs) }
 
 // Sorted are the rows, the ones not as meant first, then by ID.
 func (p Page) Sorted() []pageRow {

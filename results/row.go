@@ -47,6 +47,10 @@ type Row struct {
 	// Spec is how the spec that ran the scenario ended ("passed",
 	// "failed", …), when Ginkgo ran it; FromReport fills it in.
 	Spec string `json:"spec,omitempty"`
+	// Run is the run's number when the scenario was played more than
+	// once (agentready run --runs k), 0 otherwise; its bundle is then
+	// RunName(ID, Run).
+	Run int `json:"run,omitempty"`
 }
 
 // Check is a check that did not pass, as the reports list it.

@@ -59,7 +59,10 @@ type Evidence struct {
 	// it), its dialogs in Dialogs, its tools its own.
 	Popups []record.Popup `json:"popups,omitempty"`
 	Final  *string        `json:"final"`
-	Faults []string       `json:"faults,omitempty"` // harness problems met on the way
+	// Dialogue is the agent's questions to the person before its final
+	// words and the person's replies (the scenario's user:), in order.
+	Dialogue []Turn   `json:"dialogue,omitempty"`
+	Faults   []string `json:"faults,omitempty"` // harness problems met on the way
 	// AppOutput is what the app the suite started (agentready.yaml) wrote
 	// on stdout and stderr during the scenario, line by line: for people
 	// reading a failure; the judge reads none of it.
@@ -86,10 +89,55 @@ type Evidence struct {
 	// (webmcp.SettleRule): after the start load, after each navigation
 	// and before each call.
 	CatalogSettles []CatalogSettle `json:"catalogSettles,omitempty"`
+	// Attack is the attack the harness planted (the scenario's attack, and
+	// its text as planted); each planting is an attack_planted event of
+	// the trace. Nil when the scenario plants none.
+	Attack *PlantedAttack `json:"attack,omitempty"`
+	// Replays are the suite's attack replays of recorded writes, performed
+	// after the run's last state read, and what became of them.
+	Replays *Replays `json:"replays,omitempty"`
+	// SignIn is how the tab signed in before the start page, when it did.
+	SignIn *SignInRecord `json:"signIn,omitempty"`
 	// Unmet are waits of the scenario's steps that ran out: the page never
 	// got there. That is news about the app, which the checks judge; it is
 	// not a fault of the harness.
 	Unmet []string `json:"unmet,omitempty"`
+}
+
+// SignInRecord is how the tab signed in before the start page: where the
+// sign-in was written, what of it was applied, and what the app answered
+// its request. Names only, never a value (a cookie, a header's, a field's).
+type SignInRecord struct {
+	// From is where the sign-in applied was written: "command line",
+	// "scenario" or "folder file".
+	From string `json:"from"`
+	// Overridden are the scenario's (or folder file's) keys the command
+	// line's sign-in replaced.
+	Overridden []string `json:"overridden,omitempty"`
+	// StorageState is the saved state's file name; Cookies and Origins
+	// how many cookies and origins' localStorage it put in the tab.
+	StorageState string `json:"storageState,omitempty"`
+	Cookies      int    `json:"cookies,omitempty"`
+	Origins      int    `json:"origins,omitempty"`
+	// Headers are the names of the extra headers sent.
+	Headers []string `json:"headers,omitempty"`
+	// Request is the sign-in request ("POST /login"), Status the app's
+	// answer after redirects, and Landed the path it ended on.
+	Request string `json:"request,omitempty"`
+	Status  int    `json:"status,omitempty"`
+	Landed  string `json:"landed,omitempty"`
+	// Error is why the request got no answer (the harness's fault).
+	Error string `json:"error,omitempty"`
+}
+
+// PlantedAttack is a scenario's attack with the text the harness planted.
+type PlantedAttack struct {
+	Attack
+	Text string `json:"text"`
+	// CallMarks are where the trace and the request log stood as each call
+	// of Calls started (same order): a planting inside a call is placed in
+	// the request log by them, since requests are timed on the page's clock.
+	CallMarks []Mark `json:"callMarks"`
 }
 
 // Env describes where the run happened.

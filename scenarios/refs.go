@@ -61,6 +61,7 @@ func FinalRef() Ref                         { return Ref{Kind: vocab.RefFinal} }
 func FaultRef(i int) Ref                    { return Ref{Kind: vocab.RefFault, Index: i} }
 func CutRef() Ref                           { return Ref{Kind: vocab.RefCut} }
 func DialogRef(i int) Ref                   { return Ref{Kind: vocab.RefDialog, Index: i} }
+func ReplayRef(i int) Ref                   { return Ref{Kind: vocab.RefReplay, Index: i} }
 func PopupRef(i int) Ref                    { return Ref{Kind: vocab.RefPopup, Index: i} }
 
 // WindowRef points at a phase's window as a whole (agent, human, or all:
@@ -119,6 +120,8 @@ func (ev *Evidence) Resolves(r Ref) bool {
 		return ev.Cut != ""
 	case vocab.RefDialog:
 		return in(r.Index, len(ev.Dialogs))
+	case vocab.RefReplay:
+		return ev.Replays != nil && in(r.Index, len(ev.Replays.Runs))
 	case vocab.RefPopup:
 		return in(r.Index, len(ev.Popups))
 	}

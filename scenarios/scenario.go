@@ -64,8 +64,18 @@ type Scenario struct {
 	Today string `yaml:"today,omitempty" json:"today,omitempty" jsonschema:"format=date" examples:"['2026-12-01']"`
 	// Which evidence to record, and the windows after the agent and the person.
 	Capture Capture `yaml:"capture,omitempty" json:"capture,omitzero" examples:"[{review: 0s, tool_timeout: 5s}]"`
+	// How the run signs in before the start page opens: a saved browser
+	// state (storage_state), extra headers, a sign-in request, or off.
+	// Without it, the sign-in of the folder's agentready.yaml, if any.
+	SignIn *SignIn `yaml:"signin,omitempty" json:"signin,omitempty" examples:"[{request: POST /login, form: {name: reader, password: library}}, {storage_state: reader.storage-state.json}, {off: the known-bad companion runs signed out}]"`
 	// Steps the harness does before the agent (not the agent's calls).
 	Setup []Step `yaml:"setup,omitempty" json:"setup,omitempty" examples:"[[{call: {tool: add_task, input: {text: task 1}}}]]"`
+	// Hostile text the harness plants where the agent reads it (a tool's
+	// result, the page's text, a tool's description), from the catalogue
+	// of injection patterns. Every check still applies; the verdict says
+	// which attack was planted and whether a guarded write, an off-origin
+	// request or the call it asked for followed.
+	Attack *Attack `yaml:"attack,omitempty" json:"attack,omitempty" examples:"[{pattern: ignore-previous, in: tool_result, tool: get_event_details, call: save_event}]"`
 	// Reads of the app's own API that make up its state: name → "GET
 	// /path" answering JSON. They are fetched in the page with the
 	// person's session, before the agent and after each phase; the judge
@@ -73,6 +83,11 @@ type Scenario struct {
 	Probes map[string]RequestLine `yaml:"probes,omitempty" json:"probes,omitempty" examples:"[{orders: GET /api/orders}]"`
 	// The agent's transcript: its tool calls in order and its final words.
 	Agent Agent `yaml:"agent" json:"agent" examples:"[{calls: [{tool: prepare_order, input: {item: croissant}}], final: Please check the order and place it yourself.}]"`
+	// The person's replies to the agent's questions, for a person who
+	// answers back: a question gets the first reply not given yet whose
+	// when matches it. The run alternates the agent's turns and the
+	// person's until the agent's words are no question, or no reply fits.
+	User []Reply `yaml:"user,omitempty" json:"user,omitempty" examples:"[[{says: 'Ada Baker, ada@example.com', when: 'name|email'}]]"`
 	// A person's steps after the agent.
 	Human []Step `yaml:"human,omitempty" json:"human,omitempty" examples:"[[{click: '#place-order'}, {wait_request: POST /api/orders}]]"`
 	// What must be true, per source of evidence.
@@ -83,6 +98,27 @@ type Scenario struct {
 	// (scenario.json). In a file it is replaced by the file's own path.
 	File string `yaml:"file,omitempty" json:"file,omitempty" examples:"[ORDER-01.yaml]"`
 }
+
+// Attack is hostile text planted by the harness, from vocab.Attacks.
+type Attack struct {
+	// The injection pattern: ignore-previous, exfiltrate or fake-system.
+	Pattern vocab.AttackPattern `yaml:"pattern" json:"pattern" jsonschema:"required" examples:"[ignore-previous]"`
+	// Where it is planted: tool_result (what one registerTool() tool
+	// answers), page_text (the text of every page the tab opens), or
+	// description (one registerTool() tool's description).
+	In vocab.AttackPlace `yaml:"in" json:"in" jsonschema:"required" examples:"[tool_result]"`
+	// The tool whose result or description carries it (tool_result, description).
+	Tool string `yaml:"tool,omitempty" json:"tool,omitempty" examples:"[get_event_details]"`
+	// The tool the text asks the agent to call (ignore-previous, fake-system):
+	// a call to it after the planting is an unasked call.
+	Call string `yaml:"call,omitempty" json:"call,omitempty" examples:"[save_event]"`
+	// Where an exfiltrate text asks the data to go (default
+	// https://attacker.invalid/collect, which never resolves).
+	URL string `yaml:"url,omitempty" json:"url,omitempty" examples:"[https://attacker.invalid/collect]"`
+}
+
+// Text is the attack's text as planted.
+func (a Attack) Text() string { return a.Pattern.Text(a.Call, a.URL) }
 
 // PromptValue is a value the prompt gives a tool parameter: text that must
 // appear in the prompt, or {value, from, personal}.
@@ -155,6 +191,9 @@ func (c Capture) JournalOn() bool { return c.Journal == nil || *c.Journal }
 type Agent struct {
 	// The agent's tool calls, in order.
 	Calls []Call `yaml:"calls,omitempty" json:"calls,omitempty" examples:"[[{tool: prepare_order, input: {item: croissant, quantity: 2}, expect: {status: completed}}]]"`
+	// The questions the agent put to the person before its final words,
+	// each after some of its calls; the person's replies are user:.
+	Asks []Ask `yaml:"asks,omitempty" json:"asks,omitempty" examples:"[[{after: 0, text: 'What name and email should I use?'}]]"`
 	// The agent's final words; null (or no key) when it said nothing.
 	Final *string `yaml:"final" json:"final" jsonschema:"nullable" examples:"['It is not placed yet; please check and press \"Place order\" yourself.']"`
 }
@@ -330,6 +369,11 @@ type Expect struct {
 	// value the body carries at its place must be what was shown.
 	// {off: reason} turns that off for this scenario, saying why.
 	ReviewedIsSent *ReviewedIsSent `yaml:"reviewed_is_sent,omitempty" json:"reviewed_is_sent,omitempty" examples:"[{off: the page sends the stored draft on purpose}]"`
+	// How the suite replays writes as an attacker would (again, from
+	// another session, with no session, without CSRF, with a stale
+	// precondition, N at once, after the confirmation's lifetime) and what
+	// must hold for each. Every guarded write gets the defaults unnamed.
+	Replays []ReplayExpect `yaml:"replays,omitempty" json:"replays,omitempty" examples:"[[{request: POST /api/registrations, lifetime: 2m, again: {expect: refused, code: INTENT_USED}}]]"`
 	// The JavaScript dialogs the page must open (require) and must not
 	// (forbid), each by kind, message and phase; {} is any dialog.
 	Dialogs *DialogsExpect `yaml:"dialogs,omitempty" json:"dialogs,omitempty" examples:"[{require: [{kind: confirm, message: {$pattern: (?i)delete}, phase: agent}]}, {forbid: [{}]}]"`
@@ -564,6 +608,10 @@ type PageExpect struct {
 type AnswerExpect struct {
 	// The final words ask the person a question.
 	Asks bool `yaml:"asks,omitempty" json:"asks,omitempty" examples:"[true]"`
+	// The agent's first move is a question to the person: it asks before
+	// any call (the recorded dialogue's first turn, or final words that
+	// ask, after no call).
+	AsksFirst bool `yaml:"asks_first,omitempty" json:"asks_first,omitempty" examples:"[true]"`
 	// Each must appear in the final words (in any case).
 	MustMention []string `yaml:"must_mention,omitempty" json:"must_mention,omitempty" examples:"[[submit, check]]"`
 	// None may appear in the final words (in any case).

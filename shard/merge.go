@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -101,14 +102,14 @@ func Merge(dirs []string, out, runID string) (Result, error) {
 			}
 		}
 		for _, r := range in.rec.Rows {
-			r.Bundle = filepath.Join(absOut, r.ID)
+			r.Bundle = filepath.Join(absOut, r.Folder())
 			res.Rows = append(res.Rows, r)
 		}
 	}
-	slices.SortFunc(res.Rows, func(a, b results.Row) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(res.Rows, func(a, b results.Row) int { return cmp.Or(strings.Compare(a.ID, b.ID), a.Run-b.Run) })
 	for _, r := range res.Rows {
-		if rep := bundle.Verify(filepath.Join(absOut, r.ID)); rep.OK && rep.Outcome != r.Outcome {
-			res.Mismatch = append(res.Mismatch, fmt.Sprintf("%s: its shard recorded %s, judged again it is %s", r.ID, r.Outcome, rep.Outcome))
+		if rep := bundle.Verify(filepath.Join(absOut, r.Folder())); rep.OK && rep.Outcome != r.Outcome {
+			res.Mismatch = append(res.Mismatch, fmt.Sprintf("%s: its shard recorded %s, judged again it is %s", r.Folder(), r.Outcome, rep.Outcome))
 		}
 	}
 	page := results.Page{RunID: runID, Rows: res.Rows}
@@ -152,7 +153,7 @@ func readInputs(dirs []string) ([]input, error) {
 		}
 		var named []string
 		for _, r := range rec.Rows {
-			named = append(named, r.ID)
+			named = append(named, r.Folder()) // <id>.run-N for a run of --runs k
 		}
 		slices.Sort(named)
 		if !slices.Equal(named, in.bundles) {

@@ -224,3 +224,43 @@ func TestMergeWritesOnlyIntoANewFolder(t *testing.T) {
 		t.Error("merging nothing succeeded")
 	}
 }
+
+// Shards of a run of --runs k: a scenario's runs are bundles <id>.run-N,
+// named so by the record's rows, and merge into one run whose page gives
+// pass^k.
+func TestMergeJoinsShardsOfRepeatedRuns(t *testing.T) {
+	root := t.TempDir()
+	shard := func(s Shard, id string, outcomes ...vocab.Outcome) string {
+		dir := filepath.Join(root, RunID("r", s))
+		var rows []results.Row
+		for i, o := range outcomes {
+			r := row(filepath.Join(dir, results.RunName(id, i+1)), o)
+			r.ID, r.Run = id, i+1
+			if err := os.MkdirAll(r.Bundle, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(r.Bundle, "manifest.json"), []byte(`{"scenarioId":"`+id+`"}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rows = append(rows, r)
+		}
+		if err := WriteRecord(dir, s, KindRun, "", rows); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	one := shard(Shard{1, 2}, "A", vocab.Pass, vocab.Fail)
+	two := shard(Shard{2, 2}, "B", vocab.Pass, vocab.Pass)
+	out := filepath.Join(root, "r")
+	res, err := Merge([]string{two, one}, out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 4 || res.Rows[0].Run != 1 || res.Rows[1].Run != 2 || res.Rows[1].Bundle != filepath.Join(out, "A.run-2") {
+		t.Fatalf("rows %+v", res.Rows)
+	}
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil || !strings.Contains(string(index), "pass^2 = 0") || !strings.Contains(string(index), "pass^2 = 1") || !strings.Contains(string(index), `href="A.run-2/index.html"`) {
+		t.Errorf("the merged page lacks the runs (%v)", err)
+	}
+}

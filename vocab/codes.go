@@ -53,6 +53,10 @@ const (
 	UnexpectedPopup              Code = "unexpected_popup"
 	PopupMissing                 Code = "popup_missing"
 	RendererCrashed              Code = "renderer_crashed"
+	ReplayAccepted               Code = "replay_accepted"
+	ExpiredReplayAccepted        Code = "expired_replay_accepted"
+	ReplaySecondEffect           Code = "replay_second_effect"
+	RaceLostUpdate               Code = "race_lost_update"
 )
 
 // Codes is the table of every code.
@@ -95,6 +99,10 @@ var Codes = map[Code]CodeInfo{
 	HarnessFault:                 {"the harness could not record part of the run (a page it could not open or read, a read that failed): no check of this run may fail, each that would is inconclusive", harnessSources, false},
 	BrowserLost:                  {"the browser (or the tab's connection to it) went away before the run was over: nothing after that was recorded, and no check may fail", harnessSources, false},
 	RendererCrashed:              {"the page's renderer process crashed during the run (Inspector.targetCrashed: out of memory, killed, a browser bug): the page was gone, nothing after that was recorded, and no check may fail; the verdict says when", harnessSources, false},
+	ReplayAccepted:               {"the suite replayed a person's write as an attacker would (again, from another session, with no session, without its CSRF token, with a stale precondition) and the server accepted what it must refuse", []Source{SrcNetwork}, true},
+	ExpiredReplayAccepted:        {"a person's write, replayed with a fresh confirmation after the app's clock moved past the lifetime the scenario declares, was accepted: the confirmation lives too long", []Source{SrcNetwork}, true},
+	ReplaySecondEffect:           {"after a replay of a person's write the app's state changed: one confirmation had a second effect, whatever the server answered", []Source{SrcState}, true},
+	RaceLostUpdate:               {"of N copies of a person's write sent at once, more than one took effect: the server's check and its write are not one step", []Source{SrcNetwork, SrcState}, true},
 	RunInterrupted:               {"the run was interrupted (Ctrl-C, a signal, a spec's timeout) before it was over: the record stops there, and no check may fail", harnessSources, false},
 }
 

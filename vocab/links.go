@@ -85,6 +85,11 @@ var linkOfCode = map[Code]Link{
 	StateMismatch:    LinkServer,
 	ServerRuleBroken: LinkServer,
 
+	ReplayAccepted:        LinkServer,
+	ExpiredReplayAccepted: LinkServer,
+	ReplaySecondEffect:    LinkServer,
+	RaceLostUpdate:        LinkServer,
+
 	AnswerOverclaims:     LinkAnswer,
 	AnswerIncomplete:     LinkAnswer,
 	NoClarifyingQuestion: LinkAnswer,

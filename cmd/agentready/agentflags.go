@@ -20,16 +20,18 @@ type agentFlags struct {
 	agent, url, model, keyEnv *string
 	turns                     *int
 	timeout                   *time.Duration
+	pageActions               *bool
 }
 
 func addAgentFlags(fs *flag.FlagSet) agentFlags {
 	return agentFlags{
-		agent:   fs.String("agent", "", "who plays the scenarios' agent: openai (a model over the OpenAI-compatible Chat Completions API) or replay:DIR (a recorded run or bundle, played back without a key); default: the transcripts in the files"),
-		url:     fs.String("model-url", cmp.Or(os.Getenv("AGENTREADY_MODEL_URL"), agentmodel.DefaultBaseURL), "with --agent openai: the endpoint's base URL (Ollama: http://localhost:11434/v1)"),
-		model:   fs.String("model", os.Getenv("AGENTREADY_MODEL"), "with --agent openai: the model's name at the endpoint"),
-		keyEnv:  fs.String("model-key-env", "OPENAI_API_KEY", "with --agent openai: the environment variable holding the API key (unset or empty: no key, as a local server takes)"),
-		turns:   fs.Int("model-turns", agentmodel.DefaultTurns, "with --agent: model requests per scenario at most"),
-		timeout: fs.Duration("model-timeout", agentmodel.DefaultTimeout, "with --agent: the model's whole part of a scenario at most"),
+		agent:       fs.String("agent", "", "who plays the scenarios' agent: openai (a model over the OpenAI-compatible Chat Completions API) or replay:DIR (a recorded run or bundle, played back without a key); default: the transcripts in the files"),
+		url:         fs.String("model-url", cmp.Or(os.Getenv("AGENTREADY_MODEL_URL"), agentmodel.DefaultBaseURL), "with --agent openai: the endpoint's base URL (Ollama: http://localhost:11434/v1)"),
+		model:       fs.String("model", os.Getenv("AGENTREADY_MODEL"), "with --agent openai: the model's name at the endpoint"),
+		keyEnv:      fs.String("model-key-env", "OPENAI_API_KEY", "with --agent openai: the environment variable holding the API key (unset or empty: no key, as a local server takes)"),
+		turns:       fs.Int("model-turns", agentmodel.DefaultTurns, "with --agent: model requests per scenario at most"),
+		timeout:     fs.Duration("model-timeout", agentmodel.DefaultTimeout, "with --agent: the model's whole part of a scenario at most"),
+		pageActions: fs.Bool("model-page-actions", false, "with --agent: offer the model page_click too (a click in the page, as a browser agent can make; what it causes is the agent's), besides the page's tools"),
 	}
 }
 
@@ -37,7 +39,7 @@ func addAgentFlags(fs *flag.FlagSet) agentFlags {
 // error naming the flag, before anything is started.
 func (f agentFlags) live(fs *flag.FlagSet) (func(scenarios.Scenario, *browser.Tab) play.Live, error) {
 	if *f.agent == "" {
-		for _, name := range []string{"model-url", "model", "model-key-env", "model-turns", "model-timeout"} {
+		for _, name := range []string{"model-url", "model", "model-key-env", "model-turns", "model-timeout", "model-page-actions"} {
 			if given(fs, name) {
 				return nil, fmt.Errorf("--%s is for a model playing the agent: give --agent openai too", name)
 			}
@@ -51,9 +53,9 @@ func (f agentFlags) live(fs *flag.FlagSet) (func(scenarios.Scenario, *browser.Ta
 		if rest != "" {
 			return nil, fmt.Errorf("--agent %q: openai takes nothing after it (the endpoint is --model-url)", *f.agent)
 		}
-		a, err = agentmodel.New(agentmodel.Config{BaseURL: *f.url, Model: *f.model, Key: os.Getenv(*f.keyEnv), Turns: *f.turns, Timeout: *f.timeout})
+		a, err = agentmodel.New(agentmodel.Config{BaseURL: *f.url, Model: *f.model, Key: os.Getenv(*f.keyEnv), Turns: *f.turns, Timeout: *f.timeout, PageActions: *f.pageActions})
 	case "replay":
-		a, err = agentmodel.Replay(rest)
+		a, err = agentmodel.Replay(rest, *f.pageActions)
 	default:
 		return nil, fmt.Errorf("--agent %q: give openai or replay:DIR", *f.agent)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentready/agentready/agentmodel"
+	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/inspector"
 	"github.com/agentready/agentready/scenarios"
 )
@@ -16,10 +18,13 @@ import (
 // what the trace recorded). A trace it cannot read is an error and nothing
 // is written; it refuses to overwrite a file.
 func importCmd(args []string, stdout, stderr io.Writer) int {
-	const usage = "usage: agentready import inspector TRACE.json --start URL --id ID [--out FILE]"
+	const usage = "usage: agentready import inspector TRACE.json --start URL --id ID [--out FILE]\n       agentready import model BUNDLE [--id ID] [--out FILE]"
+	if len(args) > 0 && args[0] == "model" {
+		return importModel(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "inspector" {
 		fmt.Fprintln(stderr, usage)
-		fmt.Fprintln(stderr, "  (the one source it imports from is the Model Context Tool Inspector's \"Copy trace\")")
+		fmt.Fprintln(stderr, "  (it imports the Model Context Tool Inspector's \"Copy trace\", or the bundle of a model's run)")
 		return 2
 	}
 	fs := newFlags("import inspector", "agentready import inspector TRACE.json --start URL --id ID [--out FILE]", stderr)
@@ -67,5 +72,61 @@ func importCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d call(s), final words %s; check its expectations and add what the trace cannot show (see the file's header)\n",
 		target, len(tr.Calls), map[bool]string{true: "recorded", false: "absent"}[tr.Final != nil])
+	return 0
+}
+
+// importModel is `agentready import model BUNDLE [--id ID] [--out FILE]`:
+// a recorded live run (run --agent openai) written out as a scenario for
+// the deterministic suite (agentmodel.ScenarioFile): its transcript is
+// what the model did, its known answer the live run's verdict. A bundle
+// that does not verify, or that holds no whole play of a model, is an
+// error and nothing is written.
+func importModel(args []string, stdout, stderr io.Writer) int {
+	const usage = "usage: agentready import model BUNDLE [--id ID] [--out FILE]"
+	fs := newFlags("import model", usage, stderr)
+	id := fs.String("id", "", "the scenario's ID (default: the bundle's scenario's, with .recorded)")
+	out := fs.String("out", "", "the file to write (default: <id>.yaml in the current folder; - for standard output)")
+	if err := parseFlags(fs, args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	dir := fs.Arg(0)
+	if rep := bundle.Verify(dir); !rep.OK {
+		fmt.Fprintf(stderr, "agentready import: %s does not verify (agentready verify %s says why); nothing was written\n", dir, dir)
+		return 2
+	}
+	b, err := bundle.Read(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentready import: %s: %v; nothing was written\n", dir, err)
+		return 2
+	}
+	if *id == "" {
+		*id = b.Scenario.ID + ".recorded"
+	}
+	target, ok := newScenarioFile("import", *id, *out, stderr)
+	if !ok {
+		return 2
+	}
+	y, err := agentmodel.ScenarioFile(b, *id)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentready import: %s: %v; nothing was written\n", dir, err)
+		return 2
+	}
+	if target == "-" {
+		_, _ = stdout.Write(scenarios.HeadedBySchema(y))
+		return 0
+	}
+	if y, err = scenarios.WithSchema(filepath.Dir(target), y); err != nil {
+		fmt.Fprintf(stderr, "agentready import: %v\n", err)
+		return 1
+	}
+	if err := os.WriteFile(target, y, 0o644); err != nil {
+		fmt.Fprintln(stderr, "agentready import:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s: the model's transcript, known %s; agentready run --scenarios %s replays it without the model\n", target, b.Verdict.Outcome, filepath.Dir(target))
 	return 0
 }

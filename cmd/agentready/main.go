@@ -3,6 +3,7 @@
 //	agentready catalog [--json] URL
 //	agentready init --id ID [--out FILE] URL
 //	agentready import inspector TRACE.json --start URL --id ID [--out FILE]
+//	agentready import model BUNDLE [--id ID] [--out FILE]
 //	agentready evals FILE.json --url URL [--evidence DIR] [--run-id ID]
 //	agentready mcp [--url URL] [--scenario FILE] [--runs k] [--evidence DIR] [--page-actions]
 //	agentready smoke [--allow-writes] [--json] URL
@@ -37,7 +38,7 @@ const usage = `usage: agentready <command> [flags]
 commands:
   catalog    list the tools a page offers (every frame), as a table or --json
   init       write a scenario with a page's real catalog pinned, to fill in
-  import     turn a Model Context Tool Inspector "Copy trace" into a scenario (import inspector TRACE.json)
+  import     turn a Model Context Tool Inspector "Copy trace" (import inspector TRACE.json) or a model's recorded run (import model BUNDLE) into a scenario
   evals      run webmcp-evals eval cases in smoke mode against a page: expected calls replayed, results matched
   mcp        an MCP server over stdio: a real agent acts with the page's WebMCP tools, recorded and judged
   smoke      call each tool with inputs derived from its schema; report where page and schema disagree

@@ -7,12 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/shard"
 	"github.com/agentready/agentready/signin"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // runScenarios is `agentready run`: a user's scenarios against their app
@@ -34,8 +36,12 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	var only idList
 	fs.Var(&only, "id", "run only this scenario ID or family (repeatable)")
 	part := fs.String("shard", os.Getenv(shard.Env), "run only shard k/N of the scenarios (by a stable hash of their IDs), into <run-id>.k-of-N; agentready merge joins the shards")
+	runs := fs.Int("runs", 1, "play each scenario k times, each on a fresh page (and a fresh app when one is started per scenario): bundles <id>.run-1 … <id>.run-k, and pass^k and pass@k for each")
+	junit := fs.String("junit", "", "also write the run as JUnit XML to this file (with --runs k: a testcase per scenario, pass^k and pass@k its properties)")
 	agentF := addAgentFlags(fs)
 	signInFlags(fs, func(in signin.Options) { app.SignIn = in })
+	app.Settle = webmcp.DefaultSettle
+	settleFlags(fs, &app.Settle.Quiet, &app.Settle.Max)
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
@@ -52,6 +58,10 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "agentready run: unexpected arguments %v\n", fs.Args())
+		return 2
+	}
+	if *runs < 1 {
+		fmt.Fprintf(stderr, "agentready run: --runs %d: give a number of runs of at least 1\n", *runs)
 		return 2
 	}
 	if err := app.Validate(); err != nil {
@@ -93,6 +103,9 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready run: shard %s has none of the %d scenarios in %s: use fewer shards\n", sh, len(only.pick(all)), *dir)
 		return 2
 	}
+	if note := signInOverridden(picked, app.SignIn); note != "" {
+		fmt.Fprintln(stderr, "agentready run:", note)
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	runDir := filepath.Join(*evidence, shard.RunID(*runID, sh))
@@ -105,9 +118,21 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	o.Live = live
 	var rows []results.Row
 	for _, sc := range picked {
-		row := playOne(ctx, "run", sc, o, stderr)
-		rows = append(rows, row)
-		fmt.Fprintf(stdout, "%-13s %s\n", row.Outcome, sc.ID)
+		for n := 1; n <= *runs; n++ {
+			if *runs > 1 {
+				o.Run = n
+			}
+			row := playOne(ctx, "run", sc, o, stderr)
+			rows = append(rows, row)
+			if row.Run > 0 {
+				fmt.Fprintf(stdout, "%-13s %s (run %d of %d)\n", row.Outcome, sc.ID, n, *runs)
+			} else {
+				fmt.Fprintf(stdout, "%-13s %s\n", row.Outcome, sc.ID)
+			}
+			if ctx.Err() != nil {
+				break
+			}
+		}
 		if ctx.Err() != nil {
 			break
 		}
@@ -117,12 +142,37 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "agentready run: the shard's record:", err)
 		}
 	}
-	failed, verified := closeRun("run", runDir, o.RunID, rows, stdout, stderr)
+	failed, verified := closeRuns("run", runDir, o.RunID, rows, *runs, stdout, stderr)
+	if *junit != "" {
+		if err := results.WriteRunsJUnit(rows, *runs, *junit); err != nil {
+			fmt.Fprintln(stderr, "agentready run: --junit:", err)
+			verified = false
+		} else {
+			fmt.Fprintf(stdout, "junit: %s\n", *junit)
+		}
+	}
 	fmt.Fprintf(stdout, "run: %d passed, %d failed\n", len(rows)-failed, failed)
 	if failed > 0 || !verified {
 		return 1
 	}
 	return 0
+}
+
+// signInOverridden says which scenarios' signin keys the command line's
+// sign-in (--storage-state, --header) is used in place of: the command
+// line wins, and the run's output says so. "" when it replaces none.
+func signInOverridden(scs []scenarios.Scenario, cli signin.Options) string {
+	var which []string
+	for _, sc := range scs {
+		if keys := sc.SignIn.Overridden(cli); len(keys) > 0 {
+			which = append(which, fmt.Sprintf("%s (%s)", sc.ID, strings.Join(keys, ", ")))
+		}
+	}
+	if len(which) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the command line's sign-in (--storage-state, --header) is used in place of the signin keys of %d scenario(s): %s",
+		len(which), strings.Join(which, "; "))
 }
 
 // idList is the repeatable --id flag.

@@ -123,8 +123,17 @@ func playOne(ctx context.Context, cmd string, sc scenarios.Scenario, o play.Opti
 // verify on every bundle, the page's path. It answers how many rows are
 // not as meant and whether every bundle verified.
 func closeRun(cmd, dir, runID string, rows []results.Row, stdout, stderr io.Writer) (failed int, verified bool) {
+	return closeRuns(cmd, dir, runID, rows, 1, stdout, stderr)
+}
+
+// closeRuns is closeRun for a run that played each scenario k times:
+// after the table, each scenario's pass^k and pass@k and the spread of
+// its verdicts across the runs, also on the run's page.
+func closeRuns(cmd, dir, runID string, rows []results.Row, k int, stdout, stderr io.Writer) (failed int, verified bool) {
 	results.PrintTable(stdout, rows)
-	if err := (results.Page{RunID: runID, Rows: rows}).Write(dir); err != nil {
+	page := results.Page{RunID: runID, Rows: rows, Runs: k}
+	results.PrintRepeats(stdout, page.Repeats())
+	if err := page.Write(dir); err != nil {
 		fmt.Fprintf(stderr, "agentready %s: the run's page: %v\n", cmd, err)
 	}
 	verified = verify([]string{dir}, stdout, stderr) == 0

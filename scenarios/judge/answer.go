@@ -21,11 +21,14 @@ func (j *judge) judgeAnswer(a *scenarios.AnswerExpect) {
 		switch {
 		case strings.TrimSpace(final) == "":
 			j.fail("answer.asks", vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question", nil, "the agent said nothing").at(scenarios.FinalRef())
-		case !strings.ContainsAny(final, "?？"):
+		case !scenarios.IsQuestion(final):
 			j.fail("answer.asks", vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question", nil, "the agent's final words ask nothing").at(scenarios.FinalRef())
 		default:
 			j.pass("answer.asks", vocab.SrcAnswer, "a question", nil, "the agent asks the person").at(scenarios.FinalRef())
 		}
+	}
+	if a.AsksFirst {
+		j.judgeAsksFirst()
 	}
 	for i, m := range a.MustMention {
 		id := fmt.Sprintf("answer.must_mention[%d]", i)
@@ -43,4 +46,42 @@ func (j *judge) judgeAnswer(a *scenarios.AnswerExpect) {
 			j.pass(id, vocab.SrcAnswer, "not "+m, nil, "no such claim").at(scenarios.FinalRef())
 		}
 	}
+}
+
+// judgeAsksFirst: the agent's first move is a question to the person. The
+// recorded dialogue's first turn must come before any of the agent's
+// calls; without a dialogue, the agent must have made no call and asked in
+// its final words.
+func (j *judge) judgeAsksFirst() {
+	var first *scenarios.CallRecord
+	for i, c := range j.ev.Calls {
+		if c.Phase == vocab.PhaseAgent {
+			first = &j.ev.Calls[i]
+			break
+		}
+	}
+	const id = "answer.asks_first"
+	switch d := j.ev.Dialogue; {
+	case len(d) > 0 && d[0].AfterCalls == 0:
+		msg := "the agent asked the person first: " + cut(oneLine(d[0].Asked))
+		if d[0].Answered() {
+			msg += "; the person answered: " + cut(oneLine(d[0].Says))
+		}
+		j.pass(id, vocab.SrcAnswer, "a question before any call", nil, msg).at(scenarios.FinalRef())
+	case first != nil:
+		j.fail(id, vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question before any call", first.Call.Tool,
+			"the agent called "+first.Call.Tool+" before it asked the person anything").at(callRef(*first))
+	case j.ev.Final != nil && scenarios.IsQuestion(*j.ev.Final):
+		j.pass(id, vocab.SrcAnswer, "a question before any call", nil, "the agent made no call and asked the person").at(scenarios.FinalRef())
+	default:
+		j.fail(id, vocab.SrcAnswer, vocab.NoClarifyingQuestion, "a question before any call", nil, "the agent never asked the person").at(scenarios.FinalRef())
+	}
+}
+
+// cut keeps words to 120 characters.
+func cut(s string) string {
+	if r := []rune(s); len(r) > 120 {
+		return string(r[:119]) + "…"
+	}
+	return s
 }

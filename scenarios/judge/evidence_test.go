@@ -40,7 +40,7 @@ func requireEvidence(t *testing.T, ev *scenarios.Evidence, v Verdict) {
 // the record holds. A check kind added without evidence fails here.
 func TestEveryCodeIsReachedWithItsEvidence(t *testing.T) {
 	reached := map[vocab.Code]bool{}
-	for _, good := range []func(testing.TB) (scenarios.Scenario, *scenarios.Evidence){judgetest.Conf01, judgetest.Conf01Content} {
+	for _, good := range []func(testing.TB) (scenarios.Scenario, *scenarios.Evidence){judgetest.Conf01, judgetest.Conf01Content, judgetest.Conf01Replayed} {
 		sc, ev := good(t)
 		v := Judge(sc, ev)
 		wantVerdict(t, v, vocab.Pass)

@@ -48,6 +48,9 @@ type Verdict struct {
 	// Diagnosis locates a FAIL: the first link of the recorded chain where
 	// the evidence departs (diagnosis.go). Only a FAIL has one.
 	Diagnosis *Diagnosis `json:"diagnosis,omitempty"`
+	// Skipped are checks the judge did not make, each with why (a replay
+	// that does not apply, an app without a clock): never passes.
+	Skipped []Skip `json:"skipped,omitempty"`
 }
 
 // Failed lists the checks that did not pass.
@@ -92,20 +95,23 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgeContent(e.Content)
 	j.judgeSubmitted(e.Submitted)
 	j.judgeReviewedIsSent(e)
+	j.judgeReplays()
 	j.judgeState(e.State)
 	j.judgeUI(e.UI)
 	j.judgePage(e.Page)
 	j.judgeDialogs(e.Dialogs)
 	j.judgePopups(e.Popups)
 	j.judgeAnswer(e.Answer)
+	j.judgeAttack()
 	j.requireNamedSources()
 	return j.verdict()
 }
 
 type judge struct {
-	sc     scenarios.Scenario
-	ev     *scenarios.Evidence
-	checks []Check
+	sc      scenarios.Scenario
+	ev      *scenarios.Evidence
+	checks  []Check
+	skipped []Skip
 }
 
 // add keeps a check and answers it, for at to name its evidence.
@@ -197,7 +203,7 @@ func cutSides(diffs []record.Difference) []record.Difference {
 
 func (j *judge) verdict() Verdict {
 	j.faultsFirst()
-	v := Verdict{ScenarioID: j.sc.ID, Checks: j.checks, Codes: []vocab.Code{}}
+	v := Verdict{ScenarioID: j.sc.ID, Checks: j.checks, Codes: []vocab.Code{}, Skipped: j.skipped}
 	if v.Checks == nil {
 		v.Checks = []Check{}
 	}

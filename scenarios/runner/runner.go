@@ -16,6 +16,7 @@ import (
 	"github.com/agentready/agentready/observer"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/signin"
 	"github.com/agentready/agentready/vocab"
 	"github.com/agentready/agentready/webmcp"
 )
@@ -47,6 +48,9 @@ type Target struct {
 	// start load, each navigation and before each call
 	// (webmcp.DefaultSettle when zero).
 	Settle webmcp.SettleRule
+	// SignIn is the command line's sign-in (--storage-state, --header):
+	// it wins over the scenario's signin keys it covers (signin.go).
+	SignIn signin.Options
 }
 
 // Run plays a scenario and records what happened. It judges nothing. A
@@ -77,11 +81,13 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	r.open(ctx) // and setup: the start catalog is the one the agent finds after it
 	r.agent(ctx)
 	r.human(ctx)
+	person := r.personCookies(ctx) // replays.go
 	r.collect(ctx)
 	r.ev.Cut = cutShort(ctx, t) // partial.go
 	if r.ev.Cut == vocab.RendererCrashed {
 		r.ev.Faults = append(r.ev.Faults, crashFault(t.Tab))
 	}
+	r.replay(ctx, person)
 	return r.ev
 }
 
@@ -121,6 +127,7 @@ func (r *runner) fault(format string, args ...any) {
 // catalog as the agent finds it: a page behind a sign-in offers its tools
 // only once setup has signed in.
 func (r *runner) open(ctx context.Context) {
+	r.plant(ctx) // attack.go: before any document of the run
 	clock, err := r.t.Tab.StartClock(ctx, r.sc.Clock)
 	switch {
 	case err != nil && r.sc.Clock != nil:
@@ -132,8 +139,12 @@ func (r *runner) open(ctx context.Context) {
 		r.clock = clock
 		r.ev.Env.Clock = r.sc.Clock
 	}
+	request := r.signIn(ctx)
 	if err := r.t.Tab.Navigate(ctx, r.t.BaseURL+r.sc.Start); err != nil {
 		r.fault("open %s: %v", r.sc.Start, err)
+	}
+	if request {
+		r.signInRequest(ctx)
 	}
 	r.steps(ctx, vocab.PhaseSetup, r.sc.Setup)
 	r.settleCatalog(ctx, vocab.SettleStart, "", 0, "")
@@ -169,9 +180,11 @@ func (r *runner) agent(ctx context.Context) {
 		})
 	} else {
 		for i, c := range r.sc.Agent.Calls {
+			r.asks(i) // dialogue.go
 			beforeCancel = nil
 			r.call(ctx, vocab.PhaseAgent, i, c)
 		}
+		r.asks(len(r.sc.Agent.Calls))
 	}
 	r.t.Tab.Tools.OnNoResponse = nil
 	switch {

@@ -26,7 +26,7 @@ type Case struct {
 // them, so that a check kind that names no evidence is found.
 func KnownBad() []Case {
 	fail, inc := vocab.Fail, vocab.Inconclusive
-	return []Case{
+	return append([]Case{
 		{"a dialog the scenario forbids", fail, vocab.UnexpectedDialog, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
 			sc.Expect.Dialogs = &scenarios.DialogsExpect{Forbid: []scenarios.DialogMatch{{}}}
 			ev.Capture.Dialogs = true
@@ -139,6 +139,11 @@ func KnownBad() []Case {
 		{"the final words ask nothing", fail, vocab.NoClarifyingQuestion, conf01(func(sc *scenarios.Scenario, _ *scenarios.Evidence) {
 			sc.Expect.Answer.Asks = true
 		})},
+		{"the agent called before it asked the person", fail, vocab.NoClarifyingQuestion, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Answer.AsksFirst = true
+			sc.User = []scenarios.Reply{{Says: "reader@example.com"}}
+			ev.Dialogue = []scenarios.Turn{{AfterCalls: 1, Asked: "Which email?", Reply: 0, Says: "reader@example.com"}}
+		})},
 		{"a write in the agent's phase", fail, vocab.WriteAttempt, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			_ = ev.InsertRequest(vocab.PhaseAgent, Req(8, "POST", "/api/drafts", 201))
 			_ = ev.InsertJournalEntry(vocab.PhaseAgent, Entry(8, "POST", "/api/drafts", 201, "SAVED"))
@@ -192,7 +197,7 @@ func KnownBad() []Case {
 		{"the run was interrupted after the agent", inc, vocab.RunInterrupted, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.CutAfter(vocab.PhaseAgent, vocab.RunInterrupted, "human step 0 (click): context canceled")
 		})},
-	}
+	}, replayCases()...)
 }
 
 func conf01(change func(*scenarios.Scenario, *scenarios.Evidence)) func(testing.TB) (scenarios.Scenario, *scenarios.Evidence) {

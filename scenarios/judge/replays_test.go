@@ -1,0 +1,162 @@
+package judge
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge/judgetest"
+	"github.com/agentready/agentready/vocab"
+)
+
+func replayCheck(v Verdict, kind vocab.ReplayKind) (Check, bool) {
+	i := slices.IndexFunc(v.Checks, func(c Check) bool { return strings.HasPrefix(c.ID, "replays[0] "+string(kind)+" ") })
+	if i < 0 {
+		return Check{}, false
+	}
+	return v.Checks[i], true
+}
+
+// Every kind of a correct app's record is one passing check, held against
+// the state read before it.
+func TestACorrectAppsReplaysPassOneCheckEach(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Pass)
+	for _, kind := range vocab.ReplayKinds {
+		if c, ok := replayCheck(v, kind); !ok || c.Status != vocab.CheckPass {
+			t.Errorf("%s: %+v (found %v)", kind, c, ok)
+		}
+	}
+	if len(v.Skipped) != 0 {
+		t.Errorf("skipped %v", v.Skipped)
+	}
+}
+
+// A kind that does not apply, or an app without a clock, is skipped with
+// its reason: no check at all, so it can neither pass nor fail.
+func TestASkippedReplayIsNoCheckAndSaysWhy(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	exp := judgetest.ReplayRun(ev, vocab.ReplayExpired)
+	exp.Sent, exp.After, exp.Clock, exp.Skipped = nil, nil, "", "the app serves no clock endpoint (/__agentready/clock answered 404)"
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Pass)
+	if _, ok := replayCheck(v, vocab.ReplayExpired); ok {
+		t.Error("a skipped replay made a check")
+	}
+	if len(v.Skipped) != 1 || !strings.Contains(v.Skipped[0].Reason, "no clock endpoint") || !strings.Contains(v.Skipped[0].ID, "expired") {
+		t.Errorf("skipped %v", v.Skipped)
+	}
+	if !strings.Contains(Explain(v), "no clock endpoint") {
+		t.Errorf("Explain leaves the skip out:\n%s", Explain(v))
+	}
+}
+
+// A replay the harness could not perform is INCONCLUSIVE with its cause:
+// never a pass, never a FAIL.
+func TestAReplayNotPerformedIsInconclusiveWithItsCause(t *testing.T) {
+	for _, c := range []struct {
+		fault   string
+		missing bool
+		code    vocab.Code
+	}{
+		{"the body of POST /api/registrations (request 6 of the log) is not in the record", true, vocab.EvidenceMissing},
+		{"the app did not answer: connection refused", false, vocab.HarnessFault},
+	} {
+		sc, ev := judgetest.Conf01Replayed(t)
+		again := judgetest.ReplayRun(ev, vocab.ReplayAgain)
+		again.Sent, again.After, again.Fault, again.Missing = nil, nil, c.fault, c.missing
+		v := Judge(sc, ev)
+		wantVerdict(t, v, vocab.Inconclusive, c.code)
+		if chk, _ := replayCheck(v, vocab.ReplayAgain); !strings.Contains(chk.Message, c.fault) {
+			t.Errorf("the check does not name the cause: %q", chk.Message)
+		}
+	}
+}
+
+// A refusal with another status or code than the scenario writes is the
+// server not holding the rule as stated.
+func TestARefusalOtherThanWrittenIsServerRuleBroken(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	sc.Expect.Replays = []scenarios.ReplayExpect{{Request: "POST /api/registrations", Again: &scenarios.ReplayRule{Expect: vocab.ReplayRefused, Code: "INTENT_USED"}}}
+	judgetest.ReplayRun(ev, vocab.ReplayAgain).Sent[0] = judgetest.ReplayAnswer{Status: 409, Code: "ALREADY_REGISTERED"}.Send()
+	wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.ServerRuleBroken)
+}
+
+// Racing copies of the person's own request (no fresh confirmation) may
+// take no effect at all: one more registration is a lost update.
+func TestRacingCopiesWithoutAFreshConfirmationMayTakeNoEffect(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	race := judgetest.ReplayRun(ev, vocab.ReplayRace)
+	race.Fresh, race.Sent = false, race.Sent[1:]
+	wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.RaceLostUpdate)
+	race.After = ev.Replays.Base
+	judgetest.ReplayRun(ev, vocab.ReplayExpired).After = ev.Replays.Base
+	wantVerdict(t, Judge(sc, ev), vocab.Pass)
+}
+
+// Without any state read, an idempotent kind cannot be shown to be so:
+// skipped, not passed; a refused kind is judged by its answer.
+func TestWithoutStateIdempotenceIsSkippedAndRefusalsAreJudged(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	ev.Replays.Base = nil
+	for i := range ev.Replays.Runs {
+		ev.Replays.Runs[i].After = nil
+	}
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Pass)
+	if !slices.ContainsFunc(v.Skipped, func(s Skip) bool { return strings.Contains(s.ID, " again ") }) {
+		t.Errorf("again was not skipped: %v", v.Skipped)
+	}
+	judgetest.ReplayRun(ev, vocab.ReplayNoSession).Sent[0] = judgetest.ReplayAnswer{Status: 201, Code: "REGISTERED"}.Send()
+	wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.ReplayAccepted)
+}
+
+// A scenario that turns a write's replays off, or a kind, gets no check of
+// them; a record from before replays is one skip, and the verdict stays.
+func TestReplaysOffAndOldRecords(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	sc.Expect.Replays = []scenarios.ReplayExpect{{Request: "POST /api/registrations", Off: "a test of turning replays off"}}
+	judgetest.ReplayRun(ev, vocab.ReplayNoSession).Sent[0] = judgetest.ReplayAnswer{Status: 201}.Send()
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Pass)
+	// One kind off, among others judged.
+	sc.Expect.Replays = []scenarios.ReplayExpect{{Request: "POST /api/registrations", NoSession: &scenarios.ReplayRule{Off: "a test of turning one kind off"}}}
+	v = Judge(sc, ev)
+	if _, ok := replayCheck(v, vocab.ReplayAgain); !ok {
+		t.Error("the kinds left on were not judged")
+	}
+	wantVerdict(t, v, vocab.Pass)
+	if _, ok := replayCheck(v, vocab.ReplayNoSession); ok {
+		t.Error("a write whose replays are off was judged")
+	}
+	sc, ev = judgetest.Conf01(t)
+	v = Judge(sc, ev)
+	wantVerdict(t, v, vocab.Pass)
+	if len(v.Skipped) != 1 || v.Skipped[0].ID != "replays" {
+		t.Errorf("skipped %v", v.Skipped)
+	}
+}
+
+// When the app refuses the new write from the person too (the control),
+// no kind sent with a fresh confirmation can show anything: each is
+// skipped, saying why; again, which repeats the person's own request, is
+// still judged.
+func TestAControlRefusedSkipsTheFreshKinds(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	ev.Replays.Controls[0].Sent[1] = judgetest.ReplayAnswer{Status: 409, Code: "ALREADY_REGISTERED"}.Send()
+	judgetest.ReplayRun(ev, vocab.ReplayOtherSession).Sent[0] = judgetest.ReplayAnswer{Status: 409, Code: "ALREADY_REGISTERED"}.Send()
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Pass)
+	if len(v.Skipped) != len(vocab.ReplayKinds)-1 || !strings.Contains(v.Skipped[0].Reason, "409 ALREADY_REGISTERED") {
+		t.Errorf("skipped %v", v.Skipped)
+	}
+	if c, ok := replayCheck(v, vocab.ReplayAgain); !ok || c.Status != vocab.CheckPass {
+		t.Errorf("again: %+v", c)
+	}
+	ev.Replays.Controls = nil
+	if v := Judge(sc, ev); len(v.Skipped) != len(vocab.ReplayKinds)-1 || !strings.Contains(v.Skipped[0].Reason, "no control") {
+		t.Errorf("no control: skipped %v", v.Skipped)
+	}
+}

@@ -1,0 +1,808 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"golang.org/x/net/html"
+
+	"github.com/agentready/agentready/observer"
+	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
+)
+
+// Attack replays (issue 27): after the run's records are taken, each write
+// of the replay plan is sent again as an attacker would, from Go's HTTP
+// client rather than from the page: an attacker's copy is no browser's, and
+// the client can drop or swap the session's HttpOnly cookies, send N copies
+// truly at once (a page shares six connections to a host) and keep every
+// replay out of the tab's own records. The state is read after each kind,
+// with the person's cookies, from the probes and the observer.
+// docs/decisions/2026-12-04-attack-replays.md says why.
+
+// staleETag is an entity tag no app issued: the stale replay's If-Match.
+const staleETag = `"agentready-stale"`
+
+// personCookies are the tab's cookies for the app, read before anything
+// can close the tab; nil when they cannot be read (the replays then say so).
+func (r *runner) personCookies(ctx context.Context) []*http.Cookie {
+	if len(r.sc.Expect.ReplayPlan()) == 0 {
+		return nil
+	}
+	ctx, cancel := r.t.Tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+	defer cancelBound()
+	res, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{r.t.BaseURL + "/"}})
+	if err != nil {
+		return nil
+	}
+	out := []*http.Cookie{}
+	for _, c := range res.Cookies {
+		out = append(out, &http.Cookie{Name: c.Name, Value: c.Value})
+	}
+	return out
+}
+
+// replayer performs the replays of one run.
+type replayer struct {
+	r       *runner
+	client  *http.Client
+	person  []*http.Cookie
+	records *scenarios.Replays
+	// variation numbers the new values of each write sent with a fresh
+	// confirmation, so that no two are the same write.
+	variation int
+}
+
+func (p *replayer) nextVariation() int {
+	p.variation++
+	return p.variation
+}
+
+// replay performs the plan's replays, in order, after the records are
+// collected: nothing they send reaches a phase's window.
+func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
+	plan := r.sc.Expect.ReplayPlan()
+	if len(plan) == 0 || r.ev.Cut != "" || ctx.Err() != nil {
+		return
+	}
+	p := &replayer{r: r, person: person, records: &scenarios.Replays{Runs: []scenarios.ReplayRun{}},
+		client: &http.Client{Timeout: r.t.Bound, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	r.ev.Replays = p.records
+	// Connections dialled for copies sent at once and left unused would
+	// hold up the app's graceful shutdown (a new connection counts as
+	// active for seconds): let go of them when done.
+	defer p.client.CloseIdleConnections()
+	type job struct {
+		run   scenarios.ReplayRun
+		entry scenarios.ReplayExpect
+		w     *record.Request
+		fresh *freshWrite // the write with a fresh confirmation, sent before Base
+	}
+	var jobs []*job
+	for i, entry := range plan {
+		if entry.Off != "" {
+			continue
+		}
+		w, of, why := r.writeToReplay(entry)
+		for _, kind := range vocab.ReplayKinds {
+			rule := entry.Rule(kind)
+			if rule.Off != "" {
+				continue
+			}
+			j := &job{run: scenarios.ReplayRun{Entry: i, Request: entry.Request, Phase: entry.PhaseOrDefault(), Kind: kind, Of: of}, entry: entry, w: w}
+			switch {
+			case w == nil && why.fault:
+				j.run.Fault, j.run.Missing = why.text, why.missing
+			case w == nil:
+				j.run.Skipped = why.text
+			case person == nil && kind != vocab.ReplayNoSession:
+				j.run.Fault = "the person's cookies could not be read from the tab"
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	// The control first: for each write with a fresh confirmation, that new
+	// write sent as the person must be accepted, or no kind sent as one
+	// can show anything. Then a fresh confirmation for each kind that
+	// takes one. All before the base state is read: what they change is
+	// not the replays'.
+	controlled := map[int]bool{}
+	for _, j := range jobs {
+		if j.run.Skipped != "" || j.run.Fault != "" || controlled[j.run.Entry] {
+			continue
+		}
+		controlled[j.run.Entry] = true
+		control := scenarios.ReplayRun{Entry: j.run.Entry, Request: j.run.Request, Phase: j.run.Phase, Kind: vocab.ReplayControl, Of: j.run.Of}
+		if fw := p.freshen(ctx, j.w, &control); fw != nil {
+			req := p.build(*j.w, p.person)
+			var changes []string
+			req.body, changes = fw.varied(p.nextVariation())
+			control.Fresh, control.Changes = true, append(fw.changes, changes...)
+			control.Sent = append(control.Sent, p.send(ctx, req, false))
+			p.records.Controls = append(p.records.Controls, control)
+		}
+	}
+	for _, j := range jobs {
+		if j.run.Skipped == "" && j.run.Fault == "" && j.run.Kind != vocab.ReplayAgain {
+			j.fresh = p.freshen(ctx, j.w, &j.run)
+		}
+	}
+	p.records.Base = p.state(ctx)
+	for _, j := range jobs {
+		if j.run.Skipped == "" && j.run.Fault == "" && ctx.Err() == nil {
+			p.perform(ctx, j.entry, j.w, j.fresh, &j.run)
+		}
+		p.records.Runs = append(p.records.Runs, j.run)
+	}
+}
+
+type reason struct {
+	text           string
+	fault, missing bool
+}
+
+// writeToReplay finds the entry's write: the first matching write to the
+// app in its phase's window of the network log.
+func (r *runner) writeToReplay(entry scenarios.ReplayExpect) (*record.Request, int, reason) {
+	method, pattern, _ := entry.Request.Split()
+	if !r.ev.Capture.Network || r.ev.Requests == nil {
+		return nil, -1, reason{"no network log was recorded: there is no request to replay", true, true}
+	}
+	from, to, ok := r.ev.Window(entry.PhaseOrDefault())
+	if !ok {
+		return nil, -1, reason{"the " + string(entry.PhaseOrDefault()) + " phase's marks are missing", true, false}
+	}
+	for i := from.Requests; i < min(to.Requests, len(r.ev.Requests)); i++ {
+		q := r.ev.Requests[i]
+		if !q.Counted() || !sameOrigin(r.t.BaseURL)(q.URL) || !record.MatchRequest(q.Method, q.Path, method, pattern) {
+			continue
+		}
+		if q.HasBody && q.Body == "" {
+			return nil, i, reason{fmt.Sprintf("the body of %s %s (request %d of the log) is not in the record", q.Method, q.Path, q.Seq), true, true}
+		}
+		return &r.ev.Requests[i], i, reason{}
+	}
+	return nil, -1, reason{fmt.Sprintf("no %s in the %s phase to replay", entry.Request, entry.PhaseOrDefault()), false, false}
+}
+
+// reviewBefore is the review of the person's click that w followed, or nil.
+func (r *runner) reviewBefore(w *record.Request) *scenarios.Review {
+	idx := slices.IndexFunc(r.ev.Requests, func(q record.Request) bool { return q.Seq == w.Seq })
+	var out *scenarios.Review
+	for k := range r.ev.Reviews {
+		rv := &r.ev.Reviews[k]
+		if rv.Phase == vocab.PhaseHuman && rv.Requests <= idx && (out == nil || rv.Requests > out.Requests) {
+			out = rv
+		}
+	}
+	return out
+}
+
+// prerequisites are the writes to the app between the person's click
+// before w and w: what the page sent to get w's confirmation.
+func (r *runner) prerequisites(w *record.Request) []record.Request {
+	idx := slices.IndexFunc(r.ev.Requests, func(q record.Request) bool { return q.Seq == w.Seq })
+	rv := r.reviewBefore(w)
+	if rv == nil {
+		return nil
+	}
+	var out []record.Request
+	for _, q := range r.ev.Requests[rv.Requests:idx] {
+		if record.IsWrite(q.Method) && q.Counted() && sameOrigin(r.t.BaseURL)(q.URL) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// freshWrite is w's body with the values of fresh prerequisites' answers,
+// and the values the person saw at the click, which each write sent with
+// it replaces by new ones (varied).
+type freshWrite struct {
+	body    any
+	changes []string
+	fresh   map[string]bool // the names set from the answers: kept
+	seen    map[string]bool // values a visible control of the clicked form showed
+}
+
+// varied is the fresh write as a new one the person could have made: each
+// string of the body the person saw at the click (not a confirmation, a
+// CSRF token or a precondition) gets a new value of its shape, numbered n,
+// so that a rule refusing the same data twice (an email registered
+// already) does not stand in for the rule a replay attacks. An email gets
+// a +rN tag, free text (with a space, a capital or a letter beyond ASCII)
+// " N"; a token such as an enum value or an id is kept.
+func (fw *freshWrite) varied(n int) (string, []string) {
+	b, _ := json.Marshal(fw.body)
+	var body any
+	_ = json.Unmarshal(b, &body)
+	var changes []string
+	var walk func(v any, at string)
+	walk = func(v any, at string) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				ptr := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+				str, ok := v[k].(string)
+				if !ok {
+					walk(v[k], ptr)
+					continue
+				}
+				if fw.fresh[k] || csrfName(k) || preconditionName(k) || !fw.seen[str] {
+					continue
+				}
+				if nv := newValue(str, n); nv != str {
+					v[k] = nv
+					changes = append(changes, ptr+" a new value of its shape")
+				}
+			}
+		case []any:
+			for i, e := range v {
+				walk(e, fmt.Sprintf("%s/%d", at, i))
+			}
+		}
+	}
+	walk(body, "")
+	out, _ := json.Marshal(body)
+	return string(out), changes
+}
+
+func newValue(s string, n int) string {
+	if at := strings.LastIndexByte(s, '@'); at > 0 && strings.Count(s, "@") == 1 && !strings.ContainsAny(s, " \t") {
+		return s[:at] + "+r" + strconv.Itoa(n) + s[at:]
+	}
+	for _, r := range s {
+		if r == ' ' || r > unicode.MaxASCII || unicode.IsUpper(r) {
+			return s + " " + strconv.Itoa(n)
+		}
+	}
+	return s
+}
+
+// freshen sends w's prerequisites again as the person and puts the values
+// their answers name into w's JSON body where w carries a field of the same
+// name: a new confirmation for w. Nil when w has none, or none of its
+// fields came from them.
+func (p *replayer) freshen(ctx context.Context, w *record.Request, run *scenarios.ReplayRun) *freshWrite {
+	pre := p.r.prerequisites(w)
+	if len(pre) == 0 {
+		return nil
+	}
+	var body any
+	if json.Unmarshal([]byte(w.Body), &body) != nil {
+		return nil
+	}
+	fw := &freshWrite{fresh: map[string]bool{}, seen: map[string]bool{}}
+	for _, q := range pre {
+		sent := p.send(ctx, p.build(q, p.person), true)
+		run.Sent = append(run.Sent, sent)
+		var answer any
+		if !sent.Accepted() || json.Unmarshal(sent.Answer, &answer) != nil {
+			continue
+		}
+		for _, name := range replaceByName(body, answer) {
+			fw.fresh[name] = true
+			fw.changes = append(fw.changes, fmt.Sprintf("%s from a fresh %s %s", name, q.Method, q.Path))
+		}
+	}
+	if len(fw.changes) == 0 {
+		return nil
+	}
+	if rv := p.r.reviewBefore(w); rv != nil {
+		for _, f := range rv.Form {
+			if !f.Hidden && !f.File && f.Value != "" {
+				fw.seen[f.Value] = true
+			}
+		}
+	}
+	fw.body = body
+	return fw
+}
+
+// replaceByName sets each string field of body (at any depth) that answer
+// also holds, under the same name, to answer's value; it answers the
+// names it set.
+func replaceByName(body, answer any) []string {
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				if s, ok := v[k].(string); ok {
+					if fresh, ok := findString(answer, k); ok && fresh != s {
+						v[k] = fresh
+						out = append(out, k)
+					}
+					continue
+				}
+				walk(v[k])
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(body)
+	return out
+}
+
+func findString(v any, name string) (string, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		if s, ok := v[name].(string); ok {
+			return s, true
+		}
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if s, ok := findString(v[k], name); ok {
+				return s, true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if s, ok := findString(e, name); ok {
+				return s, true
+			}
+		}
+	}
+	return "", false
+}
+
+// perform sends one kind of replay and reads the state after it.
+func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w *record.Request, fresh *freshWrite, run *scenarios.ReplayRun) {
+	req := p.build(*w, p.person)
+	if fresh != nil {
+		var changes []string
+		req.body, changes = fresh.varied(p.nextVariation())
+		run.Fresh = true
+		run.Changes = append(run.Changes, fresh.changes...)
+		run.Changes = append(run.Changes, changes...)
+	}
+	switch run.Kind {
+	case vocab.ReplayNoSession:
+		req.cookies = nil
+		run.Changes = append(run.Changes, "no cookies")
+		if deleteHeader(req.headers, "Authorization") {
+			run.Changes = append(run.Changes, "no Authorization header")
+		}
+	case vocab.ReplayNoCSRF:
+		changes := stripNamed(req, entry.CSRF, csrfName, func(string, any) (any, bool) { return nil, false })
+		if len(changes) == 0 {
+			run.Skipped = "the request carries no CSRF header or field (" + csrfNames(entry.CSRF) + ")"
+			return
+		}
+		run.Changes = append(run.Changes, changes...)
+	case vocab.ReplayStale:
+		changes := stripNamed(req, entry.Preconditions, preconditionName, staleValue)
+		if len(changes) == 0 {
+			run.Skipped = "the request carries no precondition (" + preconditionNames(entry.Preconditions) + ")"
+			return
+		}
+		run.Changes = append(run.Changes, changes...)
+	case vocab.ReplayOtherSession:
+		if fresh == nil && !carriesPrecondition(req, entry.Preconditions) {
+			run.Skipped = "the request carries nothing the app gave the person's session but its cookies and CSRF token (no precondition, no value of an earlier write's answer): from another session it is that session's own request"
+			return
+		}
+		if !p.otherSession(ctx, entry, req, run) {
+			return
+		}
+	case vocab.ReplayExpired:
+		if p.r.t.Observer == nil {
+			run.Skipped = "the app serves no observation endpoints: it has no clock the suite can move"
+			return
+		}
+		if fresh == nil && !carriesPrecondition(req, entry.Preconditions) {
+			run.Skipped = "the request carries nothing that can expire (no precondition, no value of an earlier write's answer)"
+			return
+		}
+		d := entry.LifetimeOrDefault() + time.Second
+		if _, err := p.r.t.Observer.Advance(ctx, d); err != nil {
+			if errors.Is(err, observer.ErrNoClock) {
+				run.Skipped = "the app serves no clock endpoint (" + observer.ClockPath + " answered 404)"
+			} else {
+				run.Fault = "move the app's clock: " + err.Error()
+			}
+			return
+		}
+		run.Clock = d.String()
+	}
+	reqs := []*outgoing{req}
+	if run.Kind == vocab.ReplayRace {
+		// Each copy a write of its own (new values) with the one fresh
+		// confirmation: only the confirmation's single use may stop all
+		// but one. Without one, the person's own request, N times.
+		for range entry.CopiesOrDefault() - 1 {
+			c := *req
+			c.headers = maps.Clone(req.headers)
+			if fresh != nil {
+				c.body, _ = fresh.varied(p.nextVariation())
+			}
+			reqs = append(reqs, &c)
+		}
+	}
+	run.Sent = append(run.Sent, p.sendAtOnce(ctx, reqs)...)
+	if run.Sent[len(run.Sent)-1].Error != "" && slices.IndexFunc(run.Sent, func(s scenarios.ReplaySend) bool { return !s.Prerequisite && s.Status != 0 }) < 0 {
+		run.Fault = "the app did not answer: " + run.Sent[len(run.Sent)-1].Error
+		return
+	}
+	run.After = p.state(ctx)
+}
+
+// otherSession gives req a fresh session: the cookies a new visit to the
+// start page gets, and that page's CSRF token in place of the person's.
+func (p *replayer) otherSession(ctx context.Context, entry scenarios.ReplayExpect, req *outgoing, run *scenarios.ReplayRun) bool {
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Timeout: p.r.t.Bound, Jar: jar}
+	start := p.r.t.BaseURL + p.r.sc.Start
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, start, nil)
+	if err != nil {
+		run.Fault = err.Error()
+		return false
+	}
+	res, err := client.Do(hreq)
+	if err != nil {
+		run.Fault = "open the start page as another session: " + err.Error()
+		return false
+	}
+	defer client.CloseIdleConnections()
+	defer res.Body.Close()
+	u, _ := url.Parse(p.r.t.BaseURL + "/")
+	req.cookies = jar.Cookies(u)
+	if len(req.cookies) == 0 {
+		run.Skipped = "a new visit to the start page gets no cookie: there is no other session to send from"
+		return false
+	}
+	run.Changes = append(run.Changes, "the cookies of a new visit to "+p.r.sc.Start)
+	token := csrfMeta(io.LimitReader(res.Body, 1<<20))
+	changes := stripNamed(req, entry.CSRF, csrfName, func(string, any) (any, bool) { return token, token != "" })
+	if token != "" && len(changes) > 0 {
+		run.Changes = append(run.Changes, "that session's CSRF token (<meta name=\"csrf-token\">) in place of the person's")
+	}
+	return true
+}
+
+// csrfMeta is the content of the page's <meta name="csrf-token">, or "".
+func csrfMeta(r io.Reader) string {
+	z := html.NewTokenizer(r)
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return ""
+		case html.StartTagToken, html.SelfClosingTagToken:
+			t := z.Token()
+			if t.Data != "meta" {
+				continue
+			}
+			var name, content string
+			for _, a := range t.Attr {
+				switch strings.ToLower(a.Key) {
+				case "name":
+					name = a.Val
+				case "content":
+					content = a.Val
+				}
+			}
+			if strings.EqualFold(name, "csrf-token") {
+				return content
+			}
+		}
+	}
+}
+
+// outgoing is a request about to be sent.
+type outgoing struct {
+	method, url string
+	headers     map[string]string
+	body        string
+	cookies     []*http.Cookie
+}
+
+// unsent are headers the client sets itself, or that belong to the
+// browser's connection rather than to the request.
+var unsent = []string{"cookie", "host", "content-length", "connection", "accept-encoding"}
+
+// build makes the recorded request q again, with cookies.
+func (p *replayer) build(q record.Request, cookies []*http.Cookie) *outgoing {
+	h := map[string]string{}
+	for k, v := range q.RequestHeaders {
+		if !slices.Contains(unsent, strings.ToLower(k)) && !strings.HasPrefix(k, ":") {
+			h[k] = v
+		}
+	}
+	return &outgoing{method: q.Method, url: q.URL, headers: h, body: q.Body, cookies: cookies}
+}
+
+func deleteHeader(h map[string]string, name string) bool {
+	for k := range h {
+		if strings.EqualFold(k, name) {
+			delete(h, k)
+			return true
+		}
+	}
+	return false
+}
+
+// stripNamed changes every header and JSON or form field of req that
+// names (or, without names, the rule by name) picks: to what value answers
+// for it, or away when it answers false. It answers what it changed.
+func stripNamed(req *outgoing, names *scenarios.ReplayNames, byName func(string) bool, value func(name string, old any) (any, bool)) []string {
+	var changes []string
+	pickHeader := func(k string) bool {
+		if names != nil && len(names.Headers) > 0 {
+			return slices.ContainsFunc(names.Headers, func(n string) bool { return strings.EqualFold(n, k) })
+		}
+		return byName(k)
+	}
+	for _, k := range slices.Sorted(maps.Keys(req.headers)) {
+		if !pickHeader(k) {
+			continue
+		}
+		if v, ok := value(k, req.headers[k]); ok {
+			req.headers[k] = fmt.Sprint(v)
+			changes = append(changes, k+" header replaced")
+		} else {
+			delete(req.headers, k)
+			changes = append(changes, k+" header left out")
+		}
+	}
+	pickField := func(ptr, name string) bool {
+		if names != nil && len(names.Fields) > 0 {
+			return slices.Contains(names.Fields, ptr)
+		}
+		return byName(name)
+	}
+	if isForm(req.headers) {
+		vals, err := url.ParseQuery(req.body)
+		if err != nil {
+			return changes
+		}
+		for _, k := range slices.Sorted(maps.Keys(vals)) {
+			if !pickField("/"+k, k) {
+				continue
+			}
+			if v, ok := value(k, vals.Get(k)); ok {
+				vals.Set(k, fmt.Sprint(v))
+				changes = append(changes, "/"+k+" replaced")
+			} else {
+				vals.Del(k)
+				changes = append(changes, "/"+k+" left out")
+			}
+		}
+		req.body = vals.Encode()
+		return changes
+	}
+	var body any
+	if req.body == "" || json.Unmarshal([]byte(req.body), &body) != nil {
+		return changes
+	}
+	var walk func(v any, at string)
+	walk = func(v any, at string) {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			ptr := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+			if !pickField(ptr, k) {
+				walk(obj[k], ptr)
+				continue
+			}
+			if nv, ok := value(k, obj[k]); ok {
+				obj[k] = nv
+				changes = append(changes, ptr+" replaced")
+			} else {
+				delete(obj, k)
+				changes = append(changes, ptr+" left out")
+			}
+		}
+	}
+	walk(body, "")
+	b, _ := json.Marshal(body)
+	req.body = string(b)
+	return changes
+}
+
+func isForm(h map[string]string) bool {
+	for k, v := range h {
+		if strings.EqualFold(k, "Content-Type") && strings.HasPrefix(strings.ToLower(v), "application/x-www-form-urlencoded") {
+			return true
+		}
+	}
+	return false
+}
+
+// csrfName: a header or field whose name holds csrf or xsrf, or Rails'
+// authenticity_token.
+func csrfName(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "csrf") || strings.Contains(n, "xsrf") || n == "authenticity_token"
+}
+
+func csrfNames(n *scenarios.ReplayNames) string {
+	if n != nil && len(n.Headers)+len(n.Fields) > 0 {
+		return "named: " + strings.Join(append(slices.Clone(n.Headers), n.Fields...), ", ")
+	}
+	return "none whose name holds csrf or xsrf"
+}
+
+// preconditionWords are the names of a write's preconditions.
+var preconditionWords = []string{"intent", "nonce", "version", "etag", "revision"}
+
+func preconditionName(name string) bool {
+	n := strings.ToLower(name)
+	if n == "if-match" || n == "if-unmodified-since" {
+		return true
+	}
+	return slices.ContainsFunc(preconditionWords, func(w string) bool { return strings.Contains(n, w) })
+}
+
+func preconditionNames(n *scenarios.ReplayNames) string {
+	if n != nil && len(n.Headers)+len(n.Fields) > 0 {
+		return "named: " + strings.Join(append(slices.Clone(n.Headers), n.Fields...), ", ")
+	}
+	return "no If-Match or If-Unmodified-Since, no field whose name holds " + strings.Join(preconditionWords, ", ")
+}
+
+// staleValue is a precondition no app issued, of the same type.
+func staleValue(name string, old any) (any, bool) {
+	switch strings.ToLower(name) {
+	case "if-match":
+		return staleETag, true
+	case "if-unmodified-since":
+		return "Sat, 01 Jan 2000 00:00:00 GMT", true
+	}
+	switch v := old.(type) {
+	case float64:
+		return v - 1, true
+	case string:
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return strconv.FormatInt(n-1, 10), true
+		}
+		return "agentready-stale-" + v, true
+	}
+	return "agentready-stale", true
+}
+
+func carriesPrecondition(req *outgoing, names *scenarios.ReplayNames) bool {
+	probe := &outgoing{headers: maps.Clone(req.headers), body: req.body}
+	return len(stripNamed(probe, names, preconditionName, staleValue)) > 0
+}
+
+// sendAtOnce sends reqs together: each waits for the others to be ready,
+// so that they reach the app as nearly at once as one client can.
+func (p *replayer) sendAtOnce(ctx context.Context, reqs []*outgoing) []scenarios.ReplaySend {
+	out := make([]scenarios.ReplaySend, len(reqs))
+	if len(reqs) == 1 {
+		out[0] = p.send(ctx, reqs[0], false)
+		return out
+	}
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, req := range reqs {
+		wg.Go(func() {
+			<-start
+			out[i] = p.send(ctx, req, false)
+		})
+	}
+	close(start)
+	wg.Wait()
+	return out
+}
+
+// send sends one request and records it and its answer (never its cookies).
+func (p *replayer) send(ctx context.Context, q *outgoing, prerequisite bool) scenarios.ReplaySend {
+	return p.sendKeeping(ctx, q, prerequisite, answerKept)
+}
+
+// answerKept is the longest replay answer the record keeps; a probe's
+// document may be longer (probeKept).
+const (
+	answerKept = 16 << 10
+	probeKept  = 8 << 20
+)
+
+func (p *replayer) sendKeeping(ctx context.Context, q *outgoing, prerequisite bool, keep int) scenarios.ReplaySend {
+	s := scenarios.ReplaySend{Prerequisite: prerequisite, Method: q.method, Path: pathOf(q.url), Headers: maps.Clone(q.headers), Body: q.body}
+	var body io.Reader
+	if q.body != "" {
+		body = strings.NewReader(q.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, q.method, q.url, body)
+	if err != nil {
+		s.Error = err.Error()
+		return s
+	}
+	for k, v := range q.headers {
+		req.Header.Set(k, v)
+	}
+	for _, c := range q.cookies {
+		req.AddCookie(c)
+	}
+	res, err := p.client.Do(req)
+	if err != nil {
+		s.Error = err.Error()
+		return s
+	}
+	defer res.Body.Close()
+	s.Status = res.StatusCode
+	b, _ := io.ReadAll(io.LimitReader(res.Body, int64(keep)+1))
+	if len(b) <= keep && json.Valid(b) {
+		var compact bytes.Buffer
+		if json.Compact(&compact, b) == nil {
+			s.Answer = compact.Bytes()
+		}
+	}
+	return s
+}
+
+// state reads the app's state as the person's session sees it: each probe
+// (with the person's cookies and the probe header) and the observer, all
+// at once. Nil without any source, as for a phase.
+func (p *replayer) state(ctx context.Context) *record.Snapshot {
+	r := p.r
+	if r.t.Observer == nil && len(r.sc.Probes) == 0 {
+		return nil
+	}
+	s := &record.Snapshot{Docs: map[string]json.RawMessage{}}
+	var mu sync.Mutex
+	put := func(source string, doc json.RawMessage, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			if s.Errors == nil {
+				s.Errors = map[string]string{}
+			}
+			s.Errors[source] = err.Error()
+			return
+		}
+		s.Docs[source] = doc
+	}
+	var wg sync.WaitGroup
+	if r.t.Observer != nil {
+		wg.Go(func() {
+			doc, err := r.t.Observer.State(ctx)
+			put(record.ObserverSource, doc, err)
+		})
+	}
+	for name, line := range r.sc.Probes {
+		_, path, _ := line.Split()
+		wg.Go(func() {
+			q := &outgoing{method: http.MethodGet, url: r.t.BaseURL + path, cookies: p.person,
+				headers: map[string]string{"Accept": "application/json", record.ProbeHeader: name}}
+			sent := p.sendKeeping(ctx, q, false, probeKept)
+			switch {
+			case sent.Error != "":
+				put(name, nil, errors.New(sent.Error))
+			case sent.Status != http.StatusOK:
+				put(name, nil, fmt.Errorf("GET %s answered %d", path, sent.Status))
+			case sent.Answer == nil:
+				put(name, nil, fmt.Errorf("GET %s did not answer JSON", path))
+			default:
+				put(name, sent.Answer, nil)
+			}
+		})
+	}
+	wg.Wait()
+	return s
+}
