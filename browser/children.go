@@ -90,6 +90,15 @@ func (t *Tab) observe(ev any) {
 			t.crash.crashed()
 		}
 		return
+	case *target.EventTargetCreated:
+		t.popupTarget(ev.TargetInfo)
+		return
+	case *target.EventTargetInfoChanged:
+		t.popupInfo(ev.TargetInfo)
+		return
+	case *target.EventTargetDestroyed:
+		t.popupGone(ev.TargetID)
+		return
 	case *page.EventJavascriptDialogOpening:
 		t.pageDialog(ev)
 	}
@@ -138,6 +147,12 @@ func (t *Tab) fromChild(ev *target.EventReceivedMessageFromTarget) {
 		if err == nil {
 			t.Net.ObserveFrom(c.source, v)
 		}
+	case c.typ == "page" && (strings.HasPrefix(m.Method, "WebMCP.") || m.Method == string(cdproto.EventPageFrameNavigated) || m.Method == string(cdproto.EventPageFrameDetached)):
+		// A popup's tools, and its documents coming and going.
+		v, err := cdproto.UnmarshalMessage(&cdproto.Message{Method: cdproto.MethodType(m.Method), Params: jsonv2.Value(m.Params)}, chromedp.DefaultUnmarshalOptions)
+		if trace := t.Popups.trace(string(c.id)); err == nil && trace != nil {
+			trace.Observe(v)
+		}
 	}
 }
 
@@ -149,6 +164,13 @@ func (t *Tab) attached(parent target.SessionID, ev *target.EventAttachedToTarget
 	}
 	c := &child{session: ev.SessionID, id: ev.TargetInfo.TargetID, typ: ev.TargetInfo.Type, parent: parent, ready: make(chan struct{})}
 	c.source = netlog.Source{Session: string(c.session), Target: &record.Target{Type: c.typ, ID: string(c.id)}}
+	switch p := t.kids.get(parent); {
+	case c.typ == "page": // a popup (popups.go)
+		c.source.Target.Window = string(c.id)
+		t.popupTarget(ev.TargetInfo)
+	case p != nil:
+		c.source.Target.Window = p.source.Target.Window
+	}
 	t.kids.mu.Lock()
 	t.kids.bySession[c.session] = c
 	t.kids.mu.Unlock()
@@ -161,11 +183,14 @@ func (t *Tab) attached(parent target.SessionID, ev *target.EventAttachedToTarget
 
 func (t *Tab) detached(s target.SessionID) {
 	t.kids.mu.Lock()
-	_, known := t.kids.bySession[s]
+	c, known := t.kids.bySession[s]
 	if known {
 		t.kids.gone[s] = true
 	}
 	t.kids.mu.Unlock()
+	if known && c.typ == "page" {
+		t.Net.EndSession(string(s), "the window closed before it finished")
+	}
 	if known {
 		t.childGone(s)
 	}
@@ -177,6 +202,9 @@ func (t *Tab) detached(s target.SessionID) {
 // only once it runs, and the browser applies them in the order sent.
 func (t *Tab) setUp(c *child) {
 	defer close(c.ready)
+	if c.typ == "page" {
+		defer t.popupReady(c)
+	}
 	ctx, cancel := context.WithTimeout(t.Ctx, vocab.Bound)
 	defer cancel()
 	m := t.browser.mux
@@ -197,13 +225,16 @@ func (t *Tab) setUp(c *child) {
 		calls = append(calls, sent{call, id, method})
 	}
 	send(network.CommandEnable, netlog.EnableParams)
-	if c.typ == "iframe" {
+	if c.typ == "iframe" || c.typ == "page" {
 		send(page.CommandEnable, nil) // its dialogs are reported on its own session (dialogs.go)
 		// Its tools are reported on its own session only, and only to a
 		// WebMCP domain on before its document loads (frametools.go).
 		send(cdpwebmcp.CommandEnable, nil)
 	}
-	if c.typ == "iframe" || c.typ == "worker" {
+	if c.typ == "page" {
+		send(cdpwebmcp.CommandEnable, nil) // a popup's tools (popups.go)
+	}
+	if c.typ == "iframe" || c.typ == "worker" || c.typ == "page" {
 		send(target.CommandSetAutoAttach, autoAttach)
 	}
 	send(runtime.CommandRunIfWaitingForDebugger, nil)

@@ -59,3 +59,10 @@ func (t *Tab) WaitLoaded(ctx context.Context) error {
 		}
 	}
 }
+
+// pageID answers the page target's id ("" before it is known).
+func (l *loading) pageID() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.frame
+}

@@ -150,8 +150,9 @@ func (m *mux) answer(msg *cdproto.Message) bool {
 }
 
 type attached struct {
-	SessionID  target.SessionID `json:"sessionId"`
-	TargetInfo struct {
+	SessionID          target.SessionID `json:"sessionId"`
+	WaitingForDebugger bool             `json:"waitingForDebugger"`
+	TargetInfo         struct {
 		TargetID         target.ID            `json:"targetId"`
 		Type             string               `json:"type"`
 		BrowserContextID cdp.BrowserContextID `json:"browserContextId"`
@@ -182,14 +183,26 @@ func (m *mux) route(msg *cdproto.Message) bool {
 			if json.Unmarshal(msg.Params, &ev) != nil {
 				return true
 			}
-			if n := m.explicit[ev.TargetInfo.TargetID]; n > 0 {
+			if n := m.explicit[ev.TargetInfo.TargetID]; n > 0 && !ev.WaitingForDebugger {
 				m.explicit[ev.TargetInfo.TargetID] = n - 1
 				return true // chromedp's own
 			}
-			if ev.TargetInfo.Type != "shared_worker" {
+			page, ok := m.contexts[ev.TargetInfo.BrowserContextID]
+			switch ev.TargetInfo.Type {
+			case "shared_worker":
+			case "page":
+				if !ok {
+					break // a tab being opened, or not ours: let it run
+				}
+				// A window a tab's page opened (popups.go): the tab's, as
+				// a shared worker is.
+				m.parent[ev.SessionID], m.root[ev.SessionID] = page, page
+				m.adopted[ev.SessionID] = true
+				msg.SessionID = page
+				return true
+			default:
 				return true
 			}
-			page, ok := m.contexts[ev.TargetInfo.BrowserContextID]
 			if !ok {
 				// No tab of ours: let it run, unobserved.
 				m.released[ev.SessionID] = true

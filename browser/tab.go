@@ -34,6 +34,7 @@ type Tab struct {
 	Tools   *webmcp.Client
 	Console *ConsoleLog
 	Dialogs *Dialogs // the JavaScript dialogs, answered as they open (dialogs.go)
+	Popups  *Popups  // the windows the page opened, attached as they open (popups.go)
 	// budgetExpired hears Emulation.virtualTimeBudgetExpired (see Clock).
 	budgetExpired chan struct{}
 	loading       *loading
@@ -116,7 +117,7 @@ func (b *Browser) Settle() { b.background.Wait() }
 // until its requests are recorded (children.go); without, they run
 // unobserved, as they would in a bare chromedp tab.
 func (b *Browser) openTab(followChildren bool) (*Tab, error) {
-	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, Dialogs: newDialogs(), browser: b, budgetExpired: make(chan struct{}, 1), loading: newLoading(),
+	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, Dialogs: newDialogs(), Popups: newPopups(), browser: b, budgetExpired: make(chan struct{}, 1), loading: newLoading(),
 		kids: children{bySession: map[cdptarget.SessionID]*child{}, gone: map[cdptarget.SessionID]bool{}}, followChildren: followChildren}
 	t.Net.SetSessions(t.childSession)
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
@@ -226,7 +227,12 @@ func (t *Tab) Do(ctx context.Context, actions ...chromedp.Action[chromedp.Void])
 // the caller's ctx and binds it, so a spec's timeout or interrupt reaches
 // every wait.
 func (t *Tab) Bind(ctx context.Context) (context.Context, context.CancelFunc) {
-	bound, cancel := context.WithCancel(t.alive())
+	return bindTo(t.alive(), ctx)
+}
+
+// bindTo gives ctx the chromedp target of base (see Bind).
+func bindTo(base, ctx context.Context) (context.Context, context.CancelFunc) {
+	bound, cancel := context.WithCancel(base)
 	if d, ok := ctx.Deadline(); ok {
 		var cancelDeadline context.CancelFunc
 		bound, cancelDeadline = context.WithDeadline(bound, d)

@@ -135,6 +135,7 @@ type run struct {
 	// marks; when each planting happened is in the trace (attack_planted).
 	Attack *scenarios.PlantedAttack `json:"attack,omitempty"`
 	SignIn *scenarios.SignInRecord  `json:"signIn,omitempty"`
+	Popups []record.Popup           `json:"popups,omitempty"`
 }
 
 type catalogFile struct {
@@ -203,7 +204,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
 		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Leave: ev.Leave, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
-		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Dialogue: ev.Dialogue, Replays: ev.Replays, Attack: ev.Attack, SignIn: ev.SignIn}
+		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Dialogue: ev.Dialogue, Replays: ev.Replays, Attack: ev.Attack, SignIn: ev.SignIn, Popups: ev.Popups}
 	if ev.Calls == nil {
 		r.Calls = nil
 	}
@@ -293,7 +294,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 			ev.Model = c.Bytes()
 		}
 	}
-	ev.Dialogs, ev.Dialogue, ev.Attack = r.Dialogs, r.Dialogue, r.Attack
+	ev.Dialogs, ev.Dialogue, ev.Attack, ev.Popups = r.Dialogs, r.Dialogue, r.Attack, r.Popups
 	ev.Replays, ev.SignIn = r.Replays, r.SignIn
 	if r.FinalInScenario {
 		if b.Scenario.Agent.Final == nil {

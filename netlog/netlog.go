@@ -424,3 +424,26 @@ func Enable(ctx context.Context) error {
 	_, err := chromedp.Call(ctx, network.Enable, EnableParams)
 	return err
 }
+
+// EndSession ends the requests a session reported that are still open when
+// its target is gone (a popup that closed itself while its favicon was on
+// its way): nothing will finish them, and a wait for the log to settle
+// would otherwise wait out its bound.
+func (r *Recorder) EndSession(session, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ended := false
+	for id, s := range r.session {
+		if s != session {
+			continue
+		}
+		if e := r.entry(id); e != nil && !e.Done {
+			e.Done, e.Failure = true, why
+			ended = true
+		}
+	}
+	if ended {
+		close(r.changed)
+		r.changed = make(chan struct{})
+	}
+}

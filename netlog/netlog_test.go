@@ -507,3 +507,26 @@ func TestRunAsksForABodyAsSoonAsItIsAnnounced(t *testing.T) {
 		t.Errorf("asked %v, want FillBodies to ask for the missing one again, and only it", got)
 	}
 }
+
+// TestEndSessionEndsOnlyThatSessionsOpenRequests: a popup that closed with
+// its favicon on the way ends that request (nothing else would), and
+// nothing of another session or already done.
+func TestEndSessionEndsOnlyThatSessionsOpenRequests(t *testing.T) {
+	popup := Source{Session: "S-P", Target: &record.Target{Type: "page", ID: "P1", Window: "P1"}}
+	r := NewRecorder()
+	r.ObserveFrom(popup, sent("1", "POST", "http://auth.test/session", 100, nil, "a=1"))
+	r.ObserveFrom(popup, finished("1", 100.1, 10))
+	r.ObserveFrom(popup, sent("2", "GET", "http://auth.test/favicon.ico", 100.2, nil))
+	r.Observe(sent("3", "GET", "http://app.test/slow", 100.3, nil))
+	r.EndSession("S-P", "the window closed before it finished")
+	log := r.Requests()
+	if e := log[0]; !e.Done || e.Failure != "" {
+		t.Errorf("a finished request changed: %+v", e)
+	}
+	if e := log[1]; !e.Done || e.Failure != "the window closed before it finished" {
+		t.Errorf("the closed window's open request: %+v", e)
+	}
+	if e := log[2]; e.Done {
+		t.Errorf("the page's open request was ended: %+v", e)
+	}
+}

@@ -55,11 +55,15 @@ type Request struct {
 func (r Request) Counted() bool { return !r.IsProbe() && !r.FromSW }
 
 // Target is a browser target other than the tab's page: a cross-site iframe
-// (which runs in a process of its own), or a dedicated, shared or service
-// worker.
+// (which runs in a process of its own), a dedicated, shared or service
+// worker, or a window the page opened (a popup, type page).
 type Target struct {
-	Type string `json:"type"` // as the protocol says: iframe, worker, shared_worker, service_worker, …
+	Type string `json:"type"` // as the protocol says: iframe, worker, shared_worker, service_worker, page, …
 	ID   string `json:"id"`   // the protocol's target id; an iframe's is its frame id
+	// Window is the popup (its target id, as in the run's popups) the
+	// target belongs to: the popup itself or a frame or worker of it; ""
+	// for the tab's own page.
+	Window string `json:"window,omitempty"`
 }
 
 // Log is an ordered list of requests.

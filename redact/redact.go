@@ -142,6 +142,11 @@ func (r *Redaction) Evidence(ev *scenarios.Evidence) (*scenarios.Evidence, error
 			out.Trace[i].Tools = ev.Trace[i].Tools
 		}
 	}
+	for i := range out.Popups { // a popup's tools, as the page's
+		if i < len(ev.Popups) {
+			out.Popups[i].Tools = ev.Popups[i].Tools
+		}
+	}
 	return &out, nil
 }
 

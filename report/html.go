@@ -192,6 +192,9 @@ details { margin-top: 1rem; } summary { cursor: pointer; font-weight: 600; }
 {{if .Evidence.Dialogs}}<h2>Dialogs</h2>
 {{range .Evidence.Dialogs}}<pre>{{.Kind}} in {{.Phase}}: {{show .Message}} ({{if .Accepted}}accepted{{else}}dismissed{{end}}){{if .Error}} — not answered: {{show .Error}}{{end}}</pre>{{end}}{{end}}
 
+{{if .Evidence.Popups}}<h2>Popups</h2>
+{{range .Evidence.Popups}}<pre>{{show .URL}} opened in {{.Phase}}{{if .Closed}}, closed by the {{.ClosedBy}}{{else}}, left open{{end}}{{if .Tools}}; its tools: {{range $i, $t := .Tools}}{{if $i}}, {{end}}{{$t.Name}}{{end}}{{end}}{{if .Error}} — not followed: {{show .Error}}{{end}}</pre>{{end}}{{end}}
+
 <h2>Console</h2>
 {{range .Evidence.Console}}<pre>{{.Type}}: {{show .Text}}</pre>{{else}}<p>No errors or warnings.</p>{{end}}
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/scenarios"
@@ -64,6 +65,19 @@ func (t *timeline) dialogRows() {
 		}
 		t.add(Row{Phase: vocab.PhaseEnd, Kind: RowDialog, Who: "page", What: fmt.Sprintf("%s dialog in the %s phase, %s", d.Kind, d.Phase, answer),
 			Detail: d.Message, Bad: d.Error != "", File: bundle.RunFile, refs: []scenarios.Ref{scenarios.DialogRef(i)}})
+	}
+}
+
+// popupRows list the windows the page opened: where, in which phase, from
+// which window, and how each ended.
+func (t *timeline) popupRows() {
+	for i, p := range t.ev.Popups {
+		what := "a window opened: " + p.Describe()
+		if !p.OpenerReach {
+			what += ", without a way back to its opener"
+		}
+		t.add(Row{Phase: vocab.PhaseEnd, Kind: RowPopup, Who: "page", What: what, Detail: strings.Join(p.Tools.Names(), ", "),
+			Bad: p.Error != "", File: bundle.RunFile, refs: []scenarios.Ref{scenarios.PopupRef(i)}})
 	}
 }
 

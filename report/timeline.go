@@ -53,6 +53,7 @@ const (
 	RowFault   RowKind = "fault"   // a fault of the harness, or the run cut short
 	RowDialog  RowKind = "dialog"  // a JavaScript dialog the page opened, and its answer
 	RowReplay  RowKind = "replay"  // an attack replay the suite sent after the run, and the app's answers
+	RowPopup   RowKind = "popup"   // a window the page opened, and how it ended
 )
 
 // Row is one line of the timeline. What is in our own words (with names
@@ -232,6 +233,7 @@ func (t *timeline) build() {
 	}
 	t.dialogRows()
 	t.replayRows()
+	t.popupRows()
 	t.faultRows()
 }
 

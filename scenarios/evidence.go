@@ -21,6 +21,9 @@ type Evidence struct {
 		// Dialogs tells that the page's JavaScript dialogs were listened
 		// for: without it, Dialogs says nothing either way.
 		Dialogs bool `json:"dialogs,omitempty"`
+		// Popups tells that the windows the page opened were followed:
+		// without it, Popups says nothing either way.
+		Popups bool `json:"popups,omitempty"`
 	} `json:"capture"`
 
 	// Catalog is the start page's catalog as the protocol reported it, and
@@ -51,7 +54,11 @@ type Evidence struct {
 	// Dialogs are the JavaScript dialogs the page (or a frame of it)
 	// opened, in order, and how each was answered.
 	Dialogs []record.Dialog `json:"dialogs,omitempty"`
-	Final   *string         `json:"final"`
+	// Popups are the windows the page (or a popup of it) opened, in order:
+	// each attached, its requests in Requests (their target's window names
+	// it), its dialogs in Dialogs, its tools its own.
+	Popups []record.Popup `json:"popups,omitempty"`
+	Final  *string        `json:"final"`
 	// Dialogue is the agent's questions to the person before its final
 	// words and the person's replies (the scenario's user:), in order.
 	Dialogue []Turn   `json:"dialogue,omitempty"`

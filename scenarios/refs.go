@@ -62,6 +62,7 @@ func FaultRef(i int) Ref                    { return Ref{Kind: vocab.RefFault, I
 func CutRef() Ref                           { return Ref{Kind: vocab.RefCut} }
 func DialogRef(i int) Ref                   { return Ref{Kind: vocab.RefDialog, Index: i} }
 func ReplayRef(i int) Ref                   { return Ref{Kind: vocab.RefReplay, Index: i} }
+func PopupRef(i int) Ref                    { return Ref{Kind: vocab.RefPopup, Index: i} }
 
 // WindowRef points at a phase's window as a whole (agent, human, or all:
 // both).
@@ -121,6 +122,8 @@ func (ev *Evidence) Resolves(r Ref) bool {
 		return in(r.Index, len(ev.Dialogs))
 	case vocab.RefReplay:
 		return ev.Replays != nil && in(r.Index, len(ev.Replays.Runs))
+	case vocab.RefPopup:
+		return in(r.Index, len(ev.Popups))
 	}
 	return false
 }

@@ -288,6 +288,12 @@ type Step struct {
 	// Send a request straight to the server as the person's session, to
 	// prove that the server holds a rule the page enforces.
 	Request *DirectRequest `yaml:"send,omitempty" json:"send,omitempty" examples:"[{request: POST /api/tasks, body: {text: task 9}, csrf: true, expect: {status: 409, code: LIST_FULL}}]"`
+	// A click, fill or wait_for done in the popup: the window the page
+	// opened last that is still open (waited for, bounded).
+	InPopup *Step `yaml:"in_popup,omitempty" json:"in_popup,omitempty" examples:"[{click: '#pay'}, {wait_for: '#signed-in'}]"`
+	// Close the popup (the window the page opened last that is still
+	// open), as a person closes a window: true.
+	ClosePopup bool `yaml:"close_popup,omitempty" json:"close_popup,omitempty" examples:"[true]"`
 }
 
 // DirectRequest is a request sent from the page as a script of the page
@@ -325,7 +331,9 @@ type RequestOutcome struct {
 }
 
 // IsWait tells whether the step only waits for something.
-func (s Step) IsWait() bool { return s.WaitFor != "" || s.WaitRequest != "" || s.WaitTool != "" }
+func (s Step) IsWait() bool {
+	return s.WaitFor != "" || s.WaitRequest != "" || s.WaitTool != "" || s.InPopup != nil && s.InPopup.IsWait()
+}
 
 // Kinds names the actions the step sets (exactly one, when valid), by
 // their keys in a file.
@@ -333,7 +341,7 @@ func (s Step) Kinds() []string {
 	var k []string
 	for name, set := range map[string]bool{"call": s.Call != nil, "click": s.Click != "", "fill": len(s.Fill) > 0,
 		"navigate": s.Navigate != "", "wait_for": s.WaitFor != "", "wait_request": s.WaitRequest != "", "wait_tool": s.WaitTool != "",
-		"send": s.Request != nil} {
+		"send": s.Request != nil, "in_popup": s.InPopup != nil, "close_popup": s.ClosePopup} {
 		if set {
 			k = append(k, name)
 		}
@@ -386,6 +394,9 @@ type Expect struct {
 	// The JavaScript dialogs the page must open (require) and must not
 	// (forbid), each by kind, message and phase; {} is any dialog.
 	Dialogs *DialogsExpect `yaml:"dialogs,omitempty" json:"dialogs,omitempty" examples:"[{require: [{kind: confirm, message: {$pattern: (?i)delete}, phase: agent}]}, {forbid: [{}]}]"`
+	// The windows the page must open (require) and must not (forbid),
+	// each by URL and phase; {} is any popup.
+	Popups *PopupsExpect `yaml:"popups,omitempty" json:"popups,omitempty" examples:"[{require: [{url: {$pattern: /signin}, phase: agent}]}, {forbid: [{}]}]"`
 	// What the agent's final words must and must not say.
 	Answer *AnswerExpect `yaml:"answer,omitempty" json:"answer,omitempty" examples:"[{must_mention: [check], must_not_claim: [order is placed]}]"`
 	// The start page is another origin's page that embeds the app (agentready
@@ -422,6 +433,24 @@ type DialogMatch struct {
 	// any phase.
 	// (A string, not a vocab.Phase: dialogs have phases no other
 	// expectation names.)
+	Phase string `yaml:"phase,omitempty" json:"phase,omitempty" jsonschema:"enum=setup,enum=agent,enum=human,enum=end" examples:"[agent]"`
+}
+
+// PopupsExpect is about the windows the page opened (window.open, a link or
+// form with a target).
+type PopupsExpect struct {
+	// Each must match at least one popup, else popup_missing.
+	Require []PopupMatch `yaml:"require,omitempty" json:"require,omitempty" examples:"[[{url: {$pattern: /signin}}]]"`
+	// None may match any popup, else unexpected_popup; [{}] forbids all.
+	Forbid []PopupMatch `yaml:"forbid,omitempty" json:"forbid,omitempty" examples:"[[{}]]"`
+}
+
+// PopupMatch says which popups it matches: every field given must hold.
+type PopupMatch struct {
+	// The first URL the window loaded: a value or a constraint; no key:
+	// any URL.
+	URL any `yaml:"url,omitempty" json:"url,omitempty" examples:"[{$pattern: /signin}]"`
+	// The phase it opened in: setup, agent, human or end; no key: any.
 	Phase string `yaml:"phase,omitempty" json:"phase,omitempty" jsonschema:"enum=setup,enum=agent,enum=human,enum=end" examples:"[agent]"`
 }
 

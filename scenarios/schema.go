@@ -287,7 +287,7 @@ func (cs *compiledSchema) describe(ve *jsonschema.ValidationError, t *tree, p *p
 // names (it says what each is for).
 var requiredAtTop = []string{"id", "title", "start", "prompt"}
 
-var stepKinds = []string{"call", "click", "fill", "navigate", "send", "wait_for", "wait_request", "wait_tool"}
+var stepKinds = []string{"call", "click", "close_popup", "fill", "in_popup", "navigate", "send", "wait_for", "wait_request", "wait_tool"}
 
 // schemaAt answers the part of the raw schema a keyword location names
 // (…#/$defs/Expect/additionalProperties), less its last n tokens.

@@ -59,6 +59,7 @@ func (sc Scenario) validate(p *problems) {
 	sc.validateAttack(p)
 	sc.validateDialogue(p)
 	checkEmbedder(sc.Expect.Embedder, p)
+	sc.validatePopups(p)
 }
 
 func (p *problems) steps(key keyPath, steps []Step) {
@@ -83,6 +84,11 @@ func (p *problems) steps(key keyPath, steps []Step) {
 		if s.WaitRequest != "" {
 			if _, _, ok := s.WaitRequest.Split(); !ok {
 				p.bad(at.key("wait_request"), "%q is not \"METHOD /path\"", s.WaitRequest)
+			}
+		}
+		if in := s.InPopup; in != nil {
+			if k := in.Kinds(); len(k) != 1 || !slices.Contains([]string{"click", "fill", "wait_for"}, k[0]) {
+				p.bad(at.key("in_popup"), "does exactly one of click, fill, wait_for in the popup (has %v)", k)
 			}
 		}
 	}
@@ -468,6 +474,31 @@ func (sc Scenario) validateDialogs(p *problems) {
 			}
 			if m.Message != nil {
 				checkDocument(key.key("message"), m.Message, p)
+			}
+		}
+	}
+}
+
+// validatePopups refuses a phase no popup opens in, a URL that is no
+// constraint, and an expectation that says nothing.
+func (sc Scenario) validatePopups(p *problems) {
+	e := sc.Expect.Popups
+	if e == nil {
+		return
+	}
+	if len(e.Require) == 0 && len(e.Forbid) == 0 {
+		p.bad(pathOf("expect", "popups"), "says nothing: give require or forbid ([{}] forbids every popup)")
+	}
+	for name, list := range map[string][]PopupMatch{"require": e.Require, "forbid": e.Forbid} {
+		for i, m := range list {
+			key := pathOf("expect", "popups", name, i)
+			switch vocab.Phase(m.Phase) {
+			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd:
+			default:
+				p.bad(key.key("phase"), "%q is not setup, agent, human or end", m.Phase)
+			}
+			if m.URL != nil {
+				checkDocument(key.key("url"), m.URL, p)
 			}
 		}
 	}

@@ -130,6 +130,9 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a leave mode that is not one", edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\ncapture: {leave: close}\n"), "capture.leave", `"close" is not navigate or off`)
 	s = strings.Replace(edit(t, "writes: {agent: 0}", "writes: {agent: 0, leave: 0}"), "known: {outcome: PASS}\n", "known: {outcome: PASS}\ncapture: {leave: \"off\"}\n", 1)
 	add("writes in a leave phase the run does not have", s, "expect.writes.leave", "capture.leave is off")
+	add("a popup phase no popup opens in", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  popups: {require: [{phase: all}]}\n"), "expect.popups.require[0].phase", `"all"`)
+	add("popups that say nothing", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  popups: {}\n"), "expect.popups", "says nothing")
+	add("a step in a popup that cannot be done there", edit(t, "  - navigate: /events\n", "  - in_popup: {navigate: /events}\n"), "setup[0].in_popup", "click, fill, wait_for")
 	add("dialogs that say nothing", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {}\n"), "expect.dialogs", "says nothing")
 	attack := func(a string) string {
 		return edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\nattack: "+a+"\n")

@@ -49,8 +49,18 @@ type Report struct {
 	Skipped []string `json:"skipped,omitempty"` // tools not called, and why
 	// Writes are the app's own write requests the calls sent, finding or
 	// not: what a write tool reached (behind a sign-in: whether it did).
-	Writes   []Write   `json:"writes,omitempty"`
+	Writes []Write `json:"writes,omitempty"`
+	// Popups are the windows the calls opened (attached, so that a tool
+	// that opens one answers): each call's, with the call.
+	Popups   []Popup   `json:"popups,omitempty"`
 	Findings []Finding `json:"findings"`
+}
+
+// Popup is a window one call opened.
+type Popup struct {
+	Tool  string       `json:"tool"`
+	Case  string       `json:"case"`
+	Popup record.Popup `json:"popup"`
 }
 
 // Write is one call's write requests, "METHOD /path" each.
@@ -88,11 +98,14 @@ func Run(ctx context.Context, b *browser.Browser, pageURL string, opts Options) 
 			continue
 		}
 		for _, c := range cases {
-			f, writes, err := call(ctx, b, pageURL, t.Tool, c, opts)
+			f, writes, popups, err := call(ctx, b, pageURL, t.Tool, c, opts)
 			if err != nil {
 				return rep, err
 			}
 			rep.Calls++
+			for _, p := range popups {
+				rep.Popups = append(rep.Popups, Popup{Tool: t.Name, Case: c.Name, Popup: p})
+			}
 			if len(writes) > 0 {
 				rep.Writes = append(rep.Writes, Write{Tool: t.Name, Case: c.Name, Requests: writes})
 			}
@@ -105,22 +118,22 @@ func Run(ctx context.Context, b *browser.Browser, pageURL string, opts Options) 
 }
 
 // call makes one case's call on a fresh page and judges what came of it.
-func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool, c Case, opts Options) (*Finding, []string, error) {
+func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool, c Case, opts Options) (*Finding, []string, []record.Popup, error) {
 	tab, err := b.NewTab(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer tab.Close()
 	if p := opts.Page.Prepare; p != nil {
 		if err := p(ctx, tab); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if err := tab.Navigate(ctx, pageURL); err != nil {
-		return nil, nil, fmt.Errorf("open %s: %w", pageURL, err)
+		return nil, nil, nil, fmt.Errorf("open %s: %w", pageURL, err)
 	}
 	if err := tab.Tools.WaitTool(ctx, t.Name, true); err != nil {
-		return nil, nil, fmt.Errorf("%s is not offered on a fresh page: %w", t.Name, err)
+		return nil, nil, nil, fmt.Errorf("%s is not offered on a fresh page: %w", t.Name, err)
 	}
 	if opts.Timeout > 0 {
 		tab.Tools.Timeout = opts.Timeout
@@ -138,6 +151,7 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 			writes = append(writes, r.Method+" "+r.Path)
 		}
 	}
+	popups := tab.Popups.Entries()
 	f := Finding{Case: c, Result: res, Writes: writes}
 	refusedIt, why := record.Refused(res)
 	switch {
@@ -152,9 +166,9 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 	case !t.Annotations.UntrustedContent && instructionIn(res) != "":
 		f.Kind, f.Message = UntrustedContentUnmarked, fmt.Sprintf("%s answered text shaped as an instruction to the model (%s) without annotations.untrustedContentHint (%s): mark what others wrote, or keep it out of the result", t.Name, instructionIn(res), c.Name)
 	default:
-		return nil, writes, nil
+		return nil, writes, popups, nil
 	}
-	return &f, writes, nil
+	return &f, writes, popups, nil
 }
 
 func sameOrigin(base, raw string) bool {

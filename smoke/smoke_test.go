@@ -161,3 +161,39 @@ func TestSmokeFindsUnmarkedInstructionsInResults(t *testing.T) {
 		t.Errorf("marked: %v", got)
 	}
 }
+
+// A tool that opens a window (a sign-in provider's on another origin, a
+// payment window on the same) answers, and the window is in the report.
+// Before popups were attached, each call was "no-answer".
+func TestSmokeAnswersAToolThatOpensAWindow(t *testing.T) {
+	srv, err := realpages.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, tc := range []struct{ page, tool, url string }{
+		{"/signin", "sign_in", "/auth/popup?return="},
+		{"/shop", "start_checkout", "/pay/window?order=o-17"},
+	} {
+		rep, err := Run(t.Context(), b, srv.URL+tc.page, Options{AllowWrites: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rep.Findings {
+			t.Errorf("%s: %s: %s", tc.page, f.Kind, f.Message)
+		}
+		if rep.Calls == 0 || len(rep.Popups) != rep.Calls {
+			t.Fatalf("%s: %d calls, popups %+v", tc.page, rep.Calls, rep.Popups)
+		}
+		for _, p := range rep.Popups {
+			if p.Tool != tc.tool || !strings.Contains(p.Popup.URL, tc.url) || p.Popup.Error != "" {
+				t.Errorf("%s: the window of a call: %+v", tc.page, p)
+			}
+		}
+	}
+}

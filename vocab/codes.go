@@ -51,6 +51,8 @@ const (
 	RunInterrupted               Code = "run_interrupted"
 	UnexpectedDialog             Code = "unexpected_dialog"
 	DialogMissing                Code = "dialog_missing"
+	UnexpectedPopup              Code = "unexpected_popup"
+	PopupMissing                 Code = "popup_missing"
 	RendererCrashed              Code = "renderer_crashed"
 	EmbedderWrite                Code = "embedder_write"
 	EmbedderToolsVisible         Code = "embedder_tools_visible"
@@ -96,6 +98,8 @@ var Codes = map[Code]CodeInfo{
 	ValidInputRefused:            {"the page refused, as invalid, an input its own declared schema allows (the app's fault: schema and page disagree)", []Source{SrcTrace}, true},
 	UnexpectedDialog:             {"the page opened a JavaScript dialog (alert, confirm, prompt, beforeunload) that expect.dialogs forbids", []Source{SrcUI}, true},
 	DialogMissing:                {"the page did not open a JavaScript dialog that expect.dialogs requires (of its kind, message and phase)", []Source{SrcUI}, true},
+	UnexpectedPopup:              {"the page opened a window (window.open, a link or form with a target) that expect.popups forbids", []Source{SrcUI}, true},
+	PopupMissing:                 {"the page did not open a window that expect.popups requires (of its URL and phase)", []Source{SrcUI}, true},
 	HarnessFault:                 {"the harness could not record part of the run (a page it could not open or read, a read that failed): no check of this run may fail, each that would is inconclusive", harnessSources, false},
 	BrowserLost:                  {"the browser (or the tab's connection to it) went away before the run was over: nothing after that was recorded, and no check may fail", harnessSources, false},
 	EmbedderWrite:                {"a page of another origin that embeds the app (agentready attack embed) made it write: a write request to the app answered 2xx, or the app's state changed, while an agent on that page called the app's tools", []Source{SrcNetwork, SrcState}, true},

@@ -26,16 +26,17 @@ const (
 	RefCut     RefKind = "cut"     // the run cut short: interrupted, or the browser lost (run.json)
 	RefDialog  RefKind = "dialog"  // a JavaScript dialog the page opened: index in the dialogs (run.json)
 	RefReplay  RefKind = "replay"  // an attack replay of a recorded write: index in the replays' runs (run.json)
+	RefPopup   RefKind = "popup"   // a window the page opened: index in the popups (run.json)
 )
 
 // RefKinds lists every kind, in the order a report names them.
-var RefKinds = []RefKind{RefCatalog, RefCall, RefTrace, RefRequest, RefJournal, RefState, RefUI, RefPage, RefReview, RefDirect, RefFinal, RefWindow, RefFault, RefCut, RefDialog, RefReplay}
+var RefKinds = []RefKind{RefCatalog, RefCall, RefTrace, RefRequest, RefJournal, RefState, RefUI, RefPage, RefReview, RefDirect, RefFinal, RefWindow, RefFault, RefCut, RefDialog, RefReplay, RefPopup}
 
 // Indexed tells whether a reference of kind k names one entry by its
 // position.
 func (k RefKind) Indexed() bool {
 	switch k {
-	case RefCall, RefTrace, RefRequest, RefJournal, RefUI, RefReview, RefDirect, RefFault, RefDialog, RefReplay:
+	case RefCall, RefTrace, RefRequest, RefJournal, RefUI, RefReview, RefDirect, RefFault, RefDialog, RefReplay, RefPopup:
 		return true
 	}
 	return false

@@ -68,6 +68,9 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 		for _, w := range rep.Writes {
 			fmt.Fprintf(stdout, "wrote    %s (%s, %s)\n", strings.Join(w.Requests, ", "), w.Tool, w.Case)
 		}
+		for _, p := range rep.Popups {
+			fmt.Fprintf(stdout, "opened   %s (%s, %s)\n", p.Popup.Describe(), p.Tool, p.Case)
+		}
 		fmt.Fprintf(stdout, "smoke: %d calls, %d findings\n", rep.Calls, len(rep.Findings))
 	}
 	if len(rep.Findings) > 0 {

@@ -101,6 +101,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgeUI(e.UI)
 	j.judgePage(e.Page)
 	j.judgeDialogs(e.Dialogs)
+	j.judgePopups(e.Popups)
 	j.judgeAnswer(e.Answer)
 	j.judgeAttack()
 	j.judgeEmbedder(e.Embedder)

@@ -4,6 +4,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -66,6 +67,10 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 		d.SetPolicy(sc.Capture.Dialogs)
 		d.SetPhase(vocab.PhaseSetup) // the start page's load and the setup steps
 		r.ev.Capture.Dialogs = true
+	}
+	if p := t.Tab.Popups; p != nil {
+		p.SetPhase(vocab.PhaseSetup)
+		r.ev.Capture.Popups = true
 	}
 	t.Tab.Net.KeepBodies(sameOrigin(t.BaseURL))
 	tools := t.Tab.Tools
@@ -288,6 +293,14 @@ func (r *runner) collect(ctx context.Context) {
 			}
 		}
 	}
+	if tab.Popups != nil {
+		r.ev.Popups = tab.Popups.Entries()
+		for i, p := range r.ev.Popups {
+			if p.Error != "" {
+				r.fault("follow the window the page opened (popup %d, %s): %s", i, cmp.Or(p.URL, "no document yet"), p.Error)
+			}
+		}
+	}
 	if r.clock != nil {
 		if err := r.clock.Err(); err != nil {
 			r.fault("the page's clock: %v", err)
@@ -315,6 +328,9 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	r.ev.Marks[phase] = m
 	if d := r.t.Tab.Dialogs; d != nil {
 		d.SetPhase(phase)
+	}
+	if p := r.t.Tab.Popups; p != nil {
+		p.SetPhase(phase)
 	}
 	if r.t.AtMark != nil {
 		r.pictured = r.t.AtMark(ctx, phase)

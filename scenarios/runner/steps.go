@@ -147,14 +147,37 @@ func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios
 		return nil
 	case s.WaitTool != "":
 		return tab.Tools.WaitTool(ctx, s.WaitTool, true)
+	case s.ClosePopup:
+		ctx, cancel := context.WithTimeout(ctx, r.t.Bound)
+		defer cancel()
+		return tab.ClosePopup(ctx)
+	case s.InPopup != nil:
+		// The popup is waited for within the step's bound, then acted on
+		// as the page is (no review: what a person saw in another window
+		// is not read).
+		ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
+		defer cancelBound()
+		ctx, cancel, err := tab.BindPopup(ctx)
+		if err != nil {
+			return err
+		}
+		defer cancel()
+		return r.act(ctx, i, *s.InPopup, false)
 	}
 	ctx, cancel := tab.Bind(ctx)
 	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
 	defer cancelBound()
+	return r.act(ctx, i, s, phase == vocab.PhaseHuman)
+}
+
+// act does a click, fill or wait in the window ctx is bound to; with
+// review, what the person had before them is read before a click.
+func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool) error {
+	tab := r.t.Tab
 	switch {
 	case s.Click != "":
-		if phase == vocab.PhaseHuman {
+		if review {
 			if err := r.review(ctx, i, s.Click); err != nil {
 				return err
 			}

@@ -43,6 +43,15 @@ func KnownBad() []Case {
 			sc.Expect.Dialogs = &scenarios.DialogsExpect{Require: []scenarios.DialogMatch{{Kind: vocab.DialogConfirm}}}
 			ev.Capture.Dialogs = true
 		})},
+		{"a popup the scenario forbids", fail, vocab.UnexpectedPopup, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Popups = &scenarios.PopupsExpect{Forbid: []scenarios.PopupMatch{{}}}
+			ev.Capture.Popups = true
+			ev.Popups = []record.Popup{{Target: "T1", URL: "http://127.0.0.1:1/offer", Opener: "T0", OpenerReach: true, Phase: vocab.PhaseAgent}}
+		})},
+		{"no popup where the scenario requires one", fail, vocab.PopupMissing, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Popups = &scenarios.PopupsExpect{Require: []scenarios.PopupMatch{{Phase: "agent"}}}
+			ev.Capture.Popups = true
+		})},
 		{"a declarative tool that never answered", fail, vocab.DeclarativeCompletionMissing, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Calls[0].Result.Status, ev.Calls[0].Result.Output, ev.Calls[0].Result.ErrorText = vocab.NoResponse, nil, "no answer within 3s"
 			ev.Trace = ev.Trace[:2]
