@@ -19,7 +19,8 @@ import (
 
 func (t *timeline) markRow(p vocab.Phase) Row {
 	m := t.ev.Marks[p]
-	what := map[vocab.Phase]string{vocab.PhaseAgent: "the agent's phase starts", vocab.PhaseHuman: "the person's phase starts", vocab.PhaseEnd: "the run ends: after the last step"}[p]
+	what := map[vocab.Phase]string{vocab.PhaseAgent: "the agent's phase starts", vocab.PhaseHuman: "the person's phase starts",
+		vocab.PhaseLeave: "the person leaves the page: hidden, then navigated away from", vocab.PhaseEnd: "the run ends: after the last step"}[p]
 	// The mark opens the window a count looked in: a check that found
 	// nothing there used this row.
 	r := Row{Kind: RowMark, Who: "harness", What: what, File: bundle.RunFile, refs: []scenarios.Ref{scenarios.WindowRef(p)},
@@ -31,15 +32,22 @@ func (t *timeline) markRow(p vocab.Phase) Row {
 	return r
 }
 
-// picture is the mark's picture: a frame taken there, or for the end the
-// screenshot taken when the run was over.
+// picture is the mark's picture: a frame taken there, or the run's
+// screenshot: the page as the person left it, taken at the leave mark when
+// the run left the page, else when the run was over.
 func picture(b bundle.Bundle, p vocab.Phase) *Picture {
 	for _, f := range b.Frames {
 		if f.Phase == p && len(f.Image) > 0 {
 			return &Picture{Phase: p, Mime: "image/jpeg", Data: f.Image}
 		}
 	}
-	if p == vocab.PhaseEnd && len(b.Screenshot) > 0 {
+	shotAt := vocab.PhaseEnd
+	if ev := b.Evidence; ev != nil && ev.Leave != nil {
+		if _, left := ev.Marks[vocab.PhaseLeave]; left {
+			shotAt = vocab.PhaseLeave
+		}
+	}
+	if p == shotAt && len(b.Screenshot) > 0 {
 		return &Picture{Phase: p, Mime: "image/png", Data: b.Screenshot}
 	}
 	return nil
@@ -318,7 +326,8 @@ func (t *timeline) windows(after vocab.Phase) []untimed {
 		if w.After != after {
 			continue
 		}
-		what := map[vocab.Phase]string{vocab.PhaseAgent: "the person's review", vocab.PhaseHuman: "the settle after the last step"}[after]
+		what := map[vocab.Phase]string{vocab.PhaseAgent: "the person's review", vocab.PhaseHuman: "the settle after the last step",
+			vocab.PhaseLeave: "the page hidden"}[after]
 		how := fmt.Sprintf("fast-forwarded in %s", w.RealTime.Round(time.Millisecond))
 		if w.Paced {
 			how = fmt.Sprintf("waited in real time (%s): the page has workers or no virtual clock", w.RealTime.Round(time.Millisecond))

@@ -127,7 +127,7 @@ type timeline struct {
 }
 
 // segmentPhases are the segments in order; a mark starts each but the first.
-var segmentPhases = []vocab.Phase{vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd}
+var segmentPhases = []vocab.Phase{vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd}
 
 // cuts answers where each segment of a record of n entries starts, by mark;
 // a mark that is missing, negative or out of order starts no segment (its
@@ -367,6 +367,8 @@ func (t *timeline) untimedOf(p vocab.Phase) []untimed {
 		out = append(out, t.steps(vocab.PhaseHuman, sc.Human)...)
 		out = append(out, t.windows(vocab.PhaseHuman)...)
 		out = append(out, t.pageRead(vocab.PhaseHuman)...)
+	case vocab.PhaseLeave:
+		out = append(out, t.windows(vocab.PhaseLeave)...)
 	}
 	return out
 }
