@@ -95,6 +95,7 @@ func main() {
 	}
 	if len(rows) > 0 {
 		results.PrintTable(os.Stdout, rows)
+		results.PrintAttacks(os.Stdout, results.Attacks(rows, 0))
 	}
 	fmt.Println(closing)
 	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
