@@ -14,6 +14,7 @@ import (
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/shard"
 	"github.com/agentready/agentready/signin"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // runScenarios is `agentready run`: a user's scenarios against their app
@@ -40,6 +41,8 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	attackSpec := fs.String("attack", "", "plant this attack in every scenario that names none of its own: PATTERN[@PLACE[:TOOL]][,call=TOOL][,url=URL] (place page_text when none) or the attack: key's {pattern, in, tool, call, url}; each scenario's verdict then carries utility under attack and attack success")
 	agentF := addAgentFlags(fs)
 	signInFlags(fs, func(in signin.Options) { app.SignIn = in })
+	app.Settle = webmcp.DefaultSettle
+	settleFlags(fs, &app.Settle.Quiet, &app.Settle.Max)
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
@@ -113,6 +116,9 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	if attack != nil {
 		picked = underAttack(picked, *attack, stdout)
 	}
+	if note := signInOverridden(picked, app.SignIn); note != "" {
+		fmt.Fprintln(stderr, "agentready run:", note)
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	runDir := filepath.Join(*evidence, shard.RunID(*runID, sh))
@@ -163,6 +169,23 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// signInOverridden says which scenarios' signin keys the command line's
+// sign-in (--storage-state, --header) is used in place of: the command
+// line wins, and the run's output says so. "" when it replaces none.
+func signInOverridden(scs []scenarios.Scenario, cli signin.Options) string {
+	var which []string
+	for _, sc := range scs {
+		if keys := sc.SignIn.Overridden(cli); len(keys) > 0 {
+			which = append(which, fmt.Sprintf("%s (%s)", sc.ID, strings.Join(keys, ", ")))
+		}
+	}
+	if len(which) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the command line's sign-in (--storage-state, --header) is used in place of the signin keys of %d scenario(s): %s",
+		len(which), strings.Join(which, "; "))
 }
 
 // idList is the repeatable --id flag.
