@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+	cdpwebmcp "github.com/chromedp/cdproto/webmcp"
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/netlog"
@@ -92,7 +93,9 @@ func (t *Tab) observe(ev any) {
 	case *page.EventJavascriptDialogOpening:
 		t.pageDialog(ev)
 	}
-	t.Trace.Observe(ev)
+	if !t.swappedOut(ev) {
+		t.Trace.Observe(ev)
+	}
 	t.Net.Observe(ev)
 	t.Console.observe(ev)
 	t.loading.observe(ev)
@@ -113,6 +116,9 @@ func (t *Tab) fromChild(ev *target.EventReceivedMessageFromTarget) {
 	}
 	if f := t.onChildEvent.Load(); f != nil {
 		(*f)(c, m.Method, m.Params)
+	}
+	if t.childTools(c, m.Method, m.Params) {
+		return
 	}
 	switch {
 	case m.Method == target.AttachedToTarget.Method:
@@ -155,9 +161,13 @@ func (t *Tab) attached(parent target.SessionID, ev *target.EventAttachedToTarget
 
 func (t *Tab) detached(s target.SessionID) {
 	t.kids.mu.Lock()
-	defer t.kids.mu.Unlock()
-	if _, ok := t.kids.bySession[s]; ok {
+	_, known := t.kids.bySession[s]
+	if known {
 		t.kids.gone[s] = true
+	}
+	t.kids.mu.Unlock()
+	if known {
+		t.childGone(s)
 	}
 }
 
@@ -189,6 +199,9 @@ func (t *Tab) setUp(c *child) {
 	send(network.CommandEnable, netlog.EnableParams)
 	if c.typ == "iframe" {
 		send(page.CommandEnable, nil) // its dialogs are reported on its own session (dialogs.go)
+		// Its tools are reported on its own session only, and only to a
+		// WebMCP domain on before its document loads (frametools.go).
+		send(cdpwebmcp.CommandEnable, nil)
 	}
 	if c.typ == "iframe" || c.typ == "worker" {
 		send(target.CommandSetAutoAttach, autoAttach)

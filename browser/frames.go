@@ -71,47 +71,9 @@ type frameInfo struct {
 // findFrame finds the frame spec names (record.ParseFrame) and where to
 // read it.
 func (t *Tab) findFrame(ctx context.Context, spec string) (frameLoc, error) {
-	kind, err := record.ParseFrame(spec)
+	id, owner, err := t.frameNamed(ctx, spec)
 	if err != nil {
 		return frameLoc{}, err
-	}
-	top, err := t.pageSession()
-	if err != nil {
-		return frameLoc{}, err
-	}
-	var id cdp.FrameID
-	owner := top
-	if kind == record.FrameSelector {
-		if id, err = iframeBySelector(ctx, top, spec); err != nil {
-			return frameLoc{}, err
-		}
-	} else {
-		frames, err := t.frames(ctx, top)
-		if err != nil {
-			return frameLoc{}, err
-		}
-		var hits []frameInfo
-		for _, f := range frames {
-			if frameMatches(kind, spec, f.url) {
-				hits = append(hits, f)
-			}
-		}
-		switch len(hits) {
-		case 0:
-			var urls []string
-			for _, f := range frames {
-				urls = append(urls, f.url)
-			}
-			return frameLoc{}, fmt.Errorf("no frame's URL starts with it (frames: %s)", strings.Join(urls, ", "))
-		case 1:
-			id, owner = hits[0].id, hits[0].owner
-		default:
-			var urls []string
-			for _, f := range hits {
-				urls = append(urls, f.url)
-			}
-			return frameLoc{}, fmt.Errorf("%d frames match (%s): name one by a longer URL or by its iframe's selector", len(hits), strings.Join(urls, ", "))
-		}
 	}
 	// A cross-site iframe is a target of its own: read it in its session.
 	for _, c := range t.kids.list() {
@@ -126,6 +88,55 @@ func (t *Tab) findFrame(ctx context.Context, spec string) (frameLoc, error) {
 		return frameLoc{}, fmt.Errorf("open the frame: %w", err)
 	}
 	return frameLoc{s: owner, context: w.ExecutionContextID}, nil
+}
+
+// frameNamed finds the frame spec names (record.ParseFrame): its id and
+// the session of the process that holds its document, or of its parent's
+// (for a frame named by its iframe's selector).
+func (t *Tab) frameNamed(ctx context.Context, spec string) (cdp.FrameID, cdp.Session, error) {
+	kind, err := record.ParseFrame(spec)
+	if err != nil {
+		return "", nil, err
+	}
+	top, err := t.pageSession()
+	if err != nil {
+		return "", nil, err
+	}
+	var id cdp.FrameID
+	owner := top
+	if kind == record.FrameSelector {
+		if id, err = iframeBySelector(ctx, top, spec); err != nil {
+			return "", nil, err
+		}
+	} else {
+		frames, err := t.frames(ctx, top)
+		if err != nil {
+			return "", nil, err
+		}
+		var hits []frameInfo
+		for _, f := range frames {
+			if frameMatches(kind, spec, f.url) {
+				hits = append(hits, f)
+			}
+		}
+		switch len(hits) {
+		case 0:
+			var urls []string
+			for _, f := range frames {
+				urls = append(urls, f.url)
+			}
+			return "", nil, fmt.Errorf("no frame's URL starts with it (frames: %s)", strings.Join(urls, ", "))
+		case 1:
+			id, owner = hits[0].id, hits[0].owner
+		default:
+			var urls []string
+			for _, f := range hits {
+				urls = append(urls, f.url)
+			}
+			return "", nil, fmt.Errorf("%d frames match (%s): name one by a longer URL or by its iframe's selector", len(hits), strings.Join(urls, ", "))
+		}
+	}
+	return id, owner, nil
 }
 
 // frameMatches: the frame's URL starts with spec (kind FrameURL), or its

@@ -43,6 +43,7 @@ type Tab struct {
 	// kids are the targets attached to the page (children.go);
 	// followChildren turns each one's network on before it runs.
 	kids           children
+	owners         frameOwners // which child session reports which frame's tools (frametools.go)
 	followChildren bool
 	browserContext cdp.BrowserContextID
 	crash          *crash                                                                // Inspector.targetCrashed (crash.go)
@@ -167,6 +168,7 @@ func (b *Browser) openTab(followChildren bool) (*Tab, error) {
 		return nil, fmt.Errorf("open tab: %w", err)
 	}
 	t.Tools = webmcp.NewClient(t.Bind, t.Trace)
+	t.Tools.Frames = tabFrames{t}
 	go t.Net.Run(ctx) // bodies are asked for while their document is there
 	return t, nil
 }

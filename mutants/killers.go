@@ -89,5 +89,6 @@ func Killers() []Killer {
 		RuleKiller("rule.csrf-missing", csrfMissing),
 		RuleKiller("rule.cancel-twice", cancelTwice),
 		RuleKiller("rule.last-seat-race", lastSeatRace),
+		EmbedKiller(),
 	}
 }

@@ -176,7 +176,7 @@ func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (L
 		if t.Declarative {
 			kind = "declarative"
 		}
-		tool := Tool{Tool: t, Kind: kind, FrameURL: frames[t.FrameID]}
+		tool := Tool{Tool: t, Kind: kind, FrameURL: cmp.Or(frames[t.FrameID], t.Frame)}
 		if listed && !t.Declarative {
 			declared := p.Annotations != nil
 			tool.AnnotationsDeclared = &declared
@@ -195,8 +195,9 @@ func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (L
 }
 
 // formsJS lists the forms of the document and of every frame it can reach
-// (same-origin ones: a cross-origin frame's tools are not listed by
-// Chromium 156 either).
+// (same-origin ones: a cross-origin frame's document is not readable from
+// the top one; its declarative tools still reach the catalog through the
+// frame's own session).
 const formsJS = `(() => {
   const out = [];
   const skip = new Set(["submit", "button", "reset", "image", "hidden", "fieldset", "output", "object"]);

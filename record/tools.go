@@ -22,6 +22,14 @@ type Tool struct {
 	Annotations Annotations     `json:"annotations"`
 	Declarative bool            `json:"declarative"`
 	FrameID     string          `json:"frameId,omitempty"`
+	// Frame is the URL of the document that offers the tool when that is
+	// not the top document (an iframe's): two frames may offer tools of one
+	// name, and a person tells them apart by it. "" for the top document's.
+	Frame string `json:"frame,omitempty"`
+	// CrossOrigin says that frame is of another origin than the top
+	// document, so the top document's getTools() does not list the tool
+	// (Chromium 156): only the frame's own session reports it.
+	CrossOrigin bool `json:"crossOrigin,omitempty"`
 	// RegisteredBy is the script whose registerTool() call made the tool:
 	// the innermost frame with a URL of the registration's stack trace, as
 	// Chromium's toolsAdded carries it, without its query and fragment (a
@@ -69,6 +77,12 @@ func (c Catalog) Names() []string {
 		names[i] = t.Name
 	}
 	return names
+}
+
+// SameOrigin answers the tools of the top document's origin: those its
+// getTools() lists.
+func (c Catalog) SameOrigin() Catalog {
+	return slices.DeleteFunc(slices.Clone(c), func(t Tool) bool { return t.CrossOrigin })
 }
 
 // Get finds a tool by name.
@@ -120,13 +134,25 @@ type PageTool struct {
 // reports; it answers nil when they name the same tools with the same
 // descriptions and schemas, and otherwise an error that shows both lists.
 func Disagreement(protocol Catalog, page []PageTool) error {
+	// getTools() in the top document lists the tools of its origin's
+	// frames, and frames may offer tools of one name: each protocol tool is
+	// compared with the page tool of its name and description, else the
+	// first of its name.
+	protocol = protocol.SameOrigin()
 	var diffs []string
-	pageByName := map[string]PageTool{}
+	pageByName := map[string][]PageTool{}
 	for _, p := range page {
-		pageByName[p.Name] = p
+		pageByName[p.Name] = append(pageByName[p.Name], p)
 	}
 	for _, t := range protocol {
-		p, ok := pageByName[t.Name]
+		same := pageByName[t.Name]
+		i := max(0, slices.IndexFunc(same, func(p PageTool) bool { return p.Description == t.Description }))
+		var p PageTool
+		ok := len(same) > 0
+		if ok {
+			p = same[i]
+			pageByName[t.Name] = slices.Delete(same, i, i+1)
+		}
 		switch {
 		case !ok:
 			diffs = append(diffs, fmt.Sprintf("%s: in the protocol catalog, not in getTools()", t.Name))
@@ -139,10 +165,11 @@ func Disagreement(protocol Catalog, page []PageTool) error {
 		case p.Annotations != nil && !sameHints(p.Annotations, t.Annotations):
 			diffs = append(diffs, fmt.Sprintf("%s: annotations differ: protocol %+v, page %v", t.Name, t.Annotations, p.Annotations))
 		}
-		delete(pageByName, t.Name)
 	}
-	for name := range pageByName {
-		diffs = append(diffs, fmt.Sprintf("%s: in getTools(), not in the protocol catalog", name))
+	for name, left := range pageByName {
+		for range left {
+			diffs = append(diffs, fmt.Sprintf("%s: in getTools(), not in the protocol catalog", name))
+		}
 	}
 	if len(diffs) == 0 {
 		return nil

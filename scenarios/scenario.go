@@ -208,6 +208,12 @@ type Call struct {
 	// the page, as a page-side agent) or cdp (WebMCP.invokeTool, as a
 	// browser-side agent; write it for tools whose form navigates).
 	Transport vocab.Transport `yaml:"transport,omitempty" json:"transport,omitempty" examples:"[cdp]"`
+	// The frame whose tool is called, when several frames offer a tool of
+	// this name: its iframe's CSS selector in the top document, or the
+	// start of its URL or path and query (as ui's frame). Without it the
+	// call goes to the frame that offers the tool; when several do, to the
+	// top document's.
+	Frame string `yaml:"frame,omitempty" json:"frame,omitempty" examples:"['#payment', /pay/widget]"`
 	// What must come of the call: its status and result, the tools after it.
 	Expect *CallExpect `yaml:"expect,omitempty" json:"expect,omitempty" examples:"[{status: completed, output: {code: CONFIRMATION_REQUIRED}}]"`
 }
@@ -371,6 +377,19 @@ type Expect struct {
 	Dialogs *DialogsExpect `yaml:"dialogs,omitempty" json:"dialogs,omitempty" examples:"[{require: [{kind: confirm, message: {$pattern: (?i)delete}, phase: agent}]}, {forbid: [{}]}]"`
 	// What the agent's final words must and must not say.
 	Answer *AnswerExpect `yaml:"answer,omitempty" json:"answer,omitempty" examples:"[{must_mention: [check], must_not_claim: [order is placed]}]"`
+	// The start page is another origin's page that embeds the app (agentready
+	// attack embed writes it): the app's tools offered there without its
+	// opt-in, and any write or state change the embedder's agent caused,
+	// are findings.
+	Embedder *EmbedderExpect `yaml:"embedder,omitempty" json:"embedder,omitempty" examples:"[{app: 'http://127.0.0.1:8080'}]"`
+}
+
+// EmbedderExpect names the app a hostile embedder frames.
+type EmbedderExpect struct {
+	// The embedded app's origin (scheme, host and port): its page in the
+	// frame, its tools in the catalog and its requests in the log are
+	// told apart by it.
+	App string `yaml:"app" json:"app" jsonschema:"required" examples:"['http://127.0.0.1:8080']"`
 }
 
 // DialogsExpect is about the JavaScript dialogs the page opened.

@@ -57,6 +57,7 @@ func (sc Scenario) validate(p *problems) {
 	sc.validateDialogs(p)
 	sc.validateAttack(p)
 	sc.validateDialogue(p)
+	checkEmbedder(sc.Expect.Embedder, p)
 }
 
 func (p *problems) steps(key keyPath, steps []Step) {
@@ -536,12 +537,29 @@ func (sc Scenario) validateKnown(p *problems) {
 	}
 }
 
+// checkEmbedder refuses an embedder expectation whose app is not an
+// http(s) origin.
+func checkEmbedder(x *EmbedderExpect, p *problems) {
+	if x == nil {
+		return
+	}
+	u, err := neturl.Parse(x.App)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		p.bad(pathOf("expect", "embedder", "app"), "%q is not an origin: write the app's scheme, host and port (http://127.0.0.1:8080)", x.App)
+	}
+}
+
 func checkCall(key keyPath, c Call, p *problems) {
 	if c.Tool == "" {
 		p.bad(key.key("tool"), "missing")
 	}
 	if !c.Transport.Valid() {
 		p.bad(key.key("transport"), "%q is not page or cdp", c.Transport)
+	}
+	if c.Frame != "" {
+		if _, err := record.ParseFrame(c.Frame); err != nil {
+			p.bad(key.key("frame"), "%v", err)
+		}
 	}
 	if c.Expect != nil && !c.Expect.Status.Valid() {
 		p.bad(key.key("expect").key("status"), "%q is not completed, error, canceled or no_response", c.Expect.Status)

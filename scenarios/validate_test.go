@@ -156,6 +156,8 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 
 	add("a call without a tool", edit(t, "    - tool: prepare\n      input", "    - input"), "agent.calls[0].tool: missing")
 	add("a bad transport", edit(t, "      input: {email", "      transport: ws\n      input: {email"), "agent.calls[0].transport", `"ws"`)
+	add("a call's frame that is a relative path", edit(t, "      input: {email", "      frame: pay.html\n      input: {email"), "agent.calls[0].frame", "relative path")
+	add("an embedder app that is not an origin", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  embedder: {app: \"http://127.0.0.1:8080/tasks\"}\n"), "expect.embedder.app", "not an origin")
 	add("a bad transport in a human call", edit(t, `  - click: "#submit"`, `  - call: {tool: prepare, transport: http}`), "human[0].call.transport")
 	add("a bad expect status", edit(t, "status: completed", "status: done"), "agent.calls[0].expect.status", `"done"`)
 

@@ -51,6 +51,8 @@ const (
 	UnexpectedDialog             Code = "unexpected_dialog"
 	DialogMissing                Code = "dialog_missing"
 	RendererCrashed              Code = "renderer_crashed"
+	EmbedderWrite                Code = "embedder_write"
+	EmbedderToolsVisible         Code = "embedder_tools_visible"
 	ReplayAccepted               Code = "replay_accepted"
 	ExpiredReplayAccepted        Code = "expired_replay_accepted"
 	ReplaySecondEffect           Code = "replay_second_effect"
@@ -94,6 +96,8 @@ var Codes = map[Code]CodeInfo{
 	DialogMissing:                {"the page did not open a JavaScript dialog that expect.dialogs requires (of its kind, message and phase)", []Source{SrcUI}, true},
 	HarnessFault:                 {"the harness could not record part of the run (a page it could not open or read, a read that failed): no check of this run may fail, each that would is inconclusive", harnessSources, false},
 	BrowserLost:                  {"the browser (or the tab's connection to it) went away before the run was over: nothing after that was recorded, and no check may fail", harnessSources, false},
+	EmbedderWrite:                {"a page of another origin that embeds the app (agentready attack embed) made it write: a write request to the app answered 2xx, or the app's state changed, while an agent on that page called the app's tools", []Source{SrcNetwork, SrcState}, true},
+	EmbedderToolsVisible:         {"the app's tools were offered to an agent on a page of another origin that embeds it, and the app never said it may be framed there (no Content-Security-Policy frame-ancestors, no X-Frame-Options, no check of window.top before registering)", []Source{SrcCatalog}, true},
 	RendererCrashed:              {"the page's renderer process crashed during the run (Inspector.targetCrashed: out of memory, killed, a browser bug): the page was gone, nothing after that was recorded, and no check may fail; the verdict says when", harnessSources, false},
 	ReplayAccepted:               {"the suite replayed a person's write as an attacker would (again, from another session, with no session, without its CSRF token, with a stale precondition) and the server accepted what it must refuse", []Source{SrcNetwork}, true},
 	ExpiredReplayAccepted:        {"a person's write, replayed with a fresh confirmation after the app's clock moved past the lifetime the scenario declares, was accepted: the confirmation lives too long", []Source{SrcNetwork}, true},

@@ -62,9 +62,9 @@ func (c *Client) CatalogAndPage(ctx context.Context) (record.Catalog, []record.P
 	}
 	slices.Sort(names)
 	_ = c.trace.WaitUntil(wait, "the protocol catalog to match getTools()", func(events []record.Event) bool {
-		return slices.Equal(record.CatalogAt(events, len(events)).Names(), names)
+		return slices.Equal(record.CatalogAt(events, len(events)).SameOrigin().Names(), names)
 	})
-	if wait.Err() != nil && ctx.Err() == nil && !slices.Equal(c.trace.Catalog().Names(), names) {
+	if wait.Err() != nil && ctx.Err() == nil && !slices.Equal(c.trace.Catalog().SameOrigin().Names(), names) {
 		// One more look: the page may have changed while we waited.
 		again, cancel := c.within(ctx, c.bound())
 		if page2, err := c.PageTools(again); err == nil {

@@ -39,6 +39,9 @@ type Client struct {
 	// time, before the suite cancels it: the moment to record the page as
 	// the agent left it (canceling clears :tool-form-active and friends).
 	OnNoResponse func(ctx context.Context, res record.Result)
+	// Frames, when set, reaches the tab's frames: a tool of an iframe is
+	// called in it (frames.go). Without, every call goes to the top document.
+	Frames Frames
 }
 
 // NewClient makes a client for the tab bind attaches to, whose events trace records.
@@ -61,13 +64,28 @@ func (c *Client) bound() time.Duration {
 }
 
 // Invoke calls a tool with input (an object; nil means {}) and waits at most
-// c.Timeout (and never past ctx) for its answer.
+// c.Timeout (and never past ctx) for its answer. The call goes to the frame
+// that offers the tool (see InvokeIn); a name several frames offer, none of
+// them the top document, is not called and answers failed.
 func (c *Client) Invoke(ctx context.Context, name string, input any, via vocab.Transport) record.Result {
+	res, err := c.InvokeIn(ctx, name, "", input, via)
+	if err != nil {
+		res.Status, res.ErrorText = vocab.Failed, err.Error()
+	}
+	return res
+}
+
+// InvokeIn is Invoke of the tool the frame offers (frame as
+// record.ParseFrame reads it; "": the frame that offers a tool of that
+// name, the top document when several do). It answers an error, and makes
+// no call, when the frame cannot be found or the name alone is ambiguous
+// (*ErrAmbiguous): the caller's mistake, not the page's answer.
+func (c *Client) InvokeIn(ctx context.Context, name, frame string, input any, via vocab.Transport) (record.Result, error) {
 	in, err := json.Marshal(input)
 	res := record.Result{Tool: name, Transport: via}
 	if err != nil {
 		res.Status, res.ErrorText = vocab.Failed, "input is not JSON: "+err.Error()
-		return res
+		return res, nil
 	}
 	if string(in) == "null" { // no input (also a typed nil map) is the empty object
 		in = []byte("{}")
@@ -76,32 +94,79 @@ func (c *Client) Invoke(ctx context.Context, name string, input any, via vocab.T
 	mark := c.trace.Len()
 	ctx, cancel := c.within(ctx, c.timeout())
 	defer cancel()
+	tool, _, err := c.pick(ctx, name, frame)
+	if err != nil {
+		return res, err
+	}
 	switch via {
 	case vocab.CDP:
-		res = c.invokeCDP(ctx, name, in, mark, res)
+		res = c.invokeCDP(ctx, tool, in, mark, res)
 	default:
 		res.Transport = vocab.PageAPI
-		res = c.invokePage(ctx, name, in, mark, res)
+		res = c.invokePage(ctx, tool, in, mark, res)
 	}
 	res.Duration = time.Since(start)
-	return res
+	return res, nil
 }
 
-const pageInvokeJS = `(async (name, input) => {
-  const mc = document.modelContext;
+// invokeInJS runs in the document that offers the tool, with its window as
+// this. getTools() lists the tools of every frame of the document's origin
+// (each with its window): the one called is this window's.
+const invokeInJS = `async function (name, input) {
+  const win = this, mc = win.document.modelContext;
   if (!mc) throw new Error("document.modelContext is undefined: WebMCP is off");
-  const tool = (await mc.getTools()).find((t) => t.name === name);
+  const tool = (await mc.getTools()).find((t) => t.name === name && (t.window === undefined || t.window === win));
   if (!tool) return { found: false };
   return { found: true, output: await mc.executeTool(tool, input) };
-})`
+}`
 
-func (c *Client) invokePage(ctx context.Context, name string, input []byte, mark int, res record.Result) record.Result {
-	nameJSON, _ := json.Marshal(name)
-	expr := pageInvokeJS + "(" + string(nameJSON) + ", " + string(input) + ")"
-	type answer struct {
-		Found  bool    `json:"found"`
-		Output *string `json:"output"`
+type pageAnswer struct {
+	Found  bool    `json:"found"`
+	Output *string `json:"output"`
+}
+
+// inFrame tells whether a page-API call of tool goes to an iframe's
+// document (through c.Frames) rather than the top one.
+func (c *Client) inFrame(ctx context.Context, tool record.Tool) bool {
+	return c.Frames != nil && tool.FrameID != "" && tool.FrameID != mainFrame(ctx)
+}
+
+// awaitInvocation waits, at most c.Bound, for the trace to hold the
+// invocation of name after mark and its answer. A call made through
+// c.Frames answers on a session of its own, ahead of the frame's events,
+// which reach the trace through the tab's ordered stream a moment later.
+func (c *Client) awaitInvocation(ctx context.Context, mark int, name string) {
+	ctx, cancel := context.WithTimeout(ctx, c.bound())
+	defer cancel()
+	inv, err := c.trace.WaitFor(ctx, mark, "toolInvoked of "+name, func(e record.Event) bool {
+		return e.Kind == record.ToolInvoked && e.ToolName == name
+	})
+	if err != nil {
+		return
 	}
+	_, _ = c.trace.WaitFor(ctx, mark, "toolResponded of "+inv.InvocationID, func(e record.Event) bool {
+		return e.Kind == record.ToolResponded && e.InvocationID == inv.InvocationID
+	})
+}
+
+// runPage calls the tool's document's modelContext: the top document's in
+// the tab's page, an iframe's through c.Frames.
+func (c *Client) runPage(ctx context.Context, tool record.Tool, input []byte) (pageAnswer, error) {
+	if !c.inFrame(ctx, tool) {
+		nameJSON, _ := json.Marshal(tool.Name)
+		expr := "(" + invokeInJS + ").call(window, " + string(nameJSON) + ", " + string(input) + ")"
+		return chromedp.Run(ctx, chromedp.Evaluate[pageAnswer](expr, chromedp.EvalAwaitPromise))
+	}
+	var out pageAnswer
+	raw, err := c.Frames.Call(ctx, tool.FrameID, invokeInJS, tool.Name, json.RawMessage(input))
+	if err == nil {
+		err = json.Unmarshal(raw, &out)
+	}
+	return out, err
+}
+
+func (c *Client) invokePage(ctx context.Context, tool record.Tool, input []byte, mark int, res record.Result) record.Result {
+	name := tool.Name
 	// A tool whose form navigates takes its document, and the promise
 	// executeTool gave, with it: that promise never settles. So the call
 	// also ends when the trace shows the invocation's document replaced;
@@ -109,11 +174,11 @@ func (c *Client) invokePage(ctx context.Context, name string, input []byte, mark
 	evalCtx, stopEval := context.WithCancel(ctx)
 	defer stopEval()
 	done := make(chan struct{})
-	var out answer
+	var out pageAnswer
 	var err error
 	go func() {
 		defer close(done)
-		out, err = chromedp.Run(evalCtx, chromedp.Evaluate[answer](expr, chromedp.EvalAwaitPromise))
+		out, err = c.runPage(evalCtx, tool, input)
 	}()
 	gone := make(chan struct{})
 	go func() {
@@ -131,8 +196,12 @@ func (c *Client) invokePage(ctx context.Context, name string, input []byte, mark
 		res.InvocationID = c.invocationAfter(mark, name)
 		return c.afterNavigation(ctx, res, mark, name)
 	}
+	if err == nil && out.Found && c.inFrame(ctx, tool) {
+		c.awaitInvocation(ctx, mark, name)
+	}
 	res.InvocationID = c.invocationAfter(mark, name)
 	var exc *chromedp.ExceptionError
+	var inFrame *PageException
 	switch {
 	case err == nil && !out.Found:
 		res.Status, res.ErrorText = vocab.Failed, fmt.Sprintf("Tool not found: %q is not in the page's catalog", name)
@@ -141,6 +210,8 @@ func (c *Client) invokePage(ctx context.Context, name string, input []byte, mark
 		setOutput(&res, []byte(*out.Output))
 	case errors.As(err, &exc):
 		res.Status, res.ErrorText = vocab.Failed, exceptionText(exc)
+	case errors.As(err, &inFrame):
+		res.Status, res.ErrorText = vocab.Failed, inFrame.Text
 	default:
 		// The page API gave no answer: the bound ran out, the document went
 		// away under the call (a form that navigates to a result page), or
@@ -246,15 +317,18 @@ func newInvokeToolParams(t record.Tool, input []byte) invokeToolParams {
 	return invokeToolParams{FrameID: cdp.FrameID(t.FrameID), ToolName: t.Name, ToolID: t.ToolID, Input: jsonv2.Value(input)}
 }
 
-func (c *Client) invokeCDP(ctx context.Context, name string, input []byte, mark int, res record.Result) record.Result {
-	tool, ok := c.trace.Catalog().Get(name)
-	if !ok {
-		tool = record.Tool{Name: name}
-	}
+func (c *Client) invokeCDP(ctx context.Context, tool record.Tool, input []byte, mark int, res record.Result) record.Result {
+	name := tool.Name
 	if tool.FrameID == "" {
 		tool.FrameID = mainFrame(ctx)
 	}
-	started, err := chromedp.Call(ctx, invokeTool, newInvokeToolParams(tool, input))
+	var started webmcp.InvokeToolResult
+	var err error
+	if s := c.session(tool.FrameID); s != nil {
+		started, err = cdp.Call(ctx, s, invokeTool, newInvokeToolParams(tool, input))
+	} else {
+		started, err = chromedp.Call(ctx, invokeTool, newInvokeToolParams(tool, input))
+	}
 	if err != nil {
 		res.Status, res.ErrorText = vocab.Failed, err.Error()
 		return res
@@ -299,9 +373,33 @@ func (c *Client) noResponse(ctx context.Context, res record.Result, mark int, na
 		c.OnNoResponse(after, res)
 	}
 	if res.InvocationID != "" {
-		_, _ = chromedp.Call(after, webmcp.CancelInvocation, webmcp.CancelInvocationParams{InvocationID: res.InvocationID})
+		cancelParams := webmcp.CancelInvocationParams{InvocationID: res.InvocationID}
+		if s := c.session(c.invocationFrame(res.InvocationID)); s != nil {
+			_, _ = cdp.Call(after, s, webmcp.CancelInvocation, cancelParams)
+		} else {
+			_, _ = chromedp.Call(after, webmcp.CancelInvocation, cancelParams)
+		}
 	}
 	return res
+}
+
+// session answers the session that reports the frame's tools, nil for the
+// page's own.
+func (c *Client) session(frame string) cdp.Session {
+	if c.Frames == nil || frame == "" {
+		return nil
+	}
+	return c.Frames.Session(frame)
+}
+
+// invocationFrame answers the frame an invocation ran in, from the trace.
+func (c *Client) invocationFrame(id string) string {
+	for _, e := range c.trace.Events() {
+		if e.Kind == record.ToolInvoked && e.InvocationID == id {
+			return e.FrameID
+		}
+	}
+	return ""
 }
 
 // invocationAfter finds the id of the first invocation of name after mark.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"sync"
 	"time"
 
@@ -27,6 +28,14 @@ type Recorder struct {
 	now     func() time.Time
 	toolIDs map[string]string // frame+name → toolId, from raw toolsAdded (Chromium 159+)
 	loaders map[string]string // frame → loader of its current document
+	frames  map[string]frameDoc
+	top     string // the top frame's id
+}
+
+// frameDoc is a frame's current document, as Page.frameNavigated told.
+type frameDoc struct {
+	url    string
+	parent string
 }
 
 // NewRecorder makes an empty trace.
@@ -46,7 +55,7 @@ func (r *Recorder) Observe(ev any) {
 	case *webmcp.EventToolsAdded:
 		e = record.Event{Kind: record.ToolsAdded}
 		for _, t := range ev.Tools {
-			e.Tools = append(e.Tools, toolFromProtocol(t))
+			e.Tools = append(e.Tools, r.inFrame(toolFromProtocol(t)))
 		}
 	case *webmcp.EventToolsRemoved:
 		e = record.Event{Kind: record.ToolsRemoved}
@@ -62,6 +71,7 @@ func (r *Recorder) Observe(ev any) {
 		}
 	case *page.EventFrameNavigated:
 		if ev.Frame != nil {
+			r.noteFrame(ev.Frame.ID.String(), ev.Frame.ParentID.String(), ev.Frame.URL)
 			r.documentChanged(string(ev.Frame.ID), string(ev.Frame.LoaderID))
 		}
 		return
@@ -94,6 +104,44 @@ func (r *Recorder) Observe(ev any) {
 	r.add(e)
 }
 
+// noteFrame keeps a frame's document URL, for the tools it offers.
+func (r *Recorder) noteFrame(frame, parent, url string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.frames == nil {
+		r.frames = map[string]frameDoc{}
+	}
+	r.frames[frame] = frameDoc{url: url, parent: parent}
+	if parent == "" {
+		r.top = frame
+	}
+}
+
+// inFrame notes on a tool of a frame other than the top one that frame's
+// document and whether it is of another origin than the top document.
+func (r *Recorder) inFrame(t record.Tool) record.Tool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f, known := r.frames[t.FrameID]
+	if !known || f.parent == "" {
+		return t
+	}
+	t.Frame = f.url
+	if top, ok := r.frames[r.top]; ok {
+		t.CrossOrigin = origin(f.url) != origin(top.url)
+	}
+	return t
+}
+
+// origin is a URL's scheme, host and port ("" when it has none).
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
 // documentChanged notes a frame's new document: the tools of the document it
 // had leave the catalog (Chromium 156 sends no toolsRemoved for them).
 func (r *Recorder) documentChanged(frame, loader string) {
@@ -108,6 +156,11 @@ func (r *Recorder) documentChanged(frame, loader string) {
 		r.frameGone(frame, "the frame's document was replaced (navigation)")
 	}
 }
+
+// FrameGone removes, with an inferred event, every tool the frame's
+// document had registered: for a frame whose going only the tab sees (a
+// cross-site iframe's target detached).
+func (r *Recorder) FrameGone(frame, why string) { r.frameGone(frame, why) }
 
 // frameGone removes, with an inferred event, every tool the frame's
 // document had registered.

@@ -7,6 +7,7 @@
 //	agentready evals FILE.json --url URL [--evidence DIR] [--run-id ID]
 //	agentready mcp [--url URL] [--scenario FILE] [--runs k] [--evidence DIR] [--page-actions]
 //	agentready smoke [--allow-writes] [--json] URL
+//	agentready attack embed [--observer-token T] [--evidence DIR] [--run-id ID] URL
 //	agentready lint [--format text|json|sarif] [--fail-on error|warning|info] URL...
 //	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T] [--shard k/N]
 //	agentready merge [--evidence DIR] [--run-id ID] [--reports DIR] RUN-FOLDER...
@@ -42,6 +43,8 @@ commands:
   evals      run webmcp-evals eval cases in smoke mode against a page: expected calls replayed, results matched
   mcp        an MCP server over stdio: a real agent acts with the page's WebMCP tools, recorded and judged
   smoke      call each tool with inputs derived from its schema; report where page and schema disagree
+  attack     attack your app as a hostile site would (attack embed URL: another origin frames the page and its
+             agent calls the tools it is offered), with evidence
   lint       check pages' tools against the lint rules (README "Lint rules"); text, --format json or sarif
   run        run scenario files against your app (--base-url), the app the folder's agentready.yaml starts, or the
              embedded one, with evidence (--shard k/N: a part)
@@ -77,6 +80,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return mcpCmd(args[1:], os.Stdin, stdout, stderr)
 	case "smoke":
 		return smokeCmd(args[1:], stdout, stderr)
+	case "attack":
+		return attackCmd(args[1:], stdout, stderr)
 	case "lint":
 		return lintCmd(args[1:], stdout, stderr)
 	case "serve":

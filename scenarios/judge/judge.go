@@ -102,6 +102,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgeDialogs(e.Dialogs)
 	j.judgeAnswer(e.Answer)
 	j.judgeAttack()
+	j.judgeEmbedder(e.Embedder)
 	j.requireNamedSources()
 	return j.verdict()
 }
@@ -261,6 +262,7 @@ func (j *judge) requireNamedSources() {
 	need(len(e.UI) > 0, vocab.SrcUI)
 	need(e.Dialogs != nil, vocab.SrcUI)
 	need(e.Answer != nil, vocab.SrcAnswer)
+	need(e.Embedder != nil, vocab.SrcCatalog, vocab.SrcNetwork)
 	if len(named) == 0 {
 		j.inconclusive("expectations", vocab.SrcCase, vocab.EvidenceMissing, nil, nil, "the scenario expects nothing: nothing was checked")
 		return

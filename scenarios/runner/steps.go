@@ -78,7 +78,14 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 	if a := r.ev.Attack; a != nil {
 		a.CallMarks = append(a.CallMarks, scenarios.Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()})
 	}
-	res := tools.Invoke(ctx, c.Tool, c.Input, c.Transport.OrDefault())
+	res, err := tools.InvokeIn(ctx, c.Tool, c.Frame, c.Input, c.Transport.OrDefault())
+	if err != nil {
+		// The call could not be addressed (no such frame, or a name several
+		// frames offer and the call names none): the case's mistake, never
+		// the page's answer.
+		r.fault("%s call %d (%s): %v", phase, i, c.Tool, err)
+		res.Status, res.ErrorText = vocab.Failed, err.Error()
+	}
 	if c.Expect == nil || !c.Expect.NotInCatalog {
 		r.lateTool(ctx, settled, c.Tool, before)
 	}

@@ -27,6 +27,13 @@ type Case struct {
 func KnownBad() []Case {
 	fail, inc := vocab.Fail, vocab.Inconclusive
 	return append([]Case{
+		{"the embedder's page offers the app's tools, unasked", fail, vocab.EmbedderToolsVisible, embed(func(ev *scenarios.Evidence) {
+			ev.Requests[1].ResponseHeaders = nil
+			ev.Catalog = record.Catalog{{Name: "add_task", FrameID: "F2", Frame: "http://127.0.0.1:8080/tasks", CrossOrigin: true}}
+		})},
+		{"the embedder's agent made the app write", fail, vocab.EmbedderWrite, embed(func(ev *scenarios.Evidence) {
+			_ = ev.InsertRequest(vocab.PhaseAgent, record.Request{Method: "POST", URL: "http://127.0.0.1:8080/api/tasks", Path: "/api/tasks", Status: 201, Done: true})
+		})},
 		{"a dialog the scenario forbids", fail, vocab.UnexpectedDialog, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
 			sc.Expect.Dialogs = &scenarios.DialogsExpect{Forbid: []scenarios.DialogMatch{{}}}
 			ev.Capture.Dialogs = true
@@ -189,6 +196,14 @@ func KnownBad() []Case {
 			ev.CutAfter(vocab.PhaseAgent, vocab.RunInterrupted, "human step 0 (click): context canceled")
 		})},
 	}, replayCases()...)
+}
+
+func embed(change func(*scenarios.Evidence)) func(testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
+	return func(tb testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
+		sc, ev := Embed(tb)
+		change(ev)
+		return sc, ev
+	}
 }
 
 func conf01(change func(*scenarios.Scenario, *scenarios.Evidence)) func(testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
