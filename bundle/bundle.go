@@ -122,6 +122,7 @@ type run struct {
 	Unmet           []string                  `json:"unmet,omitempty"`
 	ProbeReads      []scenarios.ProbeRead     `json:"probeReads,omitempty"`
 	Windows         []scenarios.Window        `json:"windows,omitempty"`
+	Leave           *scenarios.Leave          `json:"leave,omitempty"`
 	Direct          []scenarios.DirectRecord  `json:"direct,omitempty"`
 	Pages           map[vocab.Phase]string    `json:"pages,omitempty"`
 	Reviews         []scenarios.Review        `json:"reviews,omitempty"`
@@ -201,7 +202,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	ev := b.Evidence
 	capture, _ := json.Marshal(ev.Capture)
 	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
-		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
+		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Leave: ev.Leave, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
 		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Dialogue: ev.Dialogue, Replays: ev.Replays, Attack: ev.Attack, SignIn: ev.SignIn}
 	if ev.Calls == nil {
 		r.Calls = nil
@@ -302,6 +303,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		ev.Final = &final
 	}
 	ev.ProbeReads, ev.Windows, ev.Direct, ev.Pages, ev.Reviews = r.ProbeReads, r.Windows, r.Direct, r.Pages, r.Reviews
+	ev.Leave = r.Leave
 	_ = json.Unmarshal(r.Capture, &ev.Capture)
 	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
 	if n := cat.FromTrace; n != nil {

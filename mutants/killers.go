@@ -78,6 +78,7 @@ func Killers() []Killer {
 		ScenarioKiller("RULE-search-read-only", "events"),
 		ScenarioKiller("RULE-save-twice", "events"),
 		ScenarioKiller("RULE-task-limit", "tasks"),
+		ScenarioKiller("RETRY-01", "tasks"),
 		ScenarioKiller("EDIT-01", "drafts"),
 		ScenarioKiller("EDIT-02", "drafts"),
 		ScenarioKiller("EDIT-02.corrected", "drafts"),

@@ -73,8 +73,12 @@ type Evidence struct {
 	// server as the person's session, and what the server answered.
 	Direct []DirectRecord `json:"direct,omitempty"`
 	// Windows are the spans of page time the run fast-forwarded (the
-	// person's review, the settle after their last step).
+	// person's review, the settle after their last step, the hidden page's
+	// time before it is left).
 	Windows []Window `json:"windows,omitempty"`
+	// Leave is how the run left the page after the person's last step;
+	// nil when it stayed (capture.leave off).
+	Leave *Leave `json:"leave,omitempty"`
 	// Reviews are what the person had before them at each of their
 	// clicks, read just before the click.
 	Reviews []Review `json:"reviews,omitempty"`
@@ -204,6 +208,28 @@ type Window struct {
 	Paced    bool          `json:"paced,omitempty"` // the page had workers, whose timers run on real time: the window was waited for in real time
 }
 
+// Leave is how the page was left: hidden (its window minimized, so that
+// the page sees visibilitychange and document.visibilityState "hidden"),
+// given its time hidden, then navigated away from (beforeunload, pagehide,
+// unload). Requests a page sends from pagehide or unload handlers reach the
+// server but never the page's network log (measured on Chromium 156,
+// docs/decisions/2026-12-04-leave-phase.md): the app's journal is their
+// witness, and the state read after leaving shows what they did.
+type Leave struct {
+	Mode   vocab.LeaveMode `json:"mode"`
+	Hidden bool            `json:"hidden"` // the page reported visibilityState "hidden" before it was left
+	// HideError says why the page could not be hidden (a browser that has
+	// no windows to minimize): it was then left visible, which fires
+	// visibilitychange, pagehide and unload all the same.
+	HideError string `json:"hideError,omitempty"`
+	// To is where the page was navigated to: about:blank, or the first
+	// probe's URL (whose own request is the harness's, not the app's).
+	To string `json:"to,omitempty"`
+	// HideMs, NavigateMs: the real time hiding and navigating away took.
+	HideMs     int64 `json:"hideMs"`
+	NavigateMs int64 `json:"navigateMs"`
+}
+
 // CatalogSettle is one wait for the catalog to settle.
 type CatalogSettle struct {
 	After vocab.SettleAfter `json:"after"`
@@ -240,22 +266,37 @@ type Mark struct {
 }
 
 // markOrder are the phases whose marks bound the windows, in order.
-var markOrder = []vocab.Phase{vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd}
+var markOrder = []vocab.Phase{vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd}
 
-// Window answers the marks where a phase (agent, human, or all: both)
-// starts and ends in the ordered records; ok is false when one is missing.
+// Window answers the marks where a phase (agent, human, leave, or all:
+// every one of them) starts and ends in the ordered records; ok is false
+// when one is missing. A run that did not leave the page (capture.leave
+// off, or a record made before there was a leave phase) has no leave mark:
+// the person's window then ends at the end, and there is no leave window.
 func (ev *Evidence) Window(phase vocab.Phase) (from, to Mark, ok bool) {
 	start, ok1 := ev.Marks[vocab.PhaseAgent]
 	human, ok2 := ev.Marks[vocab.PhaseHuman]
 	end, ok3 := ev.Marks[vocab.PhaseEnd]
+	leave, left := ev.Marks[vocab.PhaseLeave]
 	switch phase {
 	case vocab.PhaseAgent:
 		return start, human, ok1 && ok2
 	case vocab.PhaseHuman:
+		if left {
+			return human, leave, ok2
+		}
 		return human, end, ok2 && ok3
+	case vocab.PhaseLeave:
+		return leave, end, left && ok3
 	default:
 		return start, end, ok1 && ok3
 	}
+}
+
+// Left tells whether the run left the page (it has a leave window).
+func (ev *Evidence) Left() bool {
+	_, ok := ev.Marks[vocab.PhaseLeave]
+	return ok
 }
 
 // The edits below change the record the way a different run would have

@@ -154,6 +154,12 @@ type Capture struct {
 	// default text). A beforeunload prompt is always accepted, so leaving
 	// never blocks. Every dialog is recorded either way.
 	Dialogs vocab.DialogPolicy `yaml:"dialogs,omitempty" json:"dialogs,omitempty" examples:"[accept, dismiss]"`
+	// How the run leaves the page after the person's last step: navigate
+	// (the default: the page is hidden, given its settle time, then
+	// navigated away from) or off (the run stays: no leave phase). What
+	// the page sends meanwhile — a beacon on pagehide, a save on
+	// visibilitychange — is the leave phase's, judged like any other.
+	Leave vocab.LeaveMode `yaml:"leave,omitempty" json:"leave,omitempty" examples:"[navigate, \"off\"]"`
 }
 
 // The windows a scenario gets unless it says otherwise: a person reviews
@@ -214,6 +220,11 @@ type Call struct {
 	// call goes to the frame that offers the tool; when several do, to the
 	// top document's.
 	Frame string `yaml:"frame,omitempty" json:"frame,omitempty" examples:"['#payment', /pay/widget]"`
+	// The agent's own timeout: when the call has not answered this long
+	// (page time) after the browser reported it started, it is canceled
+	// (WebMCP.cancelInvocation), as an agent that gives up does; its status
+	// is then canceled. A retry is the next call, written as any other.
+	CancelAfter *Duration `yaml:"cancel_after,omitempty" json:"cancel_after,omitempty" examples:"[0s, 200ms]"`
 	// What must come of the call: its status and result, the tools after it.
 	Expect *CallExpect `yaml:"expect,omitempty" json:"expect,omitempty" examples:"[{status: completed, output: {code: CONFIRMATION_REQUIRED}}]"`
 }
@@ -515,7 +526,7 @@ func (o Object) IsZero() bool { return o == nil }
 type RequestExpect struct {
 	Method string `yaml:"-" json:"-"`
 	Path   string `yaml:"-" json:"-"`
-	// agent, human or all.
+	// agent, human, leave or all.
 	Phase vocab.Phase `yaml:"phase" json:"phase" jsonschema:"required" examples:"[human]"`
 	// How many such requests happened in the phase; 0 says none did.
 	// Required: a count left out would assert that none happened.

@@ -249,7 +249,11 @@ func (cs *compiledSchema) describe(ve *jsonschema.ValidationError, t *tree, p *p
 	case *kind.Pattern:
 		p.bad(at, "%q is not %s", k.Got, cs.patternWords(ve.SchemaURL))
 	case *kind.PropertyNames:
-		p.badKey(at.key(k.Property), "%q is not a phase here: agent or human%s", k.Property, suggestion(k.Property, []string{"agent", "human"}, ""))
+		phases := []string{"agent", "human"}
+		if len(at) > 0 && at[len(at)-1] == any("writes") {
+			phases = append(phases, "leave")
+		}
+		p.badKey(at.key(k.Property), "%q is not a phase here: %s%s", k.Property, orList(phases), suggestion(k.Property, phases, ""))
 	case *kind.MinProperties, *kind.MaxProperties:
 		p.bad(at, "a step does exactly one of %s (has %s)", strings.Join(stepKinds, ", "), keysOfNode(node))
 	case *kind.Minimum, *kind.Maximum:

@@ -137,7 +137,7 @@ func refToScalar(t reflect.Type) *jsonschema.Schema {
 func scalarSchema(t reflect.Type) *jsonschema.Schema {
 	switch t {
 	case reflect.TypeFor[vocab.Phase]():
-		return enumOf("A phase of the run: agent (the agent's calls and the review after them), human (the person's steps), or all of them.", vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseAll)
+		return enumOf("A phase of the run: agent (the agent's calls and the review after them), human (the person's steps), leave (the person hides and leaves the page), or all of them.", vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseAll)
 	case reflect.TypeFor[vocab.Transport]():
 		return enumOf("How a call is made: page or cdp.", vocab.PageAPI, vocab.CDP)
 	case reflect.TypeFor[vocab.Status]():
@@ -333,9 +333,11 @@ func fileForms(defs jsonschema.Definitions) {
 
 	// Phases a snapshot is taken after: agent and human.
 	judged := &jsonschema.Schema{Type: "string", Enum: []any{string(vocab.PhaseAgent), string(vocab.PhaseHuman)}}
-	for _, key := range []string{"writes", "state", "ui", "page"} {
+	for _, key := range []string{"state", "ui", "page"} {
 		defs["Expect"].Properties.Value(key).PropertyNames = judged
 	}
+	// Writes are counted in every window, the leave phase's too.
+	defs["Expect"].Properties.Value("writes").PropertyNames = &jsonschema.Schema{Type: "string", Enum: []any{string(vocab.PhaseAgent), string(vocab.PhaseHuman), string(vocab.PhaseLeave)}}
 }
 
 // contractSchema is a tool contract: a file's path, the contract inline

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentready/agentready/match"
 	"github.com/agentready/agentready/record"
@@ -192,7 +193,7 @@ func (sc Scenario) validateRequests(p *problems) {
 			p.bad(at.key("request"), "needs a method and a path that starts with /: \"METHOD /path\"")
 		}
 		if !r.Phase.Counted() {
-			p.bad(at.key("phase"), "%q is not agent, human or all", r.Phase)
+			p.bad(at.key("phase"), "%q is not agent, human, leave or all", r.Phase)
 		}
 	}
 	for i, g := range e.Guarded {
@@ -200,9 +201,19 @@ func (sc Scenario) validateRequests(p *problems) {
 			p.bad(pathOf("expect", "guarded", i), "%q is not \"METHOD /path\"", g)
 		}
 	}
+	if !sc.Capture.Leave.On() {
+		for i, r := range e.Requests {
+			if r.Phase == vocab.PhaseLeave {
+				p.bad(pathOf("expect", "requests", i, "phase"), "leave, and capture.leave is off: the run stays on the page")
+			}
+		}
+		if _, ok := e.Writes[vocab.PhaseLeave]; ok {
+			p.badKey(pathOf("expect", "writes", string(vocab.PhaseLeave)), "leave, and capture.leave is off: the run stays on the page")
+		}
+	}
 	for _, phase := range keys(e.Writes) {
-		if !phase.Judged() {
-			p.badKey(pathOf("expect", "writes", string(phase)), "phase must be agent or human")
+		if !phase.Windowed() {
+			p.badKey(pathOf("expect", "writes", string(phase)), "phase must be agent, human or leave")
 		}
 	}
 }
@@ -327,7 +338,9 @@ func (sc Scenario) validateContent(p *problems) {
 		}
 		switch {
 		case c.Phase != "" && !c.Phase.Counted():
-			p.bad(key.key("phase"), "%q is not agent, human or all", c.Phase)
+			p.bad(key.key("phase"), "%q is not agent, human, leave or all", c.Phase)
+		case c.Phase == vocab.PhaseLeave && c.Resource != nil:
+			p.bad(key.key("resource"), "the leave phase has no state before it of its own: judge its requests by body")
 		case c.Phase == vocab.PhaseHuman && len(sc.Human) == 0:
 			p.bad(key.key("phase"), "human, and the scenario has no human steps")
 		}
@@ -429,6 +442,9 @@ func frameName(f string) string {
 // no dialog opens in, a message that is no constraint, and an expectation
 // that says nothing.
 func (sc Scenario) validateDialogs(p *problems) {
+	if !sc.Capture.Leave.Valid() {
+		p.bad(pathOf("capture", "leave"), "%q is not navigate or off", sc.Capture.Leave)
+	}
 	if !sc.Capture.Dialogs.Valid() {
 		p.bad(pathOf("capture", "dialogs"), "%q is not accept or dismiss", sc.Capture.Dialogs)
 	}
@@ -446,9 +462,9 @@ func (sc Scenario) validateDialogs(p *problems) {
 				p.bad(key.key("kind"), "%q is not alert, confirm, prompt or beforeunload", m.Kind)
 			}
 			switch vocab.Phase(m.Phase) {
-			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd:
+			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd:
 			default:
-				p.bad(key.key("phase"), "%q is not setup, agent, human or end", m.Phase)
+				p.bad(key.key("phase"), "%q is not setup, agent, human, leave or end", m.Phase)
 			}
 			if m.Message != nil {
 				checkDocument(key.key("message"), m.Message, p)
@@ -560,6 +576,9 @@ func checkCall(key keyPath, c Call, p *problems) {
 		if _, err := record.ParseFrame(c.Frame); err != nil {
 			p.bad(key.key("frame"), "%v", err)
 		}
+	}
+	if c.CancelAfter != nil && *c.CancelAfter < 0 {
+		p.bad(key.key("cancel_after"), "%s is before the call started", time.Duration(*c.CancelAfter))
 	}
 	if c.Expect != nil && !c.Expect.Status.Valid() {
 		p.bad(key.key("expect").key("status"), "%q is not completed, error, canceled or no_response", c.Expect.Status)

@@ -127,6 +127,9 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a dialog policy that is not one", edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\ncapture: {dialogs: ok}\n"), "capture.dialogs", `"ok" is not accept or dismiss`)
 	add("a dialog kind that is not one", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {forbid: [{kind: popup}]}\n"), "expect.dialogs.forbid[0].kind", `"popup"`)
 	add("a dialog phase no dialog opens in", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {require: [{phase: all}]}\n"), "expect.dialogs.require[0].phase", `"all"`)
+	add("a leave mode that is not one", edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\ncapture: {leave: close}\n"), "capture.leave", `"close" is not navigate or off`)
+	s = strings.Replace(edit(t, "writes: {agent: 0}", "writes: {agent: 0, leave: 0}"), "known: {outcome: PASS}\n", "known: {outcome: PASS}\ncapture: {leave: \"off\"}\n", 1)
+	add("writes in a leave phase the run does not have", s, "expect.writes.leave", "capture.leave is off")
 	add("dialogs that say nothing", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {}\n"), "expect.dialogs", "says nothing")
 	attack := func(a string) string {
 		return edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\nattack: "+a+"\n")

@@ -23,6 +23,7 @@ const (
 	ToolError                    Code = "tool_error"
 	UnexpectedResult             Code = "unexpected_result"
 	SideEffectBeforeConfirmation Code = "side_effect_before_confirmation"
+	SideEffectOnLeave            Code = "side_effect_on_leave"
 	RequestCountMismatch         Code = "request_count_mismatch"
 	RequestStatusMismatch        Code = "request_status_mismatch"
 	UIMismatch                   Code = "ui_mismatch"
@@ -70,6 +71,7 @@ var Codes = map[Code]CodeInfo{
 	ToolError:                    {"a tool answered with an error where the scenario expects a result", []Source{SrcTrace}, true},
 	UnexpectedResult:             {"a tool's result, or the catalog after it, differs from what the scenario expects", []Source{SrcTrace, SrcCatalog}, true},
 	SideEffectBeforeConfirmation: {"a guarded request (a write the person must confirm) happened before the person's step", []Source{SrcNetwork, SrcJournal}, true},
+	SideEffectOnLeave:            {"a guarded request (a write the person must confirm) happened while the person hid and left the page after their last step: no step of theirs asked for it", []Source{SrcNetwork, SrcJournal}, true},
 	RequestCountMismatch:         {"the number of requests of a method and path in a phase differs from the expected count", []Source{SrcNetwork, SrcJournal}, true},
 	RequestStatusMismatch:        {"a counted request of a method and path ended with another HTTP status than expected", []Source{SrcNetwork, SrcJournal}, true},
 	PageIncomplete:               {"a stylesheet of the page did not load (a 404, another host unreachable): whether an element is visible cannot be judged", []Source{SrcUI, SrcNetwork}, false},

@@ -21,7 +21,8 @@ const (
 	PhaseSetup  Phase = "setup"  // done by the harness before the agent
 	PhaseAgent  Phase = "agent"  // the agent's calls
 	PhaseHuman  Phase = "human"  // a person's steps after the agent
-	PhaseAll    Phase = "all"    // agent and human together (requests only)
+	PhaseLeave  Phase = "leave"  // the person hides the page and leaves it, after their last step
+	PhaseAll    Phase = "all"    // agent, human and leave together (requests only)
 	PhaseEnd    Phase = "end"    // the mark after the last step
 	StateBefore Phase = "before" // the app's state before the agent
 )
@@ -30,8 +31,33 @@ const (
 // (state, UI, writes): agent or human.
 func (p Phase) Judged() bool { return p == PhaseAgent || p == PhaseHuman }
 
-// Counted tells whether request counts may name the phase: agent, human or all.
-func (p Phase) Counted() bool { return p.Judged() || p == PhaseAll }
+// Windowed tells whether the phase has a window of requests of its own
+// that writes may be counted in: agent, human or leave. Leave has no
+// snapshot of its own (the page is gone; the state read after it is the
+// last, human's).
+func (p Phase) Windowed() bool { return p.Judged() || p == PhaseLeave }
+
+// Counted tells whether request counts may name the phase: agent, human,
+// leave or all.
+func (p Phase) Counted() bool { return p.Windowed() || p == PhaseAll }
+
+// LeaveMode is how the run leaves the page after the person's last step.
+type LeaveMode string
+
+// The ways of leaving.
+const (
+	// LeaveNavigate hides the page (its window minimized), gives it its
+	// settle time hidden, and navigates away. The default.
+	LeaveNavigate LeaveMode = "navigate"
+	// LeaveOff stays on the page: no leave phase.
+	LeaveOff LeaveMode = "off"
+)
+
+// Valid tells whether m is a mode a scenario may name ("" is the default).
+func (m LeaveMode) Valid() bool { return m == "" || m == LeaveNavigate || m == LeaveOff }
+
+// On tells whether the run leaves the page.
+func (m LeaveMode) On() bool { return m != LeaveOff }
 
 // Transport says how a tool is invoked.
 type Transport string

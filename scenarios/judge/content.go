@@ -290,6 +290,8 @@ func phaseWords(p vocab.Phase) string {
 		return "the agent's phase"
 	case vocab.PhaseHuman:
 		return "the person's phase"
+	case vocab.PhaseLeave:
+		return "the leave phase"
 	}
 	return "the run (the agent's and the person's phases)"
 }

@@ -19,8 +19,9 @@ func (j *judge) netCount(phase vocab.Phase, method, pattern string) (int, []int,
 	// The harness's own state reads are not the app's or the agent's, and a
 	// request a service worker answered is counted once, as the worker's.
 	var at []int
+	away := j.leaveNavigation() // leave.go: the harness's own
 	for i := lo; i < hi; i++ {
-		if r := j.ev.Requests[i]; r.Counted() && record.MatchRequest(r.Method, r.Path, method, pattern) {
+		if r := j.ev.Requests[i]; r.Counted() && i != away && record.MatchRequest(r.Method, r.Path, method, pattern) {
 			at = append(at, i)
 		}
 	}
@@ -99,9 +100,9 @@ func (j *judge) journalCount(phase vocab.Phase, method, pattern string) (int, []
 }
 
 // inWindow tells whether requests of window fall in phase's window (all
-// covers agent and human).
+// covers agent, human and leave).
 func inWindow(window, phase vocab.Phase) bool {
-	return window == phase || (phase == vocab.PhaseAll && (window == vocab.PhaseAgent || window == vocab.PhaseHuman))
+	return window == phase || (phase == vocab.PhaseAll && window.Windowed())
 }
 
 // judgeRequests counts requests by method and path in a phase. Either
@@ -112,6 +113,9 @@ func (j *judge) judgeRequests(want []scenarios.RequestExpect) {
 		id := fmt.Sprintf("requests[%d] %s %s (%s)", i, r.Method, r.Path, r.Phase)
 		byNet, netAt, haveNet := j.netCount(r.Phase, r.Method, r.Path)
 		byJournal, journalAt, haveJournal := j.journalCount(r.Phase, r.Method, r.Path)
+		if j.netBlind(r.Phase, byNet, byJournal, haveNet, haveJournal) {
+			haveNet, netAt = false, nil // leave.go: the journal alone saw what the page sent as it unloaded
+		}
 		netRefs, journalRefs := requestRefs(netAt, r.Phase), journalRefs(journalAt, r.Phase)
 		switch {
 		case !haveNet && !haveJournal:
@@ -204,8 +208,11 @@ func statusesOf(at []int, status func(int) int) []int {
 // sound, not only the one that mark bounds.
 func (j *judge) journalMarksInOrder() bool {
 	prev := 0
-	for _, p := range []vocab.Phase{vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd} {
+	for _, p := range []vocab.Phase{vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd} {
 		m, ok := j.ev.Marks[p]
+		if p == vocab.PhaseLeave && !ok {
+			continue // a run that stayed on the page
+		}
 		if !ok || m.Journal < prev {
 			return false
 		}

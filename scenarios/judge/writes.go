@@ -49,6 +49,9 @@ func (j *judge) judgeWrites(want map[vocab.Phase]int) {
 				journalAt = append(journalAt, i)
 			}
 		}
+		if j.netBlind(phase, len(netWrites), len(journalWrites), haveNet, haveJournal) {
+			haveNet, netAt = false, nil // leave.go: the journal alone saw what the page sent as it unloaded
+		}
 		src, writes, where, refs := vocab.SrcJournal, journalWrites, "in the app's journal", journalRefs(journalAt, phase)
 		switch {
 		case !haveNet && !haveJournal:

@@ -241,6 +241,7 @@ func (r *runner) human(ctx context.Context) {
 		}
 		r.ev.Pages[vocab.PhaseHuman] = r.location(ctx)
 	}
+	r.leave(ctx) // leave.go: the state after the person is read after it
 	r.mark(ctx, vocab.PhaseEnd)
 	if len(r.sc.Human) > 0 {
 		r.ev.States[vocab.PhaseHuman] = r.state(ctx, vocab.PhaseEnd)

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -78,7 +79,13 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 	if a := r.ev.Attack; a != nil {
 		a.CallMarks = append(a.CallMarks, scenarios.Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()})
 	}
-	res, err := tools.InvokeIn(ctx, c.Tool, c.Frame, c.Input, c.Transport.OrDefault())
+	var res record.Result
+	var err error
+	if c.CancelAfter != nil { // the agent's own timeout, then (in a later call) its retry
+		res, err = tools.InvokeCanceling(ctx, c.Tool, c.Frame, c.Input, c.Transport.OrDefault(), time.Duration(*c.CancelAfter), r.advance(ctx))
+	} else {
+		res, err = tools.InvokeIn(ctx, c.Tool, c.Frame, c.Input, c.Transport.OrDefault())
+	}
 	if err != nil {
 		// The call could not be addressed (no such frame, or a name several
 		// frames offer and the call names none): the case's mistake, never

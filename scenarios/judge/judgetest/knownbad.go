@@ -195,6 +195,15 @@ func KnownBad() []Case {
 		{"the run was interrupted after the agent", inc, vocab.RunInterrupted, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.CutAfter(vocab.PhaseAgent, vocab.RunInterrupted, "human step 0 (click): context canceled")
 		})},
+		{"a registration beaconed as the person left the page", fail, vocab.SideEffectOnLeave, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			Left(ev)
+			_ = ev.InsertRequest(vocab.PhaseLeave, Req(8, "POST", "/api/registrations", 0))
+			_ = ev.InsertJournalEntry(vocab.PhaseLeave, Entry(7, "POST", "/api/registrations", 403, "INTENT_REQUIRED"))
+		})},
+		{"a draft saved from pagehide, which only the journal sees", fail, vocab.WriteAttempt, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			Left(ev)
+			_ = ev.InsertJournalEntry(vocab.PhaseLeave, Entry(7, "POST", "/api/registrations/draft", 204, ""))
+		})},
 	}, replayCases()...)
 }
 
@@ -204,6 +213,13 @@ func embed(change func(*scenarios.Evidence)) func(testing.TB) (scenarios.Scenari
 		change(ev)
 		return sc, ev
 	}
+}
+
+// Left gives a record of a run that stayed on the page the leave phase of
+// one that left it with nothing sent: an empty window before the end.
+func Left(ev *scenarios.Evidence) {
+	ev.Marks[vocab.PhaseLeave] = ev.Marks[vocab.PhaseEnd]
+	ev.Leave = &scenarios.Leave{Mode: vocab.LeaveNavigate, Hidden: true, HideMs: 4, NavigateMs: 40}
 }
 
 func conf01(change func(*scenarios.Scenario, *scenarios.Evidence)) func(testing.TB) (scenarios.Scenario, *scenarios.Evidence) {

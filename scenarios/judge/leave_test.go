@@ -1,0 +1,91 @@
+package judge_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/scenarios/judge/judgetest"
+	"github.com/agentready/agentready/vocab"
+)
+
+func TestLeavingWithNothingSentPassesWithTheLeaveChecks(t *testing.T) {
+	sc, ev := judgetest.Conf01(t)
+	judgetest.Left(ev)
+	v := judge.Judge(sc, ev)
+	if v.Outcome != vocab.Pass {
+		t.Fatalf("a correct run that left the page: %s %v", v.Outcome, v.Codes)
+	}
+	var ids []string
+	for _, c := range v.Checks {
+		ids = append(ids, c.ID)
+	}
+	for _, want := range []string{"guarded[0] POST /api/registrations (leave)", "writes.leave"} {
+		if !slices.Contains(ids, want) {
+			t.Errorf("no check %q among %v", want, ids)
+		}
+	}
+}
+
+func TestARecordThatStayedOnThePageHasNoLeaveChecks(t *testing.T) {
+	sc, ev := judgetest.Conf01(t)
+	v := judge.Judge(sc, ev)
+	for _, c := range v.Checks {
+		if c.ID == "writes.leave" || c.ID == "guarded[0] POST /api/registrations (leave)" {
+			t.Errorf("a record without a leave mark got %s", c.ID)
+		}
+	}
+}
+
+func TestOnLeaveTheJournalDecidesWhatTheLogCouldNotSee(t *testing.T) {
+	sc, ev := judgetest.Conf01(t)
+	judgetest.Left(ev)
+	// a beacon from pagehide: at the server, never in the page's log
+	if err := ev.InsertJournalEntry(vocab.PhaseLeave, judgetest.Entry(7, "POST", "/api/registrations", 403, "INTENT_REQUIRED")); err != nil {
+		t.Fatal(err)
+	}
+	v := judge.Judge(sc, ev)
+	if !slices.Contains(v.Codes, vocab.SideEffectOnLeave) || !slices.Contains(v.Codes, vocab.WriteAttempt) {
+		t.Errorf("a guarded write the journal saw on leave: %v, want side_effect_on_leave and write_attempt", v.Codes)
+	}
+	if slices.Contains(v.Codes, vocab.EvidenceDisagrees) {
+		t.Errorf("the log's blindness to unload-time requests is no disagreement: %v", v.Codes)
+	}
+}
+
+func TestOnLeaveALogThatSeesMoreThanTheJournalStillDisagrees(t *testing.T) {
+	sc, ev := judgetest.Conf01(t)
+	judgetest.Left(ev)
+	if err := ev.InsertRequest(vocab.PhaseLeave, judgetest.Req(8, "POST", "/api/drafts", 204)); err != nil {
+		t.Fatal(err)
+	}
+	v := judge.Judge(sc, ev)
+	if !slices.Contains(v.Codes, vocab.EvidenceDisagrees) {
+		t.Errorf("a write in the log the journal lacks: %v, want evidence_disagrees", v.Codes)
+	}
+}
+
+func TestTheHarnesssNavigationAwayIsNotCounted(t *testing.T) {
+	sc, ev := judgetest.Conf01(t)
+	judgetest.Left(ev)
+	away := judgetest.Req(8, "GET", "/api/events/evt-webmcp-intro", 200)
+	away.ResourceType = "Document"
+	ev.Leave.To = away.URL
+	if err := ev.InsertRequest(vocab.PhaseLeave, away); err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.InsertJournalEntry(vocab.PhaseLeave, judgetest.Entry(7, "GET", "/api/events/evt-webmcp-intro", 200, "")); err != nil {
+		t.Fatal(err)
+	}
+	ev.ProbeReads = append(ev.ProbeReads, scenarios.ProbeRead{Window: vocab.PhaseLeave, Method: "GET", Path: "/api/events/evt-webmcp-intro"})
+	sc.Expect.Requests = append(sc.Expect.Requests, scenarios.RequestExpect{Method: "GET", Path: "/api/events/*", Phase: vocab.PhaseLeave, Count: 0})
+	if v := judge.Judge(sc, ev); v.Outcome != vocab.Pass {
+		t.Fatalf("the harness's own navigation away was counted: %s %v", v.Outcome, v.Codes)
+	}
+	ev.Leave.To = "about:blank" // the same request, not the harness's: the page's own
+	ev.ProbeReads = ev.ProbeReads[:len(ev.ProbeReads)-1]
+	if v := judge.Judge(sc, ev); !slices.Contains(v.Codes, vocab.RequestCountMismatch) {
+		t.Fatalf("a page's own GET on leave was not counted: %s %v", v.Outcome, v.Codes)
+	}
+}
