@@ -75,6 +75,7 @@ func (c *cassette) client(sc scenarios.Scenario) *http.Client {
 	file := c.file(sc)
 	t := &tape{file: file}
 	var back []string
+	var attackErr error
 	if data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "scenario.json")); err == nil {
 		var was scenarios.Scenario
 		if json.Unmarshal(data, &was) == nil {
@@ -83,10 +84,14 @@ func (c *cassette) client(sc scenarios.Scenario) *http.Client {
 					back = append(back, v.Value, sc.PromptData[k].Value)
 				}
 			}
+			attackErr = sameAttack(was.Attack, sc.Attack)
 		}
 	}
 	t.back = strings.NewReplacer(back...)
 	data, err := os.ReadFile(file)
+	if err == nil && attackErr != nil {
+		err = attackErr
+	}
 	if err == nil {
 		var rec Record
 		if err = json.Unmarshal(data, &rec); err == nil && rec.Format != Format {
@@ -102,6 +107,24 @@ func (c *cassette) client(sc scenarios.Scenario) *http.Client {
 		t.err = fmt.Errorf("the recording %s cannot be replayed: %w", file, err)
 	}
 	return &http.Client{Transport: t}
+}
+
+// sameAttack says how the attack a play plants differs from the one its
+// recording was made under (nil when it does not): the model's answers
+// were to what it read then, so a replay under another attack, or none,
+// would measure nothing (give the same --attack to the replay). The
+// address is not compared: the bundle's copy may be redacted.
+func sameAttack(was, now *scenarios.Attack) error {
+	words := func(a *scenarios.Attack) string {
+		if a == nil {
+			return "no attack"
+		}
+		return fmt.Sprintf("the attack {pattern: %s, in: %s, tool: %s, call: %s}", a.Pattern, a.In, a.Tool, a.Call)
+	}
+	if words(was) == words(now) {
+		return nil
+	}
+	return fmt.Errorf("it was recorded under %s and this play plants %s: replay it under the same attack (--attack)", words(was), words(now))
 }
 
 // tape answers the recorded answers in order.

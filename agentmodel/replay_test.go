@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/agentmodel/modeltest"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/vocab"
 )
 
 // recorded plays a scripted model once and writes its record as a run
@@ -112,5 +113,26 @@ func TestAReplayOfRunsPlaysEachRunsRecording(t *testing.T) {
 	}
 	if got[0] != "one" || got[1] != "two" || !strings.Contains(got[2], filepath.Join("S-01", File)) {
 		t.Fatalf("replayed %q", got)
+	}
+}
+
+// A recording made under an attack replays only under the same attack:
+// its answers were to what the model read then.
+func TestAReplayUnderAnotherAttackIsRefused(t *testing.T) {
+	a := &scenarios.Attack{Pattern: vocab.AttackIgnorePrevious, In: vocab.PlantResult, Tool: "get_event_details", Call: "save_event"}
+	same := *a
+	same.URL = "https://redacted.example/"
+	if err := sameAttack(a, &same); err != nil {
+		t.Errorf("the same attack: %v", err)
+	}
+	if err := sameAttack(nil, nil); err != nil {
+		t.Errorf("no attack either time: %v", err)
+	}
+	other := *a
+	other.In = vocab.PlantDescription
+	for _, now := range []*scenarios.Attack{nil, &other} {
+		if err := sameAttack(a, now); err == nil || !strings.Contains(err.Error(), "recorded under the attack {pattern: ignore-previous, in: tool_result") || !strings.Contains(err.Error(), "--attack") {
+			t.Errorf("%+v: %v", now, err)
+		}
 	}
 }

@@ -51,6 +51,10 @@ type Row struct {
 	// once (agentready run --runs k), 0 otherwise; its bundle is then
 	// RunName(ID, Run).
 	Run int `json:"run,omitempty"`
+	// Attack is what the run measured under a planted attack (utility,
+	// attack success), read from the verdict by judge.UnderAttackOf; nil
+	// when the scenario planted nothing.
+	Attack *judge.UnderAttack `json:"attack,omitempty"`
 }
 
 // Check is a check that did not pass, as the reports list it.
@@ -79,7 +83,7 @@ const MessageLimit = 400
 func Of(dir string, sc scenarios.Scenario, b bundle.Bundle, took time.Duration) Row {
 	v := b.Verdict
 	r := Row{ID: sc.ID, Title: b.Scenario.Title, Bundle: dir, Outcome: v.Outcome, Codes: v.Codes, Meant: sc.Meant(),
-		AsMeant: judge.AsMeant(sc, v), Seconds: took.Seconds()}
+		AsMeant: judge.AsMeant(sc, v), Seconds: took.Seconds(), Attack: judge.UnderAttackOf(v)}
 	if d := v.Diagnosis; d != nil {
 		r.Diagnosis = &Departure{Link: d.Link, Checks: d.Checks, Summary: d.Summary, Open: d.Open}
 	}

@@ -30,17 +30,21 @@ func WriteRunsJUnit(rows []Row, k int, path string) error {
 	for _, r := range Repeats(rows, k) {
 		repeats[r.ID] = r
 	}
+	attacks := Attacks(rows, k)
 	done := map[string]bool{}
 	for _, r := range Sorted(rows) {
 		if rep, ok := repeats[r.ID]; ok {
 			if !done[r.ID] {
 				done[r.ID] = true
-				suite.TestCases = append(suite.TestCases, repeatCase(rep, rows, &suite))
+				tc := repeatCase(rep, rows, &suite)
+				attackProperties(&tc, attacks)
+				suite.TestCases = append(suite.TestCases, tc)
 			}
 			suite.Time += r.Seconds
 			continue
 		}
 		tc := reporters.JUnitTestCase{Name: r.ID, Classname: "agentready", Status: "passed", Time: r.Seconds}
+		attackProperties(&tc, attacks)
 		if r.NotAsMeant() {
 			msg, desc := whyNot(r)
 			if r.Outcome == vocab.Inconclusive || r.Outcome == "" {
@@ -61,6 +65,21 @@ func WriteRunsJUnit(rows []Row, k int, path string) error {
 		return err
 	}
 	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
+}
+
+// attackProperties adds to a scenario's testcase the tally of its runs
+// under attack (utility_under_attack, attack_success, …), when it has one.
+func attackProperties(tc *reporters.JUnitTestCase, attacks []AttackTally) {
+	t, ok := tallyOf(attacks, tc.Name)
+	if !ok {
+		return
+	}
+	if tc.Properties == nil {
+		tc.Properties = &reporters.JUnitProperties{}
+	}
+	for _, p := range t.properties() {
+		tc.Properties.Properties = append(tc.Properties.Properties, reporters.JUnitProperty{Name: p[0], Value: p[1]})
+	}
 }
 
 // whyNot is a row's message and description when it is not as meant.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/scenarios/judge"
 )
 
 // The Ginkgo reports a shard's run folder holds (make copies them there
@@ -108,8 +109,14 @@ func Merge(dirs []string, out, runID string) (Result, error) {
 	}
 	slices.SortFunc(res.Rows, func(a, b results.Row) int { return cmp.Or(strings.Compare(a.ID, b.ID), a.Run-b.Run) })
 	for _, r := range res.Rows {
-		if rep := bundle.Verify(filepath.Join(absOut, r.Folder())); rep.OK && rep.Outcome != r.Outcome {
+		rep := bundle.Verify(filepath.Join(absOut, r.Folder()))
+		if rep.OK && rep.Outcome != r.Outcome {
 			res.Mismatch = append(res.Mismatch, fmt.Sprintf("%s: its shard recorded %s, judged again it is %s", r.Folder(), r.Outcome, rep.Outcome))
+		}
+		if rep.OK {
+			if why := attackAgrees(r, filepath.Join(absOut, r.Folder())); why != "" {
+				res.Mismatch = append(res.Mismatch, why)
+			}
 		}
 	}
 	page := results.Page{RunID: runID, Rows: res.Rows}
@@ -130,6 +137,27 @@ func Merge(dirs []string, out, runID string) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// attackAgrees says how a row's utility under attack and attack success
+// differ from what its bundle's verdict (verified: the judge's again)
+// says ("" when they agree): the merged run's tallies are the rows', so a
+// shard's record must not claim other numbers than its bundles.
+func attackAgrees(r results.Row, dir string) string {
+	b, err := bundle.Read(dir)
+	if err != nil {
+		return fmt.Sprintf("%s: %v", r.Folder(), err)
+	}
+	words := func(u *judge.UnderAttack) string {
+		if u == nil {
+			return "no attack"
+		}
+		return fmt.Sprintf("planted %t, utility %t, attack success %t", u.Planted, u.Utility, u.Success)
+	}
+	if was, is := words(r.Attack), words(judge.UnderAttackOf(b.Verdict)); was != is {
+		return fmt.Sprintf("%s: its shard recorded %s, its verdict says %s", r.Folder(), was, is)
+	}
+	return ""
 }
 
 // readInputs reads every shard's record and bundles, and checks that they

@@ -30,6 +30,10 @@ type Step struct {
 	// Error as its message (429 adds Retry-After: 0).
 	Status int
 	Error  string
+	// Then, when set, computes the answer from the request, as a model
+	// answers what it read (a script that obeys what a tool's result
+	// says); the other fields are then ignored.
+	Then func(Request) Step
 }
 
 // Server is a scripted model at URL (…/v1).
@@ -108,6 +112,9 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
 		step = s.steps[n-1]
 	}
 	s.mu.Unlock()
+	if ok && step.Then != nil {
+		step = step.Then(Request{Body: body})
+	}
 	if stream, _ := body["stream"].(bool); stream {
 		writeError(w, http.StatusBadRequest, "this server does not stream", "invalid_request_error")
 		return

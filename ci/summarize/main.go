@@ -13,6 +13,10 @@
 //     ended INCONCLUSIVE when it means to reach another verdict is an
 //     <error type="INCONCLUSIVE"> with its codes, not a <failure>: the app
 //     was not judged, which is not the same news as a FAIL (results.FixJUnit);
+//   - --bundles RUN_DIR says whether the run folder had to hold bundles:
+//     a report whose specs ran no scenario (make scenario ID=smoke-calls)
+//     wrote none, and that is said, not failed; a report that records a
+//     scenario's row while the folder holds no bundle fails (bundleCheck);
 //   - when GITHUB_STEP_SUMMARY is set, it appends the closing line (and,
 //     with --scenarios, the table) as Markdown to that file (results.Markdown).
 package main
@@ -24,10 +28,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/results"
 )
 
@@ -38,6 +44,7 @@ func main() {
 	failures := flag.Bool("failures", false, "list the failed tests")
 	table := flag.Bool("scenarios", false, "print the scenarios' verdicts as a table before the closing line")
 	junit := flag.String("junit", "", "Ginkgo's JUnit report to rewrite: an INCONCLUSIVE scenario is an error with its codes, not a failure")
+	bundles := flag.String("bundles", "", "the run folder: fail when the specs ran scenarios and it holds no bundle; say so when they ran none")
 	flag.Parse()
 	var t tally
 	var failed []string
@@ -67,6 +74,12 @@ func main() {
 			fmt.Printf("junit: %d INCONCLUSIVE scenario(s) written as errors in %s\n", n, *junit)
 		}
 	}
+	bundlesOK := true
+	if *bundles != "" {
+		var line string
+		line, bundlesOK = bundleCheck(rows, *bundles)
+		fmt.Println(line)
+	}
 	if *failures || t.failed > 0 {
 		for _, f := range failed {
 			fmt.Println("FAILED:", f)
@@ -82,6 +95,7 @@ func main() {
 	}
 	if len(rows) > 0 {
 		results.PrintTable(os.Stdout, rows)
+		results.PrintAttacks(os.Stdout, results.Attacks(rows, 0))
 	}
 	fmt.Println(closing)
 	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
@@ -89,7 +103,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "summarize: GITHUB_STEP_SUMMARY:", err)
 		}
 	}
-	if t.failed > 0 {
+	if t.failed > 0 || !bundlesOK {
 		os.Exit(1)
 	}
 }
@@ -156,6 +170,28 @@ func ginkgo(data []byte, t *tally) ([]string, []results.Row) {
 		}
 	}
 	return failed, rows
+}
+
+// bundleCheck answers whether the run folder dir holds what the report's
+// rows say was played: a scenario's row (one that is no unsealed row's
+// error) means a bundle must be there; no row means only specs ran, which
+// write none. ok is false when rows need bundles and the folder has none,
+// the case a verify of the folder would otherwise not see.
+func bundleCheck(rows []results.Row, dir string) (line string, ok bool) {
+	found, _ := filepath.Glob(filepath.Join(dir, "*", bundle.ManifestFile))
+	sealed := 0
+	for _, r := range rows {
+		if r.Error == "" {
+			sealed++
+		}
+	}
+	switch {
+	case len(found) > 0:
+		return fmt.Sprintf("bundles: %d in %s", len(found), dir), true
+	case sealed > 0:
+		return fmt.Sprintf("bundles: %d scenario(s) ran and %s holds no bundle", sealed, dir), false
+	}
+	return "bundles: no scenario ran (only specs), so no bundle was written to verify", true
 }
 
 // appendFile adds text to the end of a file (GitHub's job summary).

@@ -11,6 +11,7 @@ import (
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
@@ -108,5 +109,68 @@ func TestAGoTestStreamIsCounted(t *testing.T) {
 	failed := goTest([]byte(stream), &tl)
 	if tl != (tally{passed: 1, failed: 1, skipped: 1}) || len(failed) != 1 || !strings.Contains(failed[0], "q (outside any test):\nbuild failed") {
 		t.Errorf("tally %+v, failed %q", tl, failed)
+	}
+}
+
+// writeReport writes a Ginkgo JSON report of the specs given and answers
+// its path.
+func writeReport(t *testing.T, specs ...types.SpecReport) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "e2e.json")
+	if err := reporters.GenerateJSONReport(types.Report{SuiteDescription: "agentready e2e", SpecReports: specs}, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// summarizeBin builds the command once per test and runs it.
+func summarizeBin(t *testing.T) func(args ...string) (int, string) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "summarize")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return func(args ...string) (int, string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "GITHUB_STEP_SUMMARY=")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		code := 0
+		if exit, ok := err.(*exec.ExitError); ok {
+			code = exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, out.String()
+	}
+}
+
+// make scenario ID=smoke-calls runs specs and no scenario: its run folder
+// holds no bundle, which is said and passes. The known bad: a report with
+// a scenario's row and a folder with no bundle fails; with the bundle
+// there it passes.
+func TestARunOfSpecsAloneNeedsNoBundleAndAScenarioRunDoes(t *testing.T) {
+	run := summarizeBin(t)
+	empty := filepath.Join(t.TempDir(), "run")
+	specsOnly := writeReport(t, types.SpecReport{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{"smoke"}, LeafNodeText: "calls", State: types.SpecStatePassed})
+	if code, out := run("--bundles", empty, "--label", "scenario", specsOnly); code != 0 || !strings.Contains(out, "bundles: no scenario ran (only specs)") || !strings.Contains(out, "scenario: 1 passed, 0 failed, 0 skipped") {
+		t.Errorf("specs alone: exit %d\n%s", code, out)
+	}
+
+	pass := scenarios.Known{Outcome: vocab.Pass}
+	withScenario := writeReport(t, spec(types.SpecStatePassed, results.Row{ID: "A-pass", Bundle: filepath.Join(empty, "A-pass"), Outcome: vocab.Pass, Meant: pass, AsMeant: true}))
+	if code, out := run("--bundles", empty, "--label", "scenario", withScenario); code != 1 || !strings.Contains(out, "bundles: 1 scenario(s) ran and "+empty+" holds no bundle") {
+		t.Errorf("a scenario ran and no bundle: exit %d\n%s", code, out)
+	}
+
+	if err := os.MkdirAll(filepath.Join(empty, "A-pass"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(empty, "A-pass", bundle.ManifestFile), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := run("--bundles", empty, "--label", "scenario", withScenario); code != 0 || !strings.Contains(out, "bundles: 1 in "+empty) {
+		t.Errorf("a scenario and its bundle: exit %d\n%s", code, out)
 	}
 }

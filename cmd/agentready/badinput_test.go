@@ -47,6 +47,10 @@ func TestBadInputIsNamedByItsFlag(t *testing.T) {
 		{"catalog, garbage", "", catalogIn, []string{"::garbage"}, `agentready catalog: the URL "::garbage" is not a URL`},
 		{"lint, no scheme", "", lintIn, []string{"127.0.0.1:3000/shop"}, `agentready lint: the URL "127.0.0.1:3000/shop" lacks its scheme: give http://127.0.0.1:3000/shop`},
 		{"lint, no host", "", lintIn, []string{"https://"}, `agentready lint: the URL "https://" names no host`},
+		{"run, an attack not in the catalogue", "", runIn, []string{"--attack", "ignore-everything"}, `agentready run: --attack "ignore-everything": attack.pattern: "ignore-everything" is not in the catalogue (exfiltrate, fake-system or ignore-previous)`},
+		{"run, an attack without its call", "", runIn, []string{"--attack", "ignore-previous@tool_result:get_event_details"}, `agentready run: --attack "ignore-previous@tool_result:get_event_details": attack.call: ignore-previous asks the agent to call a tool: name it`},
+		{"run, an attack's unknown key", "", runIn, []string{"--attack", "{pattern: exfiltrate, where: page_text}"}, `agentready run: --attack "{pattern: exfiltrate, where: page_text}": not an attack mapping: `},
+		{"run, an attack's unknown option", "", runIn, []string{"--attack", "exfiltrate,to=x"}, `agentready run: --attack "exfiltrate,to=x": "to=x": give call=TOOL or url=URL after a comma`},
 		{"mcp, no scenario file", "", mcpIn, []string{"--scenario", "missing.yaml"}, "agentready mcp: --scenario: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -46,6 +46,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	results.PrintTable(stdout, res.Rows)
+	results.PrintAttacks(stdout, results.Attacks(res.Rows, 0))
 	failed := 0
 	for _, m := range res.Mismatch {
 		fmt.Fprintln(stdout, "MISMATCH", m)

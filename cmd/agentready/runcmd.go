@@ -38,6 +38,7 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	part := fs.String("shard", os.Getenv(shard.Env), "run only shard k/N of the scenarios (by a stable hash of their IDs), into <run-id>.k-of-N; agentready merge joins the shards")
 	runs := fs.Int("runs", 1, "play each scenario k times, each on a fresh page (and a fresh app when one is started per scenario): bundles <id>.run-1 … <id>.run-k, and pass^k and pass@k for each")
 	junit := fs.String("junit", "", "also write the run as JUnit XML to this file (with --runs k: a testcase per scenario, pass^k and pass@k its properties)")
+	attackSpec := fs.String("attack", "", "plant this attack in every scenario that names none of its own: PATTERN[@PLACE[:TOOL]][,call=TOOL][,url=URL] (place page_text when none) or the attack: key's {pattern, in, tool, call, url}; each scenario's verdict then carries utility under attack and attack success")
 	agentF := addAgentFlags(fs)
 	signInFlags(fs, func(in signin.Options) { app.SignIn = in })
 	app.Settle = webmcp.DefaultSettle
@@ -73,6 +74,15 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "agentready run:", err)
 		return 2
 	}
+	var attack *scenarios.Attack
+	if given(fs, "attack") {
+		a, err := scenarios.ParseAttack(*attackSpec)
+		if err != nil {
+			fmt.Fprintf(stderr, "agentready run: --attack %q: %v\n", *attackSpec, err)
+			return 2
+		}
+		attack = &a
+	}
 	launch, err := play.FolderLaunch(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentready run: the folder's app does not load; nothing was run:\n%v\n", err)
@@ -102,6 +112,9 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	if len(picked) == 0 {
 		fmt.Fprintf(stderr, "agentready run: shard %s has none of the %d scenarios in %s: use fewer shards\n", sh, len(only.pick(all)), *dir)
 		return 2
+	}
+	if attack != nil {
+		picked = underAttack(picked, *attack, stdout)
 	}
 	if note := signInOverridden(picked, app.SignIn); note != "" {
 		fmt.Fprintln(stderr, "agentready run:", note)
@@ -190,4 +203,28 @@ func (l idList) pick(all []scenarios.Scenario) []scenarios.Scenario {
 	return slices.DeleteFunc(slices.Clone(all), func(sc scenarios.Scenario) bool {
 		return !slices.ContainsFunc(sc.Labels(), func(label string) bool { return slices.Contains(l, label) })
 	})
+}
+
+// underAttack plants a (--attack) in the scenarios that name no attack of
+// their own; one that does keeps its own, and the terminal says which.
+// The bundle's scenario is the one as judged, the attack in it, so verify
+// re-judges it under attack.
+func underAttack(picked []scenarios.Scenario, a scenarios.Attack, stdout io.Writer) []scenarios.Scenario {
+	out := make([]scenarios.Scenario, len(picked))
+	var kept []string
+	for i, sc := range picked {
+		if sc.Attack != nil {
+			kept = append(kept, sc.ID)
+		} else {
+			planted := a
+			sc.Attack = &planted
+		}
+		out[i] = sc
+	}
+	fmt.Fprintf(stdout, "under attack: %s planted in %d of %d scenario(s)", a.Pattern, len(picked)-len(kept), len(picked))
+	if len(kept) > 0 {
+		fmt.Fprintf(stdout, "; %s keep their own attack", strings.Join(kept, ", "))
+	}
+	fmt.Fprintln(stdout)
+	return out
 }

@@ -128,11 +128,13 @@ func closeRun(cmd, dir, runID string, rows []results.Row, stdout, stderr io.Writ
 
 // closeRuns is closeRun for a run that played each scenario k times:
 // after the table, each scenario's pass^k and pass@k and the spread of
-// its verdicts across the runs, also on the run's page.
+// its verdicts across the runs, and for one under a planted attack its
+// utility and attack success, also on the run's page.
 func closeRuns(cmd, dir, runID string, rows []results.Row, k int, stdout, stderr io.Writer) (failed int, verified bool) {
 	results.PrintTable(stdout, rows)
 	page := results.Page{RunID: runID, Rows: rows, Runs: k}
 	results.PrintRepeats(stdout, page.Repeats())
+	results.PrintAttacks(stdout, page.Attacks())
 	if err := page.Write(dir); err != nil {
 		fmt.Fprintf(stderr, "agentready %s: the run's page: %v\n", cmd, err)
 	}
