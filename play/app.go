@@ -28,6 +28,8 @@ const (
 	EnvObserverToken = "AGENTREADY_OBSERVER_TOKEN" // its observer token, when it serves the observation endpoints
 	EnvStatePath     = "AGENTREADY_OBSERVER_STATE" // the state endpoint's path (default /__agentready/state)
 	EnvJournalPath   = "AGENTREADY_OBSERVER_JOURNAL"
+	// EnvReplays turns the attack replays off for a run: off (default on).
+	EnvReplays = "AGENTREADY_REPLAYS"
 )
 
 // App says which app scenarios run against.
@@ -47,12 +49,16 @@ type App struct {
 	// SignIn is put in each scenario's fresh tab before its start page
 	// opens (--storage-state, --header).
 	SignIn signin.Options
+	// Replays is on (the default, "") or off: off, no write is replayed
+	// (the attack replays send real writes to the app). ReplaysFrom names
+	// where it was given (--replays; EnvReplays by default).
+	Replays, ReplaysFrom string
 }
 
 // AppFromEnv reads the AGENTREADY_* variables.
 func AppFromEnv() App {
 	return App{BaseURL: strings.TrimRight(os.Getenv(EnvBaseURL), "/"), ObserverToken: os.Getenv(EnvObserverToken),
-		StatePath: os.Getenv(EnvStatePath), JournalPath: os.Getenv(EnvJournalPath)}
+		StatePath: os.Getenv(EnvStatePath), JournalPath: os.Getenv(EnvJournalPath), Replays: os.Getenv(EnvReplays)}
 }
 
 // User tells whether scenarios run against a user's own app.
@@ -83,6 +89,9 @@ func given(from, value string) string {
 // Validate says what is wrong with the base URL as written, before anything
 // is asked of it: it must be an http(s) URL with a host.
 func (a App) Validate() error {
+	if a.Replays != "" && a.Replays != "on" && a.Replays != "off" {
+		return fmt.Errorf("%s: give on or off", given(cmp.Or(a.ReplaysFrom, EnvReplays), a.Replays))
+	}
 	if !a.User() {
 		return nil
 	}
@@ -196,6 +205,9 @@ func Target(ctx context.Context, b *browser.Browser, a App, variant string) (t r
 		return runner.Target{}, nil, err
 	}
 	t = runner.Target{BaseURL: a.BaseURL, Tab: tab, Observer: a.Observer(), Browser: b.Version, Variant: variant, Bound: vocab.Bound}
+	if a.Replays == "off" {
+		t.ReplaysOff = "replays were turned off for this run (" + given(cmp.Or(a.ReplaysFrom, EnvReplays), a.Replays) + "): no write was replayed"
+	}
 	if a.User() {
 		return t, tab.Close, nil
 	}

@@ -46,6 +46,9 @@ type Target struct {
 	// start load, each navigation and before each call
 	// (webmcp.DefaultSettle when zero).
 	Settle webmcp.SettleRule
+	// ReplaysOff, when set, says why no write is replayed (agentready run
+	// --replays off): the record says so instead of holding replays.
+	ReplaysOff string
 }
 
 // Run plays a scenario and records what happened. It judges nothing. A
