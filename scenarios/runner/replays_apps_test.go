@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -43,6 +44,9 @@ type notesApp struct {
 	// intentsDownAfter: the same for intents.
 	intentsDownAfter int
 	intentPosts      int
+	// intentKey names the intent in the intents' answer: intentId, or
+	// another name than the note's field (an app that answers {id}).
+	intentKey string
 
 	mu       sync.Mutex
 	posts    int
@@ -107,7 +111,7 @@ func (a *notesApp) handler() http.Handler {
 		a.rotateSession(w, r, user)
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusCreated)
-		fmt.Fprintf(w, `{"intentId":%q}`, in)
+		fmt.Fprintf(w, `{%q:%q}`, cmp.Or(a.intentKey, "intentId"), in)
 	})
 	mux.HandleFunc("POST /api/notes", func(w http.ResponseWriter, r *http.Request) {
 		a.mu.Lock()
@@ -300,10 +304,9 @@ func playNotes(t *testing.T, app *notesApp) (played, *httptest.Server) {
 	p := &replayer{r: r, person: jar.Cookies(u), client: &http.Client{Timeout: 5 * time.Second}}
 	r.ev.States[vocab.PhaseAgent] = p.state(context.Background())
 	r.ev.Reviews = []scenarios.Review{{Phase: vocab.PhaseHuman, Click: "#save", Requests: 1, Form: []scenarios.FormField{{Name: "text", Value: "Buy milk"}}}}
-	var intent struct {
-		IntentID string `json:"intentId"`
-	}
-	_ = json.Unmarshal(post("/api/intents", `{}`, headers), &intent)
+	var answer map[string]string
+	_ = json.Unmarshal(post("/api/intents", `{}`, headers), &answer)
+	intent := struct{ IntentID string }{answer[cmp.Or(app.intentKey, "intentId")]}
 	if app.answer == "redirect" {
 		form := map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Referer": srv.URL + "/"}
 		post("/api/notes", url.Values{"text": {"Buy milk"}, "intentId": {intent.IntentID}}.Encode(), form)
@@ -424,6 +427,10 @@ func TestRedirectsAndErrorsIn200AreJudgedByTheState(t *testing.T) {
 			if s := sentOf(p, vocab.ReplayNoSession); !s.Accepted() {
 				t.Errorf("the app did not answer as meant: %+v", s)
 			}
+			// A form's post gets its fresh confirmation as a JSON body does.
+			if c := p.r.ev.Replays.Controls; len(c) != 1 || !c[0].Fresh || answer == "redirect" && !strings.Contains(c[0].Sent[len(c[0].Sent)-1].Body, "text=Buy+milk+1") {
+				t.Errorf("control %+v", c)
+			}
 			p, _ = playNotes(t, &notesApp{defence: "origin", sameSite: http.SameSiteLaxMode, answer: answer, leaky: true})
 			checks, _ = p.replayChecks(t)
 			if c := kindCheck(checks, vocab.ReplayNoSession); c == nil || c.Status != vocab.CheckFail || c.Code != vocab.ReplaySecondEffect && c.Code != vocab.ReplayAccepted {
@@ -518,6 +525,30 @@ func TestAnAppThatGoesDownMidReplayIsInconclusive(t *testing.T) {
 	for _, kind := range []vocab.ReplayKind{vocab.ReplayNoCSRF, vocab.ReplayStale, vocab.ReplayAgain, vocab.ReplayOtherSession, vocab.ReplayRace} {
 		if c := kindCheck(checks, kind); c == nil || c.Status != vocab.CheckInconclusive || c.Code != vocab.HarnessFault {
 			t.Errorf("%s: %+v", kind, c)
+		}
+	}
+}
+
+// An app whose intents' answer names the intent otherwise ({id} for the
+// note's intentId) gives no fresh confirmation by name: the kinds that
+// need one are skipped, saying why, not sent with the person's used one
+// (refused as used, they passed: no_csrf of an app with no CSRF defence).
+func TestWithoutAFreshConfirmationTheKindsThatNeedOneAreSkipped(t *testing.T) {
+	p, _ := playNotes(t, &notesApp{defence: "none", sameSite: http.SameSiteNoneMode, intentKey: "id"})
+	checks, skipped := p.replayChecks(t)
+	for _, kind := range []vocab.ReplayKind{vocab.ReplayNoSession, vocab.ReplayNoCSRF, vocab.ReplayOtherSession} {
+		if c := kindCheck(checks, kind); c != nil {
+			t.Errorf("%s was judged: %+v", kind, c)
+		}
+		if !slices.ContainsFunc(skipped, func(s judge.Skip) bool {
+			return strings.Contains(s.ID, " "+string(kind)+" ") && strings.Contains(s.Reason, "no fresh confirmation")
+		}) {
+			t.Errorf("%s not skipped: %v", kind, skipped)
+		}
+	}
+	for _, kind := range []vocab.ReplayKind{vocab.ReplayStale, vocab.ReplayAgain, vocab.ReplayRace} {
+		if c := kindCheck(checks, kind); c == nil || c.Status != vocab.CheckPass {
+			t.Errorf("%s, which needs no fresh confirmation: %+v", kind, c)
 		}
 	}
 }
