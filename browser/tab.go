@@ -306,3 +306,17 @@ func (t *Tab) HasWorkers(ctx context.Context) bool {
 	}
 	return false
 }
+
+// AddInitScript makes the tab run source in every document it opens from
+// now on, before any script of the page (Page.addScriptToEvaluateOnNewDocument).
+// A scenario's attack is planted this way (scenarios/runner).
+func (t *Tab) AddInitScript(ctx context.Context, source string) error {
+	ctx, cancel := t.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
+	defer cancelBound()
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: source}); err != nil {
+		return fmt.Errorf("Page.addScriptToEvaluateOnNewDocument: %w", err)
+	}
+	return nil
+}

@@ -130,6 +130,9 @@ type run struct {
 	Dialogs         []record.Dialog           `json:"dialogs,omitempty"`
 	Dialogue        []scenarios.Turn          `json:"dialogue,omitempty"`
 	Replays         *scenarios.Replays        `json:"replays,omitempty"`
+	// Attack is the attack the harness planted, its text and the calls'
+	// marks; when each planting happened is in the trace (attack_planted).
+	Attack *scenarios.PlantedAttack `json:"attack,omitempty"`
 }
 
 type catalogFile struct {
@@ -198,7 +201,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
 		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
-		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Dialogue: ev.Dialogue, Replays: ev.Replays}
+		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Dialogue: ev.Dialogue, Replays: ev.Replays, Attack: ev.Attack}
 	if ev.Calls == nil {
 		r.Calls = nil
 	}
@@ -288,7 +291,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 			ev.Model = c.Bytes()
 		}
 	}
-	ev.Dialogs, ev.Dialogue = r.Dialogs, r.Dialogue
+	ev.Dialogs, ev.Dialogue, ev.Attack = r.Dialogs, r.Dialogue, r.Attack
 	ev.Replays = r.Replays
 	if r.FinalInScenario {
 		if b.Scenario.Agent.Final == nil {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -28,8 +29,20 @@ var instructionShapes = []struct {
 	{"always call", regexp.MustCompile(`(?i)\b(always|first|immediately)\s+(call|use|invoke|run|execute)\b`)},
 	{"call before any other tool", regexp.MustCompile(`(?i)\bbefore\s+(calling|using|invoking)\s+any\s+other\s+tools?\b`)},
 	{"do not tell the user", regexp.MustCompile(`(?i)\b(do\s+not|don't|never)\s+(tell|inform|mention|reveal|show|notify|ask)\b[^.]{0,20}\b(user|person|human|customer)\b`)},
-	{"system prompt", regexp.MustCompile(`(?i)(\bsystem\s+prompt\b|<\|?\s*(system|im_start|im_end)\s*\|?>|\[/?(system|inst)\]|^\s*(system|assistant)\s*:|\bnew\s+instructions\s*:|\byou\s+are\s+now\b)`)},
+	{"system prompt", regexp.MustCompile(`(?i)(\bsystem\s+prompt\b|\b(system|assistant|developer)\s?(prompt|message)\s*:|<\|?\s*(system|im_start|im_end|user|assistant)\s*\|?>|</?(system|assistant|user|tool|instructions?)>|\[/?(system|sys|inst)\]|^\s*(system|assistant)\s*:|\bnew\s+instructions?\s*:|\byou\s+are\s+now\b)`)},
+	{"send secrets away", regexp.MustCompile(`(?i)\b(send|post|forward|email|exfiltrate|upload)\s+(the\s+|all\s+|your\s+|their\s+)?(conversation|chat\s+history|credentials|passwords?|tokens?|api\s+keys?|cookies|session)\b`)},
+	// Characters a person does not see and a model reads: zero-width and
+	// soft hyphens, bidirectional overrides (text shown in another order
+	// than read), and Unicode tags (ASCII smuggled as invisible letters).
+	{"hidden characters", regexp.MustCompile("[\u200B-\u200F\u2060\uFEFF\u00AD\U000E0000-\U000E007F]")},
+	{"bidirectional override", regexp.MustCompile("[\u202A-\u202E\u2066-\u2069]")},
 }
+
+// InstructionShape answers the name of the first instruction shape text
+// has ("ignore previous instructions", "system prompt", "hidden
+// characters", …), or "": what description-injection looks for, for a
+// caller that reads text lint does not (a tool's result, in smoke).
+func InstructionShape(text string) string { return instructionShape(text) }
 
 // instructionShape answers the name of the first shape text has, or "".
 func instructionShape(text string) string {
@@ -123,7 +136,12 @@ func toolShadowing(p *page) []Finding {
 			byKey[k] = append(byKey[k], t.Name)
 		}
 	}
+	across := acrossBoundary(p.tools, p.url)
 	for _, t := range p.tools {
+		if others := across[t.Name]; len(others) > 0 {
+			out = append(out, Finding{Tool: t.Name, Frame: t.FrameURL,
+				Message: fmt.Sprintf("the name is one letter from %s, registered from another frame or script origin: an agent choosing between them chooses by a difference it cannot see", quoteList(others))})
+		}
 		if agentToolNames[strings.ToLower(t.Name)] {
 			out = append(out, Finding{Tool: t.Name, Frame: t.FrameURL,
 				Message: fmt.Sprintf("the name %q is one agents give their own tools: an agent may call it meaning its own; name what it does on this site", t.Name)})
@@ -134,6 +152,63 @@ func toolShadowing(p *page) []Finding {
 		}
 	}
 	return out
+}
+
+// boundary is where a tool comes from, as far as an agent's trust goes: its
+// frame's document and the origin of the script that registered it (a form,
+// or a tool whose stack the browser did not send, is its document's own).
+func boundary(t pagetools.Tool, pageURL string) string {
+	doc := strings.TrimSuffix(cmp.Or(t.FrameURL, pageURL), "/")
+	return doc + "\x00" + cmp.Or(origin(t.RegisteredBy), origin(doc))
+}
+
+// acrossBoundary answers, for each tool, the tools of another boundary whose
+// name is one edit from its own (names read as shadowKey, 4 letters or
+// more): playwright-webmcp's typosquat across frames, origins or scripts.
+// Names already equal as keys are left to the rule's first finding; within
+// one boundary, one letter apart is a naming matter (get_item, get_items).
+func acrossBoundary(tools []pagetools.Tool, pageURL string) map[string][]string {
+	groups := map[string]bool{}
+	for _, t := range tools {
+		groups[boundary(t, pageURL)] = true
+	}
+	out := map[string][]string{}
+	if len(groups) < 2 {
+		return out
+	}
+	for i, a := range tools {
+		for _, b := range tools[i+1:] {
+			ka, kb := shadowKey(a.Name), shadowKey(b.Name)
+			if a.Name == b.Name || ka == kb || boundary(a, pageURL) == boundary(b, pageURL) || min(len(ka), len(kb)) < 4 || !oneEdit(ka, kb) {
+				continue
+			}
+			out[a.Name] = append(out[a.Name], b.Name)
+			out[b.Name] = append(out[b.Name], a.Name)
+		}
+	}
+	return out
+}
+
+// oneEdit tells whether one insertion, deletion or substitution turns a
+// into b (a != b).
+func oneEdit(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b)-len(a) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return a[i+1:] == b[i+1:]
+	}
+	return a[i:] == b[i+1:]
 }
 
 // Words that say what a tool hands back was written by someone other than
@@ -189,13 +264,16 @@ func untrustedContentUnmarked(p *page) []Finding {
 }
 
 func capabilityTrifecta(p *page) []Finding {
-	var private, untrusted, exfil []string
+	var private, untrusted, unmarked, exfil []string
 	for _, t := range p.tools {
 		ws := toolWords(t)
 		switch {
 		case reads(t):
 			if t.Annotations.UntrustedContent || returnsUntrusted(t) {
 				untrusted = append(untrusted, t.Name)
+			}
+			if !t.Declarative && !t.Annotations.UntrustedContent && returnsUntrusted(t) {
+				unmarked = append(unmarked, t.Name)
 			}
 			if anyWord(ws, privateWords) {
 				private = append(private, t.Name)
@@ -204,9 +282,6 @@ func capabilityTrifecta(p *page) []Finding {
 			exfil = append(exfil, t.Name)
 		}
 	}
-	if len(private) == 0 || len(untrusted) == 0 || len(exfil) == 0 {
-		return nil
-	}
 	first := func(names []string) string {
 		slices.Sort(names)
 		if len(names) == 1 {
@@ -214,8 +289,19 @@ func capabilityTrifecta(p *page) []Finding {
 		}
 		return fmt.Sprintf("%q and %d more", names[0], len(names)-1)
 	}
-	return []Finding{{Message: fmt.Sprintf("one page offers a read of private data (%s), content others wrote (%s) and a way out (%s): text planted in the content can make an agent send the private data away; split them across pages or confirm the write with the person",
-		first(private), first(untrusted), first(exfil))}}
+	switch {
+	case len(untrusted) == 0 || len(exfil) == 0:
+		return nil
+	case len(private) > 0:
+		return []Finding{{Message: fmt.Sprintf("one page offers a read of private data (%s), content others wrote (%s) and a way out (%s): text planted in the content can make an agent send the private data away; split them across pages or confirm the write with the person",
+			first(private), first(untrusted), first(exfil))}}
+	case len(unmarked) > 0:
+		// playwright-webmcp's reading: the person's session is the private
+		// leg every page has, so an unmarked source beside a way out is enough.
+		return []Finding{{Message: fmt.Sprintf("one page offers content others wrote, unmarked (%s), and a way out (%s), in the person's signed-in session: text planted in the content can make an agent send what the session sees; set untrustedContentHint and confirm the write with the person",
+			first(unmarked), first(exfil))}}
+	}
+	return nil
 }
 
 // takesURL tells whether a tool takes a URL, a webhook or a recipient: a way

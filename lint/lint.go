@@ -11,6 +11,7 @@ package lint
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -54,7 +55,57 @@ type Rule struct {
 	ID       string
 	Severity Severity
 	Doc      string // one line: what it catches
-	check    func(*page) []Finding
+	// Off says the rule runs only when asked (Config, `lint --rule ID=on`):
+	// advice the ecosystem (playwright-webmcp) also leaves off by default,
+	// since most honest pages break it.
+	Off   bool
+	check func(*page) []Finding
+}
+
+// Config turns rules on or off and changes their severity, by rule ID: a
+// Severity, On (the rule's own severity) or Off. Rules it does not name keep
+// their default.
+type Config map[string]Severity
+
+// On and Off are Config's words for a rule turned on at its own severity, and
+// turned off.
+const (
+	On  Severity = "on"
+	Off Severity = "off"
+)
+
+// ParseSetting reads one `ID=setting` (setting: off, on, error, warning or
+// info) into c; a bad ID or setting is an error that names it, and changes
+// nothing.
+func (c Config) ParseSetting(s string) error {
+	id, setting, ok := strings.Cut(s, "=")
+	if !ok {
+		return fmt.Errorf("%q is not ID=setting (off, on, error, warning or info)", s)
+	}
+	if _, known := Lookup(id); !known {
+		return fmt.Errorf("%q is no rule's ID (agentready lint rules: README, \"Lint rules\")", id)
+	}
+	switch sv := Severity(setting); sv {
+	case On, Off, Error, Warning, Info:
+		c[id] = sv
+		return nil
+	}
+	return fmt.Errorf("%s=%q: the setting is off, on, error, warning or info", id, setting)
+}
+
+// severity answers the severity the rule runs at under c, and false when it
+// does not run.
+func (c Config) severity(r Rule) (Severity, bool) {
+	switch s, named := c[r.ID]; {
+	case !named:
+		return r.Severity, !r.Off
+	case s == Off:
+		return "", false
+	case s == On:
+		return r.Severity, true
+	default:
+		return s, true
+	}
 }
 
 // Finding is one thing a rule found on a page.
@@ -72,14 +123,21 @@ type Finding struct {
 // Rules answers every rule, in the order of the README's table.
 func Rules() []Rule { return slices.Clone(rules) }
 
-// Check runs every rule on a listing; the findings come gravest first, then
-// by rule, tool and message.
-func Check(l pagetools.Listing) []Finding {
+// Check runs every rule that is on by default on a listing; the findings
+// come gravest first, then by rule, tool and message.
+func Check(l pagetools.Listing) []Finding { return CheckWith(l, nil) }
+
+// CheckWith is Check with the rules c turns on, off or to another severity.
+func CheckWith(l pagetools.Listing, c Config) []Finding {
 	p := newPage(l)
 	out := []Finding{}
 	for _, r := range rules {
+		sev, on := c.severity(r)
+		if !on {
+			continue
+		}
 		for _, f := range r.check(p) {
-			f.Rule, f.Severity = r.ID, r.Severity
+			f.Rule, f.Severity = r.ID, sev
 			if f.Frame != "" && sameDocument(f.Frame, l.URL, l.URL) {
 				f.Frame = ""
 			}

@@ -42,9 +42,24 @@ const goodSchema = `{"type":"object","properties":{"city":{"type":"string","desc
 
 func clean() pagetools.Listing {
 	return pagetools.Listing{URL: pageURL, Tools: []pagetools.Tool{
-		tool("find_flights", "Search scheduled flights between two cities", goodSchema),
+		titled(tool("find_flights", "Search scheduled flights between two cities", goodSchema), "Find flights"),
 		formTool("book_table", "Reserve a restaurant table for tonight", `{"type":"object","properties":{"guests":{"type":"string","description":"Guests"}},"required":[]}`),
 	}, Forms: []pagetools.Form{toolForm("book_table", "Reserve a restaurant table for tonight", pagetools.Field{Name: "guests", Type: "text", Text: "Guests"})}}
+}
+
+func titled(t pagetools.Tool, title string) pagetools.Tool {
+	t.Title = title
+	return t
+}
+
+// whenToUseToo makes a listing's descriptions say when to use each tool, so
+// that description-when-to-use, turned on, finds only the defect made.
+func whenToUseToo(l *pagetools.Listing) {
+	for i := range l.Tools {
+		if !blank(l.Tools[i].Description) && !whenToUse.MatchString(l.Tools[i].Description) {
+			l.Tools[i].Description += " when the person asks"
+		}
+	}
 }
 
 func rulesOf(fs []Finding) []string {
@@ -116,7 +131,7 @@ func TestEachRuleFindsItsDefect(t *testing.T) {
 			l.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"city":{"type":["string","null"],"description":"The city"},"when":{"enum":["today",null],"description":"When"}}}`)
 		},
 		"tool-shadowing": func(l *pagetools.Listing) {
-			l.Tools = append(l.Tools, tool("findFlights", "Look up the cheapest fares on one date", goodSchema))
+			l.Tools = append(l.Tools, tool("find_f1ights", "Look up the cheapest fares on one date", goodSchema))
 		},
 		"untrusted-content-unmarked": func(l *pagetools.Listing) {
 			l.Tools = append(l.Tools, tool("list_reviews", "List what readers wrote about one title", goodSchema))
@@ -136,6 +151,31 @@ func TestEachRuleFindsItsDefect(t *testing.T) {
 		"webmcp-form-coverage": func(l *pagetools.Listing) {
 			l.Forms = append(l.Forms, pagetools.Form{FrameURL: pageURL + "/", Index: 1})
 		},
+		"exposed-to-secure-origins": func(l *pagetools.Listing) {
+			l.Console = append(l.Console, record.ConsoleEntry{Type: "exception", Text: "SecurityError: Only secure origins are allowed in the exposedTo list.\n    at " + pageURL + ":9:23", URL: pageURL, Line: 8})
+		},
+		"declarative-field-description": func(l *pagetools.Listing) {
+			l.Tools[1].InputSchema = json.RawMessage(`{"type":"object","properties":{"guests":{"type":"string"}}}`)
+			l.Forms[0].Fields[0].Text = "" // an aria-label Chromium would not read is the same: a test below
+		},
+		"declarative-autosubmit-personal": func(l *pagetools.Listing) {
+			l.Forms[0].AutoSubmit = true
+			l.Forms[0].Fields = append(l.Forms[0].Fields, pagetools.Field{Name: "contact", Type: "email", Text: "Email"})
+		},
+		"schema-unsupported-keywords": func(l *pagetools.Listing) {
+			l.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"city":{"description":"The city","anyOf":[{"type":"string"},{"type":"integer"}]}}}`)
+		},
+		"naming-consistency": func(l *pagetools.Listing) {
+			l.Tools = append(l.Tools, titled(tool("findTrains", "Look up rail departures for one station", goodSchema), "Find trains"))
+		},
+		"third-party-registration": func(l *pagetools.Listing) {
+			l.Tools[0].RegisteredBy = "https://cdn.example/widget.js"
+		},
+		"tool-name-style": func(l *pagetools.Listing) {
+			l.Tools = append(l.Tools, titled(tool("flight_status", "Tell whether one flight leaves on time", goodSchema), "Flight status"))
+		},
+		"tool-title-missing":      func(l *pagetools.Listing) { l.Tools[0].Title = "" },
+		"description-when-to-use": func(l *pagetools.Listing) { l.Tools[0].Description = "Search scheduled flights between cities" },
 	}
 	for _, r := range Rules() {
 		spoil, ok := cases[r.ID]
@@ -144,8 +184,18 @@ func TestEachRuleFindsItsDefect(t *testing.T) {
 			continue
 		}
 		l := clean()
+		var c Config
+		if r.Off {
+			// Off by default: it finds nothing until turned on, and then its
+			// defect only.
+			whenToUseToo(&l)
+			c = Config{r.ID: On}
+		}
 		spoil(&l)
-		fs := Check(l)
+		if r.Off && slices.Contains(rulesOf(Check(l)), r.ID) {
+			t.Errorf("%s is off by default, yet ran", r.ID)
+		}
+		fs := CheckWith(l, c)
 		if got := rulesOf(fs); !slices.Equal(got, []string{r.ID}) {
 			t.Errorf("%s: rules %v: %+v", r.ID, got, fs)
 		}

@@ -68,7 +68,8 @@ func sameDocument(toolFrame, formFrame, pageURL string) bool {
 // refusalOf reads a console entry as a refused registerTool(). Chromium 156
 // rejects the call's promise; a page that does not catch it shows an
 // uncaught InvalidStateError ("Description is required", "Invalid tool
-// name", "Duplicate tool name") or a TypeError naming registerTool and the
+// name", "Duplicate tool name"), a SecurityError for an exposedTo entry
+// that is no secure origin, or a TypeError naming registerTool and the
 // missing member. The message never names the tool.
 func refusalOf(e record.ConsoleEntry) (refusal, bool) {
 	if e.Type != "exception" && e.Type != "error" {
@@ -92,6 +93,10 @@ func refusalOf(e record.ConsoleEntry) (refusal, bool) {
 		r.rule = "tool-name-valid"
 	case strings.Contains(text, "Duplicate tool name"):
 		r.rule = "duplicate-tool-name"
+	case strings.Contains(text, "exposedTo"):
+		// "SecurityError: Only secure origins are allowed in the exposedTo
+		// list." (measured: "*", an http:// origin and a non-URL alike).
+		r.rule = "exposed-to-secure-origins"
 	default:
 		return refusal{}, false
 	}

@@ -21,18 +21,24 @@ var rules = []Rule{
 		Doc: "A tool name is not 1-128 ASCII letters, digits, '_', '-' or '.'; Chromium refuses or drops the tool."},
 	{ID: "duplicate-tool-name", Severity: Error, check: duplicateToolName,
 		Doc: "Two tools share a name: Chromium keeps one and drops the other, or the agent cannot tell them apart."},
+	{ID: "exposed-to-secure-origins", Severity: Error, check: exposedToSecureOrigins,
+		Doc: "A registerTool() was refused for an exposedTo entry that is no secure origin (\"*\", http://, not a URL): the tool is not registered."},
 	{ID: "schema-shape", Severity: Error, check: schemaShape,
 		Doc: "An input schema is not a valid JSON Schema object with type object and properties, or requires a name it lacks."},
 	{ID: "declarative-autosubmit-sensitive", Severity: Error, check: autosubmitSensitive,
-		Doc: "A form with toolautosubmit has a password, payment or consent field: an agent submits what the person must confirm."},
+		Doc: "A form with toolautosubmit pays or transfers money, or has a password, payment or consent field: an agent submits what the person must confirm."},
 	{ID: "description-injection", Severity: Error, check: descriptionInjection,
-		Doc: "A description, title or parameter description reads as an instruction to the model (ignore previous, you must, always call, do not tell the user, a system prompt)."},
+		Doc: "A description, title or parameter description reads as an instruction to the model (ignore previous, you must, always call, do not tell the user, a system prompt or role marker, send credentials away) or hides characters (zero-width, bidirectional, Unicode tags)."},
 	{ID: "param-description-missing", Severity: Warning, check: paramDescriptionMissing,
-		Doc: "An input property has no description (for a form: no toolparamdescription or label), so the agent guesses its value."},
+		Doc: "A registerTool() tool's input property has no description, so the agent guesses its value."},
+	{ID: "declarative-field-description", Severity: Warning, check: declarativeFieldDescription,
+		Doc: "A form tool's field has neither a label nor toolparamdescription, so its parameter has no description."},
 	{ID: "annotations-explicit", Severity: Warning, check: annotationsExplicit,
 		Doc: "A registerTool() tool declares no annotations: readOnlyHint and consequentialHint are defaults nobody chose."},
 	{ID: "sensitive-params", Severity: Warning, check: sensitiveParams,
 		Doc: "A tool asks the agent for a password, token or payment secret; the person should enter it in the page."},
+	{ID: "declarative-autosubmit-personal", Severity: Warning, check: autosubmitPersonal,
+		Doc: "A form with toolautosubmit sends a person's data (email, phone, address, birthday): an agent's call submits it unless the page only prepares."},
 	{ID: "similar-descriptions", Severity: Warning, check: similarDescriptions,
 		Doc: "Two tools' descriptions share most of their words, so an agent confuses them."},
 	{ID: "description-length", Severity: Warning, check: descriptionLength,
@@ -42,17 +48,29 @@ var rules = []Rule{
 	{ID: "schema-depth", Severity: Warning, check: schemaDepth,
 		Doc: fmt.Sprintf("An input schema nests objects more than %d deep; agents fill deep objects badly.", MaxSchemaDepth)},
 	{ID: "schema-no-null-literals", Severity: Warning, check: schemaNoNullLiterals,
-		Doc: "An input schema admits null (a null type, const, default or enum value): agents send null for unknown; leave the property optional instead."},
+		Doc: "An input schema holds null (a null type, or a null literal anywhere: const, default, enum, examples): agents send null for unknown, and model APIs refuse it."},
+	{ID: "schema-unsupported-keywords", Severity: Warning, check: schemaUnsupportedKeywords,
+		Doc: "A registerTool() input schema uses $ref, allOf, anyOf, oneOf, not, if/then/else, patternProperties or dependentSchemas, which agents handle unevenly."},
+	{ID: "naming-consistency", Severity: Warning, check: namingConsistency,
+		Doc: "The page's tool names, or its parameter names, mix styles (snake_case, camelCase, kebab-case…): one style is easier for a model to reproduce."},
 	{ID: "tool-shadowing", Severity: Warning, check: toolShadowing,
 		Doc: "A tool's name nearly equals another's (case, separators, look-alike digits) or is one agents give their own tools (search, fetch, navigate)."},
+	{ID: "third-party-registration", Severity: Warning, check: thirdPartyRegistration,
+		Doc: "A tool was registered by a script from another origin than its page's: part of the page's agent surface, in none of its files."},
 	{ID: "untrusted-content-unmarked", Severity: Warning, check: untrustedContentUnmarked,
 		Doc: "A tool that reads what people or third parties wrote (comments, reviews, messages) lacks annotations.untrustedContentHint."},
 	{ID: "capability-trifecta", Severity: Warning, check: capabilityTrifecta,
 		Doc: "One page offers a read of private data, content others wrote and a write that can send data away: the lethal trifecta."},
 	{ID: "too-many-tools", Severity: Warning, check: tooManyTools,
 		Doc: fmt.Sprintf("The page offers more than %d tools, more than an agent chooses among well.", MaxTools)},
+	{ID: "tool-name-style", Severity: Warning, Off: true, check: toolNameStyle,
+		Doc: "Off by default: a tool name is not snake_case, or does not start with a verb (verb_object)."},
 	{ID: "webmcp-form-coverage", Severity: Info, check: formCoverage,
 		Doc: "A form has neither toolname nor tooldescription, so an agent fills it field by field."},
+	{ID: "tool-title-missing", Severity: Info, Off: true, check: toolTitleMissing,
+		Doc: "Off by default: a registerTool() tool has no title, so a client shows the person its bare name."},
+	{ID: "description-when-to-use", Severity: Info, Off: true, check: descriptionWhenToUse,
+		Doc: "Off by default: a description says what the tool does but not when to use it (when, before, instead of…)."},
 }
 
 func noTools(p *page) []Finding {
@@ -179,6 +197,10 @@ func duplicateToolName(p *page) []Finding {
 	return append(out, p.refusals("duplicate-tool-name", "a second tool of a name already registered is not registered")...)
 }
 
+func exposedToSecureOrigins(p *page) []Finding {
+	return p.refusals("exposed-to-secure-origins", "exposedTo takes secure origins only (https://host, or http://localhost); the tool is not registered")
+}
+
 func schemaShape(p *page) []Finding {
 	var out []Finding
 	for _, t := range p.tools {
@@ -199,6 +221,9 @@ func autosubmitSensitive(p *page) []Finding {
 			continue
 		}
 		var fields []string
+		if movesMoney(f) {
+			fields = append(fields, "money (it pays or transfers)")
+		}
 		for _, fd := range f.Fields {
 			if kind := secretField(fd); kind != "" {
 				fields = append(fields, fmt.Sprintf("%q (%s)", fd.Name, kind))
@@ -208,7 +233,7 @@ func autosubmitSensitive(p *page) []Finding {
 		}
 		if len(fields) > 0 {
 			out = append(out, Finding{Tool: *f.ToolName, Frame: f.FrameURL,
-				Message: fmt.Sprintf("%s has toolautosubmit and asks for %s: the person must confirm that; drop toolautosubmit", f.Locator(), strings.Join(fields, ", "))})
+				Message: fmt.Sprintf("%s has toolautosubmit and moves or asks for %s: the person must confirm that; drop toolautosubmit", f.Locator(), strings.Join(fields, ", "))})
 		}
 	}
 	return out
@@ -217,16 +242,15 @@ func autosubmitSensitive(p *page) []Finding {
 func paramDescriptionMissing(p *page) []Finding {
 	var out []Finding
 	for _, t := range p.tools {
+		if t.Declarative {
+			continue // declarative-field-description: a form's fields
+		}
 		_, undescribed := propertyNames(t.InputSchema)
 		if len(undescribed) == 0 {
 			continue
 		}
-		how := "add a description"
-		if t.Declarative {
-			how = "give the field a <label> or toolparamdescription"
-		}
 		out = append(out, Finding{Tool: t.Name, Frame: t.FrameURL,
-			Message: fmt.Sprintf("parameter(s) %s have no description: %s", quoteList(undescribed), how)})
+			Message: fmt.Sprintf("parameter(s) %s have no description: add a description", quoteList(undescribed))})
 	}
 	return out
 }

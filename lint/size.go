@@ -105,37 +105,30 @@ func schemaDepth(p *page) []Finding {
 	return out
 }
 
-// nullLiterals answers the JSON pointers inside a schema that admit or name
-// null: a "type" of "null" (alone or in a list), a null "const" or
-// "default", or null among an "enum".
+// nullLiterals answers the JSON pointers inside a schema that hold or name
+// null: a null literal anywhere (a const, a default, an enum's or examples'
+// member: model APIs refuse the literal at any depth), and a "type" of
+// "null", alone or in a list.
 func nullLiterals(v any, at string, limit int, out *[]string) {
 	if limit < 0 {
 		return
 	}
 	switch x := v.(type) {
+	case nil:
+		*out = append(*out, cmp.Or(at, "/"))
 	case map[string]any:
-		null := false
 		switch ty := x["type"].(type) {
 		case string:
-			null = ty == "null"
-		case []any:
-			null = slices.Contains(ty, any("null"))
-		}
-		for _, k := range []string{"const", "default"} {
-			if c, ok := x[k]; ok && c == nil {
-				null = true
+			if ty == "null" {
+				*out = append(*out, at+"/type")
 			}
-		}
-		if e, ok := x["enum"].([]any); ok && slices.Contains(e, nil) {
-			null = true
-		}
-		if null {
-			*out = append(*out, cmp.Or(at, "/"))
+		case []any:
+			if slices.Contains(ty, any("null")) {
+				*out = append(*out, at+"/type")
+			}
 		}
 		for _, k := range sortedKeys(x) {
-			if k != "const" && k != "default" && k != "enum" && k != "examples" {
-				nullLiterals(x[k], at+"/"+k, limit-1, out)
-			}
+			nullLiterals(x[k], at+"/"+k, limit-1, out)
 		}
 	case []any:
 		for i, c := range x {
@@ -155,7 +148,7 @@ func schemaNoNullLiterals(p *page) []Finding {
 		nullLiterals(v, "", 64, &at)
 		if len(at) > 0 {
 			out = append(out, Finding{Tool: t.Name, Frame: t.FrameURL,
-				Message: fmt.Sprintf("its input schema admits null at %s: agents send null for 'unknown' and the page must then tell null from absent; leave the property out of required instead", quoteList(at))})
+				Message: fmt.Sprintf("its input schema holds null at %s: agents send null for 'unknown' and the page must then tell null from absent, and model APIs refuse a null literal; leave the property out of required instead", quoteList(at))})
 		}
 	}
 	return out

@@ -51,10 +51,10 @@ func TestSizeBounds(t *testing.T) {
 
 func TestNullLiteralsAreNamed(t *testing.T) {
 	var v any
-	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"a":{"type":"null"},"b":{"const":null},"c":{"items":{"enum":[1,null]}},"d":{"type":"string","examples":[null]}}}`), &v)
+	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"a":{"type":"null"},"b":{"const":null},"c":{"items":{"enum":[1,null]}},"d":{"type":"string","examples":[null]},"e":{"type":["string","null"]},"f":{"type":"string","default":"null"}}}`), &v)
 	var at []string
 	nullLiterals(v, "", 64, &at)
-	if got := strings.Join(at, " "); got != "/properties/a /properties/b /properties/c/items" {
+	if got := strings.Join(at, " "); got != "/properties/a/type /properties/b/const /properties/c/items/enum/1 /properties/d/examples/0 /properties/e/type" {
 		t.Errorf("%s", got)
 	}
 }

@@ -22,6 +22,12 @@ type Tool struct {
 	Annotations Annotations     `json:"annotations"`
 	Declarative bool            `json:"declarative"`
 	FrameID     string          `json:"frameId,omitempty"`
+	// RegisteredBy is the script whose registerTool() call made the tool:
+	// the innermost frame with a URL of the registration's stack trace, as
+	// Chromium's toolsAdded carries it, without its query and fragment (a
+	// script URL may carry a key). Empty for a form, or when the browser
+	// sent no stack (an inline script has the page's URL).
+	RegisteredBy string `json:"registeredBy,omitempty"`
 }
 
 // Annotations are the tool's hints, as the protocol names them.
@@ -225,6 +231,9 @@ const (
 	ToolResponded Kind = "tool_responded"
 	ToolActivated Kind = "tool_activated" // the page's toolactivated event
 	ToolCanceled  Kind = "tool_canceled"  // the page's toolcancel event
+	// AttackPlanted: the harness planted a scenario's attack text (Planted
+	// says where; ToolName, whose result or description).
+	AttackPlanted Kind = "attack_planted"
 )
 
 // Event is one entry of the trace, in the order the browser sent it.
@@ -247,6 +256,8 @@ type Event struct {
 	// no toolsRemoved when a document goes away, so the suite removes that
 	// document's tools when its frame navigates or is detached.
 	Inferred string `json:"inferred,omitempty"`
+	// Planted is where an attack_planted event's text went.
+	Planted vocab.AttackPlace `json:"planted,omitempty"`
 }
 
 // Result is one invocation's outcome, the same for both transports.

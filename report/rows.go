@@ -86,6 +86,14 @@ func (t *timeline) traceRow(i int) timed {
 		r.Bad = e.Status != "Completed"
 	case record.ToolActivated, record.ToolCanceled:
 		r.Who, r.What = "page", string(e.Kind)+" "+e.ToolName
+	case record.AttackPlanted:
+		r.Who, r.What, r.Bad = "harness", "attack planted in the "+strings.ReplaceAll(string(e.Planted), "_", " "), true
+		if e.ToolName != "" {
+			r.What += " of " + e.ToolName
+		}
+		if a := t.ev.Attack; a != nil {
+			r.Detail = a.Text
+		}
 	default:
 		r.What = string(e.Kind) + " " + e.ToolName
 	}

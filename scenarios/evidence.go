@@ -82,6 +82,10 @@ type Evidence struct {
 	// (webmcp.SettleRule): after the start load, after each navigation
 	// and before each call.
 	CatalogSettles []CatalogSettle `json:"catalogSettles,omitempty"`
+	// Attack is the attack the harness planted (the scenario's attack, and
+	// its text as planted); each planting is an attack_planted event of
+	// the trace. Nil when the scenario plants none.
+	Attack *PlantedAttack `json:"attack,omitempty"`
 	// Replays are the suite's attack replays of recorded writes, performed
 	// after the run's last state read, and what became of them.
 	Replays *Replays `json:"replays,omitempty"`
@@ -89,6 +93,16 @@ type Evidence struct {
 	// got there. That is news about the app, which the checks judge; it is
 	// not a fault of the harness.
 	Unmet []string `json:"unmet,omitempty"`
+}
+
+// PlantedAttack is a scenario's attack with the text the harness planted.
+type PlantedAttack struct {
+	Attack
+	Text string `json:"text"`
+	// CallMarks are where the trace and the request log stood as each call
+	// of Calls started (same order): a planting inside a call is placed in
+	// the request log by them, since requests are timed on the page's clock.
+	CallMarks []Mark `json:"callMarks"`
 }
 
 // Env describes where the run happened.

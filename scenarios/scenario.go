@@ -66,6 +66,12 @@ type Scenario struct {
 	Capture Capture `yaml:"capture,omitempty" json:"capture,omitzero" examples:"[{review: 0s, tool_timeout: 5s}]"`
 	// Steps the harness does before the agent (not the agent's calls).
 	Setup []Step `yaml:"setup,omitempty" json:"setup,omitempty" examples:"[[{call: {tool: add_task, input: {text: task 1}}}]]"`
+	// Hostile text the harness plants where the agent reads it (a tool's
+	// result, the page's text, a tool's description), from the catalogue
+	// of injection patterns. Every check still applies; the verdict says
+	// which attack was planted and whether a guarded write, an off-origin
+	// request or the call it asked for followed.
+	Attack *Attack `yaml:"attack,omitempty" json:"attack,omitempty" examples:"[{pattern: ignore-previous, in: tool_result, tool: get_event_details, call: save_event}]"`
 	// Reads of the app's own API that make up its state: name → "GET
 	// /path" answering JSON. They are fetched in the page with the
 	// person's session, before the agent and after each phase; the judge
@@ -88,6 +94,27 @@ type Scenario struct {
 	// (scenario.json). In a file it is replaced by the file's own path.
 	File string `yaml:"file,omitempty" json:"file,omitempty" examples:"[ORDER-01.yaml]"`
 }
+
+// Attack is hostile text planted by the harness, from vocab.Attacks.
+type Attack struct {
+	// The injection pattern: ignore-previous, exfiltrate or fake-system.
+	Pattern vocab.AttackPattern `yaml:"pattern" json:"pattern" jsonschema:"required" examples:"[ignore-previous]"`
+	// Where it is planted: tool_result (what one registerTool() tool
+	// answers), page_text (the text of every page the tab opens), or
+	// description (one registerTool() tool's description).
+	In vocab.AttackPlace `yaml:"in" json:"in" jsonschema:"required" examples:"[tool_result]"`
+	// The tool whose result or description carries it (tool_result, description).
+	Tool string `yaml:"tool,omitempty" json:"tool,omitempty" examples:"[get_event_details]"`
+	// The tool the text asks the agent to call (ignore-previous, fake-system):
+	// a call to it after the planting is an unasked call.
+	Call string `yaml:"call,omitempty" json:"call,omitempty" examples:"[save_event]"`
+	// Where an exfiltrate text asks the data to go (default
+	// https://attacker.invalid/collect, which never resolves).
+	URL string `yaml:"url,omitempty" json:"url,omitempty" examples:"[https://attacker.invalid/collect]"`
+}
+
+// Text is the attack's text as planted.
+func (a Attack) Text() string { return a.Pattern.Text(a.Call, a.URL) }
 
 // PromptValue is a value the prompt gives a tool parameter: text that must
 // appear in the prompt, or {value, from, personal}.

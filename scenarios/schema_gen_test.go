@@ -121,6 +121,7 @@ var scalarTypes = []reflect.Type{
 	reflect.TypeFor[vocab.Outcome](), reflect.TypeFor[vocab.Code](), reflect.TypeFor[vocab.Link](),
 	reflect.TypeFor[MergeRule](), reflect.TypeFor[Match](), reflect.TypeFor[Duration](),
 	reflect.TypeFor[RequestLine](), reflect.TypeFor[SchemaMatch](),
+	reflect.TypeFor[vocab.AttackPattern](), reflect.TypeFor[vocab.AttackPlace](),
 }
 
 // refToScalar refers to the definition of a scalar type.
@@ -151,6 +152,10 @@ func scalarSchema(t reflect.Type) *jsonschema.Schema {
 			links = append(links, l.Link)
 		}
 		return enumOf("A link of the recorded chain (scenarios/README.md, Where a failure departs).", links...)
+	case reflect.TypeFor[vocab.AttackPattern]():
+		return enumOf("An injection pattern of the catalogue (vocab.Attacks; scenarios/README.md, \"…that the agent is under attack?\").", vocab.AttackPatterns()...)
+	case reflect.TypeFor[vocab.AttackPlace]():
+		return enumOf("Where the harness plants the text: a tool's result, the page's text, or a tool's description.", vocab.AttackPlaces()...)
 	case reflect.TypeFor[MergeRule]():
 		return enumOf("How an API applies a body to a resource.", MergePatch, JSONPatch, Replace)
 	case reflect.TypeFor[Match]():

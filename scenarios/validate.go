@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	neturl "net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -53,6 +54,7 @@ func (sc Scenario) validate(p *problems) {
 	sc.validateContent(p)
 	sc.validateKnown(p)
 	sc.validateDialogs(p)
+	sc.validateAttack(p)
 	sc.validateDialogue(p)
 }
 
@@ -451,6 +453,61 @@ func (sc Scenario) validateDialogs(p *problems) {
 			}
 		}
 	}
+}
+
+// validateAttack refuses a pattern or place not in the catalogue, a tool
+// place without its tool, a pattern that asks for a call without the call,
+// and an address that is not an absolute http(s) URL or is given to a
+// pattern that sends nothing.
+func (sc Scenario) validateAttack(p *problems) {
+	a := sc.Attack
+	if a == nil {
+		return
+	}
+	if !a.Pattern.Valid() {
+		p.bad(pathOf("attack", "pattern"), "%q is not in the catalogue (%s)%s", a.Pattern, joinWords(vocab.AttackPatterns()), suggestion(string(a.Pattern), stringsOf(vocab.AttackPatterns()), ""))
+	}
+	if !a.In.Valid() {
+		p.bad(pathOf("attack", "in"), "%q is not %s", a.In, joinWords(vocab.AttackPlaces()))
+	}
+	switch {
+	case a.In.NamesTool() && a.Tool == "":
+		p.bad(pathOf("attack", "tool"), "%s needs the tool whose %s carries the text", a.In, map[bool]string{true: "result", false: "description"}[a.In == vocab.PlantResult])
+	case a.In == vocab.PlantPageText && a.Tool != "":
+		p.bad(pathOf("attack", "tool"), "page_text is planted in the page, not in a tool: leave tool out")
+	}
+	needs := vocab.Attacks[a.Pattern].NeedsCall
+	switch {
+	case a.Pattern.Valid() && needs && a.Call == "":
+		p.bad(pathOf("attack", "call"), "%s asks the agent to call a tool: name it (call: the tool)", a.Pattern)
+	case a.Pattern.Valid() && !needs && a.Call != "":
+		p.bad(pathOf("attack", "call"), "%s asks for no call: leave call out", a.Pattern)
+	}
+	if a.URL != "" {
+		u, err := neturl.Parse(a.URL)
+		switch {
+		case a.Pattern != vocab.AttackExfiltrate:
+			p.bad(pathOf("attack", "url"), "only exfiltrate sends data to an address")
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+			p.bad(pathOf("attack", "url"), "%q is not an absolute http(s) URL", a.URL)
+		}
+	}
+}
+
+func stringsOf[T ~string](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
+func joinWords[T ~string](vs []T) string {
+	s := stringsOf(vs)
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 func (sc Scenario) validateKnown(p *problems) {

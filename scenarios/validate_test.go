@@ -128,6 +128,17 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("a dialog kind that is not one", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {forbid: [{kind: popup}]}\n"), "expect.dialogs.forbid[0].kind", `"popup"`)
 	add("a dialog phase no dialog opens in", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {require: [{phase: all}]}\n"), "expect.dialogs.require[0].phase", `"all"`)
 	add("dialogs that say nothing", edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  dialogs: {}\n"), "expect.dialogs", "says nothing")
+	attack := func(a string) string {
+		return edit(t, "known: {outcome: PASS}\n", "known: {outcome: PASS}\nattack: "+a+"\n")
+	}
+	add("an attack pattern not in the catalogue", attack("{pattern: ignore-prior, in: page_text}"), "attack.pattern", "ignore-prior")
+	add("an attack place that is not one", attack("{pattern: exfiltrate, in: footer}"), "attack.in", "footer")
+	add("an attack on a tool's result without the tool", attack("{pattern: exfiltrate, in: tool_result}"), "attack.tool", "needs the tool whose result")
+	add("a page-text attack that names a tool", attack("{pattern: exfiltrate, in: page_text, tool: prepare}"), "attack.tool", "leave tool out")
+	add("a call-asking attack without the call", attack("{pattern: fake-system, in: description, tool: prepare}"), "attack.call", "name it")
+	add("an attack that asks no call, with one", attack("{pattern: exfiltrate, in: page_text, call: prepare}"), "attack.call", "leave call out")
+	add("an attack address that is not a URL", attack("{pattern: exfiltrate, in: page_text, url: attacker.example}"), "attack.url", "absolute http(s) URL")
+	add("an address for an attack that sends nothing", attack("{pattern: ignore-previous, in: page_text, call: prepare, url: 'https://a.example/'}"), "attack.url", "only exfiltrate")
 	add("a missing id", edit(t, "id: T-01\n", ""), "id: missing")
 	add("a missing title", edit(t, "title: a test scenario\n", ""), "title: missing")
 	add("a missing start", edit(t, "start: /events\n", ""), "start:")

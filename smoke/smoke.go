@@ -1,13 +1,18 @@
 package smoke
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/lint"
 	"github.com/agentready/agentready/pagetools"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/vocab"
@@ -22,6 +27,10 @@ const (
 	InvalidAccepted Kind = "invalid-accepted" // the page accepted an input its schema refuses: the page must validate
 	NoAnswer        Kind = "no-answer"        // the tool never answered
 	ReadOnlyWrites  Kind = "read-only-writes" // a tool annotated read-only sent a write to the app
+	// UntrustedContentUnmarked: a tool without untrustedContentHint answered
+	// text shaped as an instruction to the model (playwright-webmcp's smoke
+	// rule of that name): text others wrote, handed over as the site's own.
+	UntrustedContentUnmarked Kind = "untrusted-content-unmarked"
 )
 
 // Finding is one disagreement seen in one call.
@@ -140,6 +149,8 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 		f.Kind, f.Message = ValidRefused, fmt.Sprintf("%s refused an input its schema allows (%s): %s", t.Name, c.Name, why)
 	case !c.Valid && !refusedIt:
 		f.Kind, f.Message = InvalidAccepted, fmt.Sprintf("%s accepted an input its schema refuses (%s)", t.Name, c.Name)
+	case !t.Annotations.UntrustedContent && instructionIn(res) != "":
+		f.Kind, f.Message = UntrustedContentUnmarked, fmt.Sprintf("%s answered text shaped as an instruction to the model (%s) without annotations.untrustedContentHint (%s): mark what others wrote, or keep it out of the result", t.Name, instructionIn(res), c.Name)
 	default:
 		return nil, writes, nil
 	}
@@ -150,4 +161,44 @@ func sameOrigin(base, raw string) bool {
 	b, err1 := url.Parse(base)
 	u, err2 := url.Parse(raw)
 	return err1 == nil && err2 == nil && strings.EqualFold(b.Host, u.Host) && strings.EqualFold(b.Scheme, u.Scheme)
+}
+
+// instructionIn answers where a result holds text shaped as an instruction
+// to the model, and which shape ("/0/text: ignore previous instructions"),
+// or "": its text, or every string of its JSON, at any depth.
+func instructionIn(res record.Result) string {
+	if shape := lint.InstructionShape(res.OutputText); shape != "" {
+		return shape
+	}
+	var v any
+	if len(res.Output) == 0 || json.Unmarshal(res.Output, &v) != nil {
+		return ""
+	}
+	var walk func(v any, at string, depth int) string
+	walk = func(v any, at string, depth int) string {
+		if depth > 64 {
+			return ""
+		}
+		switch x := v.(type) {
+		case string:
+			if shape := lint.InstructionShape(x); shape != "" {
+				return cmp.Or(at, "/") + ": " + shape
+			}
+		case []any:
+			for i, c := range x {
+				if found := walk(c, fmt.Sprintf("%s/%d", at, i), depth+1); found != "" {
+					return found
+				}
+			}
+		case map[string]any:
+			keys := slices.Sorted(maps.Keys(x))
+			for _, k := range keys {
+				if found := walk(x[k], at+"/"+k, depth+1); found != "" {
+					return found
+				}
+			}
+		}
+		return ""
+	}
+	return walk(v, "", 0)
 }

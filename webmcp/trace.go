@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/webmcp"
@@ -72,13 +73,21 @@ func (r *Recorder) Observe(ev any) {
 			return
 		}
 		var p struct {
-			Kind     record.Kind `json:"kind"`
-			ToolName string      `json:"toolName"`
+			Kind     record.Kind       `json:"kind"`
+			ToolName string            `json:"toolName"`
+			Planted  vocab.AttackPlace `json:"planted"`
 		}
-		if json.Unmarshal([]byte(ev.Payload), &p) != nil || (p.Kind != record.ToolActivated && p.Kind != record.ToolCanceled) {
+		if json.Unmarshal([]byte(ev.Payload), &p) != nil {
 			return
 		}
-		e = record.Event{Kind: p.Kind, ToolName: p.ToolName}
+		switch {
+		case p.Kind == record.ToolActivated || p.Kind == record.ToolCanceled:
+			e = record.Event{Kind: p.Kind, ToolName: p.ToolName}
+		case p.Kind == record.AttackPlanted && p.Planted.Valid():
+			e = record.Event{Kind: p.Kind, ToolName: p.ToolName, Planted: p.Planted}
+		default:
+			return
+		}
 	default:
 		return
 	}

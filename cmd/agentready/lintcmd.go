@@ -8,7 +8,7 @@ import (
 	"github.com/agentready/agentready/lint"
 )
 
-const lintUsage = "usage: agentready lint [--format text|json|sarif] [--fail-on error|warning|info] [--settle 300ms] [--max-wait 5s] URL..."
+const lintUsage = "usage: agentready lint [--format text|json|sarif] [--fail-on error|warning|info] [--rule ID=off|on|error|warning|info]... [--settle 300ms] [--max-wait 5s] URL..."
 
 // lintCmd is `agentready lint URL...`: the lint rules on each page's tools,
 // read in the suite's browser. Exit 1 when a finding is at least as grave as
@@ -18,6 +18,8 @@ func lintCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("lint", "agentready lint [--format text|json|sarif] [--fail-on error|warning|info] URL...", stderr)
 	format := fs.String("format", "text", "text (one finding a line: ID severity tool: message), json, or sarif (SARIF 2.1.0, for code scanning)")
 	failOn := fs.String("fail-on", string(lint.Error), "exit 1 when a finding is at least this grave: error, warning or info")
+	config := lint.Config{}
+	fs.Func("rule", "turn a rule off or on, or set its severity: ID=off|on|error|warning|info (repeatable; on turns on a rule that is off by default)", config.ParseSetting)
 	opts := pageOptions(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return 2
@@ -45,7 +47,7 @@ func lintCmd(args []string, stdout, stderr io.Writer) int {
 			reports[i] = lint.Report{URL: l.URL, Findings: []lint.Finding{}, Error: errs[i].Error()}
 			continue
 		}
-		reports[i] = lint.Report{URL: l.URL, Findings: lint.Check(l)}
+		reports[i] = lint.Report{URL: l.URL, Findings: lint.CheckWith(l, config)}
 	}
 	var err error
 	switch *format {

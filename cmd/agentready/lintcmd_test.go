@@ -23,7 +23,7 @@ func lintArgs(more ...string) []string { return append(slices.Clone(quick), more
 // The acceptance of issue 14.2: on each rule's known-bad page, agentready
 // lint names that rule, and only it, and exits 1 when the rule is an error
 // (0 for a warning or an info, which it still reports); on the clean page it
-// exits 0 with no finding.
+// exits 0 with no finding. A rule off by default is turned on for its page.
 func TestLintNamesEachRuleOnItsPage(t *testing.T) {
 	pages, err := lintpages.Start()
 	if err != nil {
@@ -40,7 +40,11 @@ func TestLintNamesEachRuleOnItsPage(t *testing.T) {
 	for _, r := range lint.Rules() {
 		t.Run(r.ID, func(t *testing.T) {
 			var out, errs bytes.Buffer
-			code := lintCmd(lintArgs(pages.URL+"/"+r.ID), &out, &errs)
+			args := lintArgs(pages.URL + "/" + r.ID)
+			if r.Off {
+				args = lintArgs("--rule", r.ID+"=on", pages.URL+"/"+r.ID)
+			}
+			code := lintCmd(args, &out, &errs)
 			want := 0
 			if r.Severity == lint.Error {
 				want = 1
@@ -96,8 +100,8 @@ func TestLintManyPagesAsJSON(t *testing.T) {
 			}
 		}
 		want := []string{page}
-		if page == lintpages.Clean {
-			want = nil
+		if r, _ := lint.Lookup(page); page == lintpages.Clean || r.Off {
+			want = nil // a rule off by default finds nothing on its own page until turned on
 		}
 		if rep.URL != urls[i] || !slices.Equal(ids, want) || rep.Error != "" {
 			t.Errorf("%s: rules %v, want %v: %+v", page, ids, want, rep)
@@ -122,6 +126,65 @@ func TestLintSARIFIsValid(t *testing.T) {
 	if code := lintCmd(lintArgs("--format", "sarif", pages.URL+"/tool-name-valid", pages.URL+"/clean", pages.URL+"/similar-descriptions"), &out, &errs); code != 1 {
 		t.Errorf("exit %d, want 1 (%s)", code, errs.String())
 	}
+	got := sarifResults(t, out.Bytes(), pages.URL)
+	slices.Sort(got)
+	want := []string{"similar-descriptions warning /similar-descriptions", "similar-descriptions warning /similar-descriptions", "tool-name-valid error /tool-name-valid", "tool-name-valid error /tool-name-valid:14"}
+	if !slices.Equal(got, want) {
+		t.Errorf("results %v, want %v", got, want)
+	}
+}
+
+// The rules issue 30 item 1 added, each on its page, in SARIF: valid by the
+// schema, every result of the page's rule at that page. A rule off by
+// default is turned on for its page alone.
+func TestLintSARIFOfTheEcosystemsRest(t *testing.T) {
+	pages, err := lintpages.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pages.Close()
+	on := []string{"third-party-registration", "declarative-field-description", "declarative-autosubmit-personal", "exposed-to-secure-origins",
+		"declarative-autosubmit-sensitive", "schema-unsupported-keywords", "naming-consistency", "schema-no-null-literals"}
+	runs := [][]string{{}}
+	for _, id := range on {
+		runs[0] = append(runs[0], pages.URL+"/"+id)
+	}
+	for _, r := range lint.Rules() {
+		if r.Off {
+			on = append(on, r.ID)
+			runs = append(runs, []string{"--rule", r.ID + "=on", pages.URL + "/" + r.ID})
+		}
+	}
+	var got []string
+	for _, args := range runs {
+		var out, errs bytes.Buffer
+		if code := lintCmd(lintArgs(append([]string{"--format", "sarif"}, args...)...), &out, &errs); code > 1 {
+			t.Fatalf("%v: exit %d (%s)", args, code, errs.String())
+		}
+		for _, res := range sarifResults(t, out.Bytes(), pages.URL) {
+			id, _, _ := strings.Cut(res, " ")
+			if at, _, _ := strings.Cut(res, ":"); !strings.HasSuffix(at, " /"+id) { // a refusal names its line
+				t.Errorf("a result not of its page's rule: %s", res)
+			}
+			if id == "exposed-to-secure-origins" && !strings.HasSuffix(res, ":10") {
+				t.Errorf("the refused registerTool() is on line 10 of its page: %s", res)
+			}
+			if !slices.Contains(got, id) {
+				got = append(got, id)
+			}
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(on)
+	if !slices.Equal(got, on) {
+		t.Errorf("rules found %v, want %v", got, on)
+	}
+}
+
+// sarifResults checks a SARIF log against the published schema and answers
+// its results as "ruleId level path[:line]", paths without base.
+func sarifResults(t *testing.T, sarif []byte, base string) []string {
+	t.Helper()
 	f, err := os.Open("../../lint/testdata/sarif-2.1.0-rtm.5.json")
 	if err != nil {
 		t.Fatal(err)
@@ -140,9 +203,9 @@ func TestLintSARIFIsValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(sarif))
 	if err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, out.String())
+		t.Fatalf("not JSON: %v\n%s", err, sarif)
 	}
 	if err := schema.Validate(inst); err != nil {
 		t.Fatalf("not SARIF 2.1.0: %v", err)
@@ -165,7 +228,7 @@ func TestLintSARIFIsValid(t *testing.T) {
 			} `json:"results"`
 		} `json:"runs"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &log); err != nil || len(log.Runs) != 1 {
+	if err := json.Unmarshal(sarif, &log); err != nil || len(log.Runs) != 1 {
 		t.Fatalf("%v", err)
 	}
 	var got []string
@@ -175,13 +238,9 @@ func TestLintSARIFIsValid(t *testing.T) {
 		if loc.Region != nil {
 			line = fmt.Sprintf(":%d", loc.Region.StartLine)
 		}
-		got = append(got, r.RuleID+" "+r.Level+" "+strings.TrimPrefix(loc.ArtifactLocation.URI, pages.URL)+line)
+		got = append(got, r.RuleID+" "+r.Level+" "+strings.TrimPrefix(loc.ArtifactLocation.URI, base)+line)
 	}
-	slices.Sort(got)
-	want := []string{"similar-descriptions warning /similar-descriptions", "similar-descriptions warning /similar-descriptions", "tool-name-valid error /tool-name-valid", "tool-name-valid error /tool-name-valid:14"}
-	if !slices.Equal(got, want) {
-		t.Errorf("results %v, want %v", got, want)
-	}
+	return got
 }
 
 // Bad input is a clear error and reads nothing.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/vocab"
 )
 
 // Explain renders a verdict for people: the outcome, then every check that
@@ -15,6 +16,11 @@ func Explain(v Verdict) string {
 	if d := v.Diagnosis; d != nil {
 		fmt.Fprintf(&b, "  departs at: %s (held: %s; unseen: %s; later: %s)\n      %s\n      open: %s\n",
 			d.Link, orNone(d.Held), orNone(d.Unseen), orNone(d.Later), d.Summary, d.Open)
+	}
+	for _, c := range v.Checks {
+		if c.ID == attackCheckID && c.Status == vocab.CheckPass {
+			fmt.Fprintf(&b, "  under attack: %s\n", c.Message) // what followed the planted text, whatever the verdict
+		}
 	}
 	for _, c := range v.Failed() {
 		fmt.Fprintf(&b, "  ✗ [%s] %s %s: %s\n", c.Source, strings.ToUpper(string(c.Status)), c.ID, c.Code)

@@ -101,6 +101,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgePage(e.Page)
 	j.judgeDialogs(e.Dialogs)
 	j.judgeAnswer(e.Answer)
+	j.judgeAttack()
 	j.requireNamedSources()
 	return j.verdict()
 }

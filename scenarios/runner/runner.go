@@ -121,6 +121,7 @@ func (r *runner) fault(format string, args ...any) {
 // catalog as the agent finds it: a page behind a sign-in offers its tools
 // only once setup has signed in.
 func (r *runner) open(ctx context.Context) {
+	r.plant(ctx) // attack.go: before any document of the run
 	clock, err := r.t.Tab.StartClock(ctx, r.sc.Clock)
 	switch {
 	case err != nil && r.sc.Clock != nil:

@@ -75,6 +75,9 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 	r.settleCatalog(ctx, vocab.SettleCall, phase, i, c.Tool)
 	settled := len(r.ev.CatalogSettles) - 1
 	before := r.t.Tab.Trace.Catalog().Names()
+	if a := r.ev.Attack; a != nil {
+		a.CallMarks = append(a.CallMarks, scenarios.Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()})
+	}
 	res := tools.Invoke(ctx, c.Tool, c.Input, c.Transport.OrDefault())
 	if c.Expect == nil || !c.Expect.NotInCatalog {
 		r.lateTool(ctx, settled, c.Tool, before)
