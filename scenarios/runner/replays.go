@@ -824,13 +824,6 @@ func csrfName(name string) bool {
 	return strings.Contains(n, "csrf") || strings.Contains(n, "xsrf") || n == "authenticity_token"
 }
 
-func csrfNames(n *scenarios.ReplayNames) string {
-	if n != nil && len(n.Headers)+len(n.Fields) > 0 {
-		return "named: " + strings.Join(append(slices.Clone(n.Headers), n.Fields...), ", ")
-	}
-	return "none whose name holds csrf or xsrf"
-}
-
 // preconditionWords are the names of a write's preconditions.
 var preconditionWords = []string{"intent", "nonce", "version", "etag", "revision"}
 
