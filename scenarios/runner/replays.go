@@ -622,7 +622,13 @@ type outgoing struct {
 // browser's connection rather than to the request.
 var unsent = []string{"cookie", "host", "content-length", "connection", "accept-encoding"}
 
-// build makes the recorded request q again, as the person.
+// build makes the recorded request q again, as the person's browser sent
+// it: Chromium 156 records a request's headers (requestWillBeSent) without
+// the Origin and Sec-Fetch-* it adds when it sends them, so they are put
+// back, as for a request of the app's own page (a form's post is a
+// navigation). An app that refuses a write without them (a strict
+// Sec-Fetch-Site check) would refuse every replay and the control for it,
+// whatever the rule a replay attacks.
 func (p *replayer) build(q record.Request) *outgoing {
 	h := map[string]string{}
 	for k, v := range q.RequestHeaders {
@@ -630,7 +636,30 @@ func (p *replayer) build(q record.Request) *outgoing {
 			h[k] = v
 		}
 	}
+	browser := map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}
+	if strings.EqualFold(q.ResourceType, "Document") {
+		browser["Sec-Fetch-Mode"], browser["Sec-Fetch-Dest"] = "navigate", "document"
+	}
+	if !slices.Contains([]string{http.MethodGet, http.MethodHead}, q.Method) {
+		if u, err := url.Parse(q.URL); err == nil {
+			browser["Origin"] = u.Scheme + "://" + u.Host
+		}
+	}
+	for k, v := range browser {
+		if !hasHeader(h, k) {
+			h[k] = v
+		}
+	}
 	return &outgoing{method: q.Method, url: q.URL, headers: h, body: q.Body, asPerson: true}
+}
+
+func headerValue(h map[string]string, name string) string {
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
 }
 
 func hasHeader(h map[string]string, name string) bool {
@@ -683,6 +712,9 @@ var simpleContentTypes = []string{"application/x-www-form-urlencoded", "multipar
 func asOtherOriginsPage(req *outgoing, base string, csrf *scenarios.ReplayNames) (changes []string, why string) {
 	if !slices.Contains(simpleMethods, req.method) {
 		return nil, "a page of another origin cannot send " + req.method + " without the app's consent to a CORS preflight, which this replay does not ask"
+	}
+	if ct := headerValue(req.headers, "Content-Type"); strings.HasPrefix(strings.ToLower(ct), "multipart/") {
+		return nil, "the body is " + ct + ", whose fields the replay does not read: a CSRF field in it could not be left out"
 	}
 	origin := otherOrigin(base)
 	h := map[string]string{}

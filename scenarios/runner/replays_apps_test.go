@@ -29,7 +29,7 @@ import (
 // answered as real apps answer (JSON, a redirect, a 200 with an error).
 // Its notes are the person's; GET /api/notes lists them.
 type notesApp struct {
-	defence  string        // token, origin, custom-header, double-submit, json-only, samesite, none
+	defence  string        // token, origin, fetch-site-strict, custom-header, double-submit, json-only, none
 	sameSite http.SameSite // of the session cookie
 	answer   string        // json, redirect (a form's post: 303), error200 (refusals as 200 {"ok":false,…})
 	rotate   bool          // every write ends its session and starts a new one (Set-Cookie)
@@ -44,6 +44,8 @@ type notesApp struct {
 	// intentsDownAfter: the same for intents.
 	intentsDownAfter int
 	intentPosts      int
+	// anyIntent: a note takes any intent, issued or not (a defect).
+	anyIntent bool
 	// intentKey names the intent in the intents' answer: intentId, or
 	// another name than the note's field (an app that answers {id}).
 	intentKey string
@@ -139,7 +141,7 @@ func (a *notesApp) handler() http.Handler {
 		}
 		a.mu.Lock()
 		owner, ok := a.intents[note.IntentID]
-		if why == "" && (!ok || owner != user) {
+		if why == "" && !a.anyIntent && (!ok || owner != user) {
 			a.mu.Unlock()
 			a.refuse(w, r, "no such intent")
 			return
@@ -231,6 +233,10 @@ func (a *notesApp) guard(w http.ResponseWriter, r *http.Request) (string, string
 		if err != nil || c.Value != r.Header.Get("X-CSRF-Token") {
 			return user, "CSRF token missing"
 		}
+	case "fetch-site-strict": // only the app's own pages, and no request without Sec-Fetch-Site
+		if r.Header.Get("Sec-Fetch-Site") != "same-origin" {
+			return user, "not from this site"
+		}
 	case "json-only":
 		if r.Header.Get("Content-Type") != "application/json" {
 			return user, "send JSON"
@@ -282,6 +288,10 @@ func playNotes(t *testing.T, app *notesApp) (played, *httptest.Server) {
 		for k, v := range h {
 			req.Header.Set(k, v)
 		}
+		// What the browser adds as it sends the page's request, and the
+		// record does not hold.
+		req.Header.Set("Origin", srv.URL)
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
 		res, err := client.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -550,5 +560,39 @@ func TestWithoutAFreshConfirmationTheKindsThatNeedOneAreSkipped(t *testing.T) {
 		if c := kindCheck(checks, kind); c == nil || c.Status != vocab.CheckPass {
 			t.Errorf("%s, which needs no fresh confirmation: %+v", kind, c)
 		}
+	}
+}
+
+// An app that takes a write only with the browser's Sec-Fetch-Site:
+// same-origin (refusing one without it, as from curl) took none of the old
+// replays, whose recorded headers lack what the browser adds: its control
+// was refused (every fresh kind skipped) and stale was refused for the
+// header, so an app that takes any intent passed. The replays now carry
+// the browser's Origin and Sec-Fetch-* as the person's page sent them.
+func TestTheBrowsersOwnHeadersAreSentAsThePersonsPageSentThem(t *testing.T) {
+	p, srv := playNotes(t, &notesApp{defence: "fetch-site-strict", sameSite: http.SameSiteLaxMode})
+	checks, skipped := p.replayChecks(t)
+	for _, kind := range []vocab.ReplayKind{vocab.ReplayNoSession, vocab.ReplayNoCSRF, vocab.ReplayStale, vocab.ReplayAgain, vocab.ReplayOtherSession, vocab.ReplayRace} {
+		if c := kindCheck(checks, kind); c == nil || c.Status != vocab.CheckPass {
+			t.Errorf("%s: %+v (skipped %v)", kind, c, skipped)
+		}
+	}
+	if s := sentOf(p, vocab.ReplayAgain); s.Headers["Origin"] != srv.URL || s.Headers["Sec-Fetch-Site"] != "same-origin" || s.Headers["Sec-Fetch-Mode"] != "cors" {
+		t.Errorf("again sent %v", s.Headers)
+	}
+	p, _ = playNotes(t, &notesApp{defence: "fetch-site-strict", sameSite: http.SameSiteLaxMode, anyIntent: true})
+	checks, _ = p.replayChecks(t)
+	if c := kindCheck(checks, vocab.ReplayStale); c == nil || c.Code != vocab.ReplayAccepted {
+		t.Errorf("stale on an app that takes any intent: %+v", c)
+	}
+}
+
+// A multipart body is not read: whether it carries a CSRF field is not
+// known, so no_csrf is skipped rather than sent with the token in it (an
+// app that checks it would have been failed).
+func TestNoCSRFOfAMultipartBodyIsSkipped(t *testing.T) {
+	req := &outgoing{method: http.MethodPost, headers: map[string]string{"content-type": "multipart/form-data; boundary=x"}, body: "--x\r\n"}
+	if _, why := asOtherOriginsPage(req, "http://127.0.0.1:3000", nil); !strings.Contains(why, "multipart/form-data") {
+		t.Errorf("why %q", why)
 	}
 }
