@@ -150,7 +150,9 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 				j.run.Fault, j.run.Missing = why.text, why.missing
 			case w == nil:
 				j.run.Skipped = why.text
-			case person == nil && kind != vocab.ReplayNoSession:
+			case person == nil:
+				// no_session too: whether the person had a session to
+				// leave out (a sessionless app skips it) is unknown.
 				j.run.Fault = "the person's cookies could not be read from the tab"
 			}
 			jobs = append(jobs, j)

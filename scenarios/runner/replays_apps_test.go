@@ -596,3 +596,17 @@ func TestNoCSRFOfAMultipartBodyIsSkipped(t *testing.T) {
 		t.Errorf("why %q", why)
 	}
 }
+
+// Cookies that could not be read from the tab leave every kind
+// INCONCLUSIVE, no_session included: whether the person had a session at
+// all (without one it is skipped) is unknown.
+func TestCookiesNotReadAreInconclusiveForEveryKind(t *testing.T) {
+	p, _ := playNotes(t, &notesApp{defence: "none", sessionless: true})
+	p.person = nil
+	checks, _ := p.replayChecks(t)
+	for _, kind := range vocab.ReplayKinds {
+		if c := kindCheck(checks, kind); c == nil || c.Status != vocab.CheckInconclusive || !strings.Contains(c.Message, "cookies could not be read") {
+			t.Errorf("%s: %+v", kind, c)
+		}
+	}
+}
