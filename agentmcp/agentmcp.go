@@ -30,6 +30,7 @@ import (
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/signin"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // Tools the server adds to the page's own.
@@ -58,6 +59,9 @@ type Options struct {
 	// SignIn is put in each run's fresh tab before its start page, on the
 	// app --url names (--storage-state, --header).
 	SignIn signin.Options
+	// Settle is the rule each run waits for the catalog by (--settle,
+	// --max-wait; webmcp.DefaultSettle when zero).
+	Settle webmcp.SettleRule
 	// Runs is how many runs, each on a fresh page (1 when 0).
 	Runs int
 	// ObserverToken, when the app serves the observation endpoints.
@@ -180,6 +184,11 @@ func newServer(o Options) (*server, error) {
 	s := &server{o: o, log: cmp.Or[io.Writer](o.Log, io.Discard), changed: make(chan struct{}), published: map[string]string{}}
 	if s.o.Runs <= 0 {
 		s.o.Runs = 1
+	}
+	if o.Settle != (webmcp.SettleRule{}) {
+		if err := o.Settle.Check(); err != nil {
+			return nil, err
+		}
 	}
 	page := ""
 	if o.URL != "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // episode is one run: a fresh tab, the runner playing the scenario, and
@@ -55,6 +56,9 @@ func (s *server) start(ctx context.Context, n int) (*episode, error) {
 	app, stop, err := s.apps(n)
 	if err != nil {
 		return nil, err
+	}
+	if app.Settle == (webmcp.SettleRule{}) {
+		app.Settle = s.o.Settle
 	}
 	if err := app.Check(ctx); err != nil {
 		stop()

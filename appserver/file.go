@@ -45,15 +45,18 @@ func LoadFile(path string) (*Spec, error) {
 		return fmt.Errorf("%s:%d:%d: %s", path, n.Line, n.Column, fmt.Sprintf(format, args...))
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, at(root, "a folder file is a mapping with the key app")
+		return nil, at(root, "a folder file is a mapping with the keys app and signin")
 	}
 	var app *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		k := root.Content[i]
-		if k.Value != "app" {
-			return nil, at(k, "unknown key %q (a folder file has app)", k.Value)
+		switch k := root.Content[i]; k.Value {
+		case "app":
+			app = root.Content[i+1]
+		case "signin":
+			// The folder's sign-in: package scenarios reads it.
+		default:
+			return nil, at(k, "unknown key %q (a folder file has app and signin)", k.Value)
 		}
-		app = root.Content[i+1]
 	}
 	if app == nil {
 		return nil, nil

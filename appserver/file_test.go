@@ -56,7 +56,7 @@ func TestLoadFileNamesTheLineAndKeyOfEachProblem(t *testing.T) {
 		"app:\n  command: [x]\n  url: /menu\n":          ":3:8: app.url is the http(s) URL",
 		"app:\n  command: [x]\n  comand: [y]\n":         `:3:3: unknown key app.comand: did you mean command?`,
 		"app:\n  url: http://127.0.0.1:{port}/\n":       ":2:3: app needs command",
-		"server:\n  command: [x]\n":                     `:1:1: unknown key "server" (a folder file has app)`,
+		"server:\n  command: [x]\n":                     `:1:1: unknown key "server" (a folder file has app and signin)`,
 		"app:\n  command: [x]\n  dir: no-such-folder\n": "app.dir ",
 		"app:\n  command: [x]\n  env: [A=1]\n":          ":3:8: app.env is a mapping",
 	} {

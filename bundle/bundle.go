@@ -133,6 +133,7 @@ type run struct {
 	// Attack is the attack the harness planted, its text and the calls'
 	// marks; when each planting happened is in the trace (attack_planted).
 	Attack *scenarios.PlantedAttack `json:"attack,omitempty"`
+	SignIn *scenarios.SignInRecord  `json:"signIn,omitempty"`
 }
 
 type catalogFile struct {
@@ -201,7 +202,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	capture, _ := json.Marshal(ev.Capture)
 	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
 		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, Windows: ev.Windows, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
-		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Dialogue: ev.Dialogue, Replays: ev.Replays, Attack: ev.Attack}
+		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Dialogue: ev.Dialogue, Replays: ev.Replays, Attack: ev.Attack, SignIn: ev.SignIn}
 	if ev.Calls == nil {
 		r.Calls = nil
 	}
@@ -292,7 +293,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		}
 	}
 	ev.Dialogs, ev.Dialogue, ev.Attack = r.Dialogs, r.Dialogue, r.Attack
-	ev.Replays = r.Replays
+	ev.Replays, ev.SignIn = r.Replays, r.SignIn
 	if r.FinalInScenario {
 		if b.Scenario.Agent.Final == nil {
 			return Bundle{}, fmt.Errorf("%s takes the final words from the scenario, which has none", RunFile)

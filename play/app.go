@@ -20,6 +20,7 @@ import (
 	"github.com/agentready/agentready/scenarios/runner"
 	"github.com/agentready/agentready/signin"
 	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // Environment variables for pointing the suite at a user's own app.
@@ -47,8 +48,11 @@ type App struct {
 	// starts; a BaseURL given wins over it (the app already up is used).
 	Launch *Launch
 	// SignIn is put in each scenario's fresh tab before its start page
-	// opens (--storage-state, --header).
+	// opens (--storage-state, --header), over the scenario's signin keys.
 	SignIn signin.Options
+	// Settle is the rule the catalog is waited for by (--settle,
+	// --max-wait; webmcp.DefaultSettle when zero).
+	Settle webmcp.SettleRule
 	// Replays is on (the default, "") or off: off, no write is replayed
 	// (the attack replays send real writes to the app). ReplaysFrom names
 	// where it was given (--replays; EnvReplays by default).
@@ -87,10 +91,16 @@ func given(from, value string) string {
 }
 
 // Validate says what is wrong with the base URL as written, before anything
-// is asked of it: it must be an http(s) URL with a host.
+// is asked of it: it must be an http(s) URL with a host; and with the
+// settle rule (--settle, --max-wait), when one is given.
 func (a App) Validate() error {
 	if a.Replays != "" && a.Replays != "on" && a.Replays != "off" {
 		return fmt.Errorf("%s: give on or off", given(cmp.Or(a.ReplaysFrom, EnvReplays), a.Replays))
+	}
+	if a.Settle != (webmcp.SettleRule{}) {
+		if err := a.Settle.Check(); err != nil {
+			return err
+		}
 	}
 	if !a.User() {
 		return nil
@@ -200,11 +210,10 @@ func Target(ctx context.Context, b *browser.Browser, a App, variant string) (t r
 	if err != nil {
 		return runner.Target{}, nil, err
 	}
-	if err := a.SignIn.Apply(ctx, tab); err != nil {
-		tab.Close()
-		return runner.Target{}, nil, err
-	}
-	t = runner.Target{BaseURL: a.BaseURL, Tab: tab, Observer: a.Observer(), Browser: b.Version, Variant: variant, Bound: vocab.Bound}
+	// The runner signs the tab in, before the start page, with the
+	// command line's sign-in over the scenario's keys.
+	t = runner.Target{BaseURL: a.BaseURL, Tab: tab, Observer: a.Observer(), Browser: b.Version, Variant: variant, Bound: vocab.Bound,
+		SignIn: a.SignIn, Settle: a.Settle}
 	if a.Replays == "off" {
 		t.ReplaysOff = "replays were turned off for this run (" + given(cmp.Or(a.ReplaysFrom, EnvReplays), a.Replays) + "): no write was replayed"
 	}

@@ -1,8 +1,21 @@
 package scenarios
 
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+)
+
 // FolderFile is the file of a scenario folder that holds what is shared by
-// the whole folder (the app the suite starts: package appserver). It is
-// not a scenario: LoadDir passes it by.
+// the whole folder: the app the suite starts (package appserver) and the
+// sign-in of every scenario of the folder that has none of its own
+// (FolderSignIn). It is not a scenario: LoadDir passes it by.
 const FolderFile = "agentready.yaml"
 
 // AppRun is what a scenario adds to the start of its folder's app.
@@ -15,3 +28,63 @@ type AppRun struct {
 
 // Empty tells whether the scenario adds nothing to the start.
 func (a *AppRun) Empty() bool { return a == nil || (len(a.Args) == 0 && len(a.Env) == 0) }
+
+// folderKeys are the keys of a folder file: the app the suite starts
+// (package appserver reads it) and the folder's sign-in (read here).
+var folderKeys = []string{"app", "signin"}
+
+// FolderSignIn reads the sign-in of dir's folder file (agentready.yaml):
+// nil when there is no file or it signs in nowhere. Its problems are
+// Problems at the file's lines, as a scenario's are, and its storage state
+// file is named relative to it.
+func FolderSignIn(dir string) (*SignIn, error) {
+	path := filepath.Join(dir, FolderFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, Problems{{File: path, Message: readError(err)}}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, Problems{syntaxProblem(path, err)}
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	root := unalias(doc.Content[0])
+	if root.Kind != yaml.MappingNode {
+		return nil, Problems{{File: path, Line: root.Line, Column: root.Column, Message: "a folder file is a mapping with the keys app and signin"}}
+	}
+	var unknown, p problems
+	kept := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: root.Line, Column: root.Column}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		switch {
+		case k.Value == "signin":
+			kept.Content = append(kept.Content, k, root.Content[i+1])
+		case !slices.Contains(folderKeys, k.Value):
+			unknown.list = append(unknown.list, keyedProblem{line: k.Line, column: k.Column,
+				message: fmt.Sprintf("unknown key %q (a folder file has %s)", k.Value, strings.Join(folderKeys, " and "))})
+		}
+	}
+	t := &tree{root: kept, files: map[*yaml.Node]string{}, file: path, chain: []string{path}}
+	own(kept, path, t.files)
+	checkSchema(t, &p)
+	var f struct {
+		SignIn *SignIn `yaml:"signin"`
+	}
+	if err := kept.Decode(&f); err != nil && p.empty() {
+		decodeProblems(err, &p)
+	}
+	if p.empty() && f.SignIn != nil {
+		f.SignIn.From = path
+		f.SignIn.validate(pathOf("signin"), &p)
+	}
+	p.list = append(unknown.list, p.list...)
+	if !p.empty() {
+		return nil, p.placed(path, t).sorted()
+	}
+	return f.SignIn, nil
+}

@@ -182,6 +182,9 @@ func parseAt(name string, data []byte, now time.Time) (Scenario, error) {
 			p.bad(at, "%v", strings.TrimPrefix(err.Error(), "expect.catalog.contract: "))
 		}
 	}
+	if sc.SignIn != nil {
+		sc.SignIn.From, _, _ = t.locate(pathOf("signin"), false)
+	}
 	sc.asTranscript()
 	var meaning problems
 	sc.validate(&meaning)

@@ -89,10 +89,38 @@ type Evidence struct {
 	// Replays are the suite's attack replays of recorded writes, performed
 	// after the run's last state read, and what became of them.
 	Replays *Replays `json:"replays,omitempty"`
+	// SignIn is how the tab signed in before the start page, when it did.
+	SignIn *SignInRecord `json:"signIn,omitempty"`
 	// Unmet are waits of the scenario's steps that ran out: the page never
 	// got there. That is news about the app, which the checks judge; it is
 	// not a fault of the harness.
 	Unmet []string `json:"unmet,omitempty"`
+}
+
+// SignInRecord is how the tab signed in before the start page: where the
+// sign-in was written, what of it was applied, and what the app answered
+// its request. Names only, never a value (a cookie, a header's, a field's).
+type SignInRecord struct {
+	// From is where the sign-in applied was written: "command line",
+	// "scenario" or "folder file".
+	From string `json:"from"`
+	// Overridden are the scenario's (or folder file's) keys the command
+	// line's sign-in replaced.
+	Overridden []string `json:"overridden,omitempty"`
+	// StorageState is the saved state's file name; Cookies and Origins
+	// how many cookies and origins' localStorage it put in the tab.
+	StorageState string `json:"storageState,omitempty"`
+	Cookies      int    `json:"cookies,omitempty"`
+	Origins      int    `json:"origins,omitempty"`
+	// Headers are the names of the extra headers sent.
+	Headers []string `json:"headers,omitempty"`
+	// Request is the sign-in request ("POST /login"), Status the app's
+	// answer after redirects, and Landed the path it ended on.
+	Request string `json:"request,omitempty"`
+	Status  int    `json:"status,omitempty"`
+	Landed  string `json:"landed,omitempty"`
+	// Error is why the request got no answer (the harness's fault).
+	Error string `json:"error,omitempty"`
 }
 
 // PlantedAttack is a scenario's attack with the text the harness planted.

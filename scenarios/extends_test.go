@@ -229,11 +229,21 @@ func TestScenarioJSONPastedIntoAFileLoadsAsTheSameScenario(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Its contract file, if any, is inline now; the pasted file is
-		// beside the original.
+		// Its contract file, if any, is inline now. Its storage state file
+		// is named as written (it holds a session, and is not kept in the
+		// bundle): it is copied beside the pasted file.
 		pasted := filepath.Join(t.TempDir(), filepath.Base(p))
 		if err := os.WriteFile(pasted, b, 0o644); err != nil {
 			t.Fatal(err)
+		}
+		if in := sc.SignIn; in != nil && in.StorageState != "" {
+			state, err := os.ReadFile(filepath.Join(filepath.Dir(in.From), in.StorageState))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(filepath.Dir(pasted), in.StorageState), state, 0o600); err != nil {
+				t.Fatal(err)
+			}
 		}
 		back, err := Load(pasted)
 		if err != nil {

@@ -12,13 +12,31 @@ import (
 	"go.yaml.in/yaml/v4"
 )
 
-// Load reads and validates one scenario file.
+// Load reads and validates one scenario file. A scenario that says no
+// signin of its own takes its folder file's (FolderSignIn).
 func Load(path string) (Scenario, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Scenario{}, err
 	}
-	return Parse(path, data)
+	sc, err := Parse(path, data)
+	if err != nil {
+		return sc, err
+	}
+	folder, err := FolderSignIn(filepath.Dir(path))
+	if err != nil {
+		return Scenario{}, err
+	}
+	return withFolderSignIn(sc, folder), nil
+}
+
+// withFolderSignIn gives a scenario that says no signin its folder's.
+func withFolderSignIn(sc Scenario, folder *SignIn) Scenario {
+	if sc.SignIn == nil && folder != nil {
+		own := *folder
+		sc.SignIn = &own
+	}
+	return sc
 }
 
 // DefaultDir is where the suite's own scenarios are, relative to the module root.
@@ -39,8 +57,23 @@ func LoadDir(dir string) ([]Scenario, error) {
 	var out []Scenario
 	var errs []error
 	seen := map[string]string{}
+	// Each folder file is read once, and its problems said once.
+	folders := map[string]*SignIn{}
 	for _, p := range paths {
-		sc, err := Load(p)
+		d := filepath.Dir(p)
+		if _, read := folders[d]; !read {
+			folder, err := FolderSignIn(d)
+			if err != nil {
+				errs = append(errs, &FileError{Path: filepath.Join(d, FolderFile), Err: err})
+			}
+			folders[d] = folder
+		}
+		data, err := os.ReadFile(p)
+		var sc Scenario
+		if err == nil {
+			sc, err = Parse(p, data)
+			sc = withFolderSignIn(sc, folders[d])
+		}
 		if err != nil {
 			errs = append(errs, &FileError{Path: p, Labels: guessLabels(p), Err: err})
 			continue

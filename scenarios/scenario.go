@@ -64,6 +64,10 @@ type Scenario struct {
 	Today string `yaml:"today,omitempty" json:"today,omitempty" jsonschema:"format=date" examples:"['2026-12-01']"`
 	// Which evidence to record, and the windows after the agent and the person.
 	Capture Capture `yaml:"capture,omitempty" json:"capture,omitzero" examples:"[{review: 0s, tool_timeout: 5s}]"`
+	// How the run signs in before the start page opens: a saved browser
+	// state (storage_state), extra headers, a sign-in request, or off.
+	// Without it, the sign-in of the folder's agentready.yaml, if any.
+	SignIn *SignIn `yaml:"signin,omitempty" json:"signin,omitempty" examples:"[{request: POST /login, form: {name: reader, password: library}}, {storage_state: reader.storage-state.json}, {off: the known-bad companion runs signed out}]"`
 	// Steps the harness does before the agent (not the agent's calls).
 	Setup []Step `yaml:"setup,omitempty" json:"setup,omitempty" examples:"[[{call: {tool: add_task, input: {text: task 1}}}]]"`
 	// Hostile text the harness plants where the agent reads it (a tool's

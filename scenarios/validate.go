@@ -41,6 +41,7 @@ func (sc Scenario) Validate() error {
 func (sc Scenario) validate(p *problems) {
 	sc.validateHeader(p)
 	sc.validatePersonal(p)
+	sc.SignIn.validate(pathOf("signin"), p)
 	p.steps(pathOf("setup"), sc.Setup)
 	p.steps(pathOf("human"), sc.Human)
 	for i, c := range sc.Agent.Calls {

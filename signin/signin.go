@@ -1,12 +1,13 @@
-// Package signin puts a browser tab where a signed-in person's would be
-// before the start page loads: a saved browser state (a Playwright
-// storageState file: cookies and each origin's localStorage) and extra
-// HTTP headers (an API key, a bearer token) sent with every request of
-// the tab. It reads files and flags and applies them; it judges nothing.
+// Package signin is what puts a browser tab where a signed-in person's
+// would be before the start page loads: a saved browser state (a
+// Playwright storageState file: cookies and each origin's localStorage)
+// and extra HTTP headers (an API key, a bearer token) sent with every
+// request of the tab. It reads and checks files, flags and keys, and
+// talks to no browser, so that the scenario format (and its pure judge)
+// can use it; browser.Tab.SignIn applies it to a tab.
 package signin
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,13 +18,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
 	"golang.org/x/net/http/httpguts"
-
-	"github.com/agentready/agentready/browser"
 )
 
 // State is a saved browser state in Playwright's storageState format.
@@ -105,6 +100,9 @@ func Parse(data []byte) (*State, error) {
 	}
 	return &s, nil
 }
+
+// CookiePath is the cookie's path, / when the file gives none.
+func (c Cookie) CookiePath() string { return cmpOr(c.Path, "/") }
 
 func cmpOr(a, b string) string {
 	if a != "" {
@@ -201,58 +199,14 @@ func (o Options) HeaderNames() []string {
 	return out
 }
 
-// Apply puts the sign-in in a tab, before it opens the start page: the
-// extra headers, the cookies (Network.setCookies, in the tab's own browser
-// context), and each origin's localStorage, written by a script that runs
-// in the origin's first document of the tab before any of the page's own.
-func (o Options) Apply(ctx context.Context, tab *browser.Tab) error {
-	if o.Empty() {
-		return nil
-	}
-	ctx, cancel := tab.Bind(ctx)
-	defer cancel()
-	if len(o.Headers) > 0 {
-		h := network.Headers{}
-		for k, v := range o.Headers {
-			h[k] = v
-		}
-		if _, err := chromedp.Call(ctx, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: h}); err != nil {
-			return fmt.Errorf("set the extra headers: %w", err)
-		}
-	}
-	if o.State == nil {
-		return nil
-	}
-	if len(o.State.Cookies) > 0 {
-		params := make([]*network.CookieParam, 0, len(o.State.Cookies))
-		for _, c := range o.State.Cookies {
-			p := &network.CookieParam{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: cmpOr(c.Path, "/"),
-				Secure: c.Secure, HTTPOnly: c.HTTPOnly, SameSite: network.CookieSameSite(c.SameSite)}
-			if c.Expires > 0 {
-				p.Expires = cdp.TimeSinceEpoch(c.Expires)
-			}
-			params = append(params, p)
-		}
-		if _, err := chromedp.Call(ctx, network.SetCookies, network.SetCookiesParams{Cookies: params}); err != nil {
-			return fmt.Errorf("set the storage state's cookies: %w", err)
-		}
-	}
-	if script := o.State.storageScript(); script != "" {
-		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
-			return fmt.Errorf("set the storage state's localStorage: %w", err)
-		}
-	}
-	return nil
-}
-
 // AppliedKey is the sessionStorage key the localStorage script leaves in
 // an origin once it has written the state's items there, so that a later
 // document of the same tab keeps what the page itself changed.
 const AppliedKey = "agentready:storage-state-applied"
 
-// storageScript writes each origin's items in the first document of that
+// StorageScript writes each origin's items in the first document of that
 // origin in the tab; "" when there are none.
-func (s *State) storageScript() string {
+func (s *State) StorageScript() string {
 	byOrigin := map[string]map[string]string{}
 	for _, o := range s.Origins {
 		if len(o.LocalStorage) == 0 {

@@ -64,10 +64,38 @@ func catalogCmd(args []string, stdout, stderr io.Writer) int {
 // pageOptions adds the flags every command that reads a page shares.
 func pageOptions(fs *flag.FlagSet) *pagetools.Options {
 	o := pagetools.DefaultOptions
-	fs.DurationVar(&o.Settle, "settle", o.Settle, "how long the catalog must stay unchanged after the load (tools registered later are waited for)")
-	fs.DurationVar(&o.MaxWait, "max-wait", o.MaxWait, "the longest wait for the catalog to settle")
-	signInFlags(fs, func(in signin.Options) { o.Prepare = in.Apply })
+	settleFlags(fs, &o.Settle, &o.MaxWait)
+	signInFlags(fs, func(in signin.Options) {
+		o.Prepare = func(ctx context.Context, tab *browser.Tab) error { return tab.SignIn(ctx, in) }
+	})
 	return &o
+}
+
+// settleFlags adds --settle and --max-wait, the bounds of the suite's one
+// settle rule (webmcp.SettleRule), to every command that opens pages: the
+// same flags, words and defaults for each. A command checks the rule
+// (SettleRule.Check) before it opens a page: exit 2 saying why.
+func settleFlags(fs *flag.FlagSet, quiet, max *time.Duration) {
+	fs.Var((*positiveDuration)(quiet), "settle", "how long the catalog must stay unchanged after a load, a navigation and before a call (tools registered later are waited for)")
+	fs.Var((*positiveDuration)(max), "max-wait", "the longest wait for the catalog to settle")
+}
+
+// positiveDuration is a duration flag that refuses 0 and less as it is
+// read, saying why: a wait of no time cannot be waited by.
+type positiveDuration time.Duration
+
+func (d *positiveDuration) String() string { return time.Duration(*d).String() }
+
+func (d *positiveDuration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("not a duration such as 300ms or 5s")
+	case v <= 0:
+		return fmt.Errorf("%s: a wait must be more than 0 (e.g. 300ms)", v)
+	}
+	*d = positiveDuration(v)
+	return nil
 }
 
 // signInFlags adds --storage-state FILE and --header (repeatable) to fs;

@@ -10,6 +10,7 @@ import (
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/signin"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // evalsCmd is `agentready evals FILE.json --url URL`: webmcp-evals eval
@@ -26,6 +27,8 @@ func evalsCmd(args []string, stdout, stderr io.Writer) int {
 	app := play.App{ObserverToken: os.Getenv(play.EnvObserverToken), BaseURLFrom: "--url"}
 	fs.StringVar(&app.ObserverToken, "observer-token", app.ObserverToken, "the token of your app's observation endpoints, if it has them")
 	signInFlags(fs, func(in signin.Options) { app.SignIn = in })
+	app.Settle = webmcp.DefaultSettle
+	settleFlags(fs, &app.Settle.Quiet, &app.Settle.Max)
 	evidence, runID := runFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return 2

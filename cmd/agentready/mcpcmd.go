@@ -13,6 +13,7 @@ import (
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/signin"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // mcpCmd is `agentready mcp [--url URL] [--scenario FILE] [--evidence DIR]
@@ -34,6 +35,8 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.PageActions, "page-actions", false, "also offer page_click, as a browser agent that clicks in the page")
 	fs.StringVar(&o.ObserverToken, "observer-token", os.Getenv(play.EnvObserverToken), "the token of your app's observation endpoints, if it has them")
 	signInFlags(fs, func(in signin.Options) { o.SignIn = in })
+	o.Settle = webmcp.DefaultSettle
+	settleFlags(fs, &o.Settle.Quiet, &o.Settle.Max)
 	evidence, runID := runFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return 2
@@ -50,6 +53,9 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		o.Scenario = &sc
+		if note := signInOverridden([]scenarios.Scenario{sc}, o.SignIn); note != "" {
+			fmt.Fprintln(stderr, "agentready mcp:", note)
+		}
 	}
 	o.Evidence = filepath.Join(*evidence, o.RunID)
 	o.Log = stderr

@@ -7,12 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/shard"
 	"github.com/agentready/agentready/signin"
+	"github.com/agentready/agentready/webmcp"
 )
 
 // runScenarios is `agentready run`: a user's scenarios against their app
@@ -39,6 +41,8 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	junit := fs.String("junit", "", "also write the run as JUnit XML to this file (with --runs k: a testcase per scenario, pass^k and pass@k its properties)")
 	agentF := addAgentFlags(fs)
 	signInFlags(fs, func(in signin.Options) { app.SignIn = in })
+	app.Settle = webmcp.DefaultSettle
+	settleFlags(fs, &app.Settle.Quiet, &app.Settle.Max)
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
@@ -103,6 +107,9 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready run: shard %s has none of the %d scenarios in %s: use fewer shards\n", sh, len(only.pick(all)), *dir)
 		return 2
 	}
+	if note := signInOverridden(picked, app.SignIn); note != "" {
+		fmt.Fprintln(stderr, "agentready run:", note)
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	runDir := filepath.Join(*evidence, shard.RunID(*runID, sh))
@@ -153,6 +160,23 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// signInOverridden says which scenarios' signin keys the command line's
+// sign-in (--storage-state, --header) is used in place of: the command
+// line wins, and the run's output says so. "" when it replaces none.
+func signInOverridden(scs []scenarios.Scenario, cli signin.Options) string {
+	var which []string
+	for _, sc := range scs {
+		if keys := sc.SignIn.Overridden(cli); len(keys) > 0 {
+			which = append(which, fmt.Sprintf("%s (%s)", sc.ID, strings.Join(keys, ", ")))
+		}
+	}
+	if len(which) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the command line's sign-in (--storage-state, --header) is used in place of the signin keys of %d scenario(s): %s",
+		len(which), strings.Join(which, "; "))
 }
 
 // idList is the repeatable --id flag.

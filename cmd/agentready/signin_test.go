@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,5 +174,95 @@ known: {outcome: PASS}
 	out.Reset()
 	if code := runScenarios([]string{"--base-url", app.URL, "--scenarios", dir, "--evidence", evidence, "--run-id", "signed-out"}, &out, &errs); code != 1 || !strings.Contains(out.String(), "catalog_mismatch") {
 		t.Errorf("signed out: exit %d, want 1 with catalog_mismatch\n%s", code, out.String())
+	}
+}
+
+// runJSON reads a bundle's JSON file into v.
+func runJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// The command line's --storage-state wins over the folder file's sign-in
+// request, and the run says so: with the desk's saved state LOANS-02
+// passes without sending the request; with a stale one it fails as the
+// signed-out page does, which it would not if the folder's request had
+// still signed it in.
+func TestTheCommandLineSignInWinsOverTheFolders(t *testing.T) {
+	// The folder's file and LOANS-02 alone (not its known-bad companion).
+	folder := t.TempDir()
+	for _, name := range []string{"agentready.yaml", "LOANS-02.yaml", "reader.storage-state.json", "stale.storage-state.json"} {
+		data, err := os.ReadFile(filepath.Join("../../scenarios/cases/loans", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(folder, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		state string
+		code  int
+	}{{"reader.storage-state.json", 0}, {"stale.storage-state.json", 1}} {
+		evidence := t.TempDir()
+		var out, errs bytes.Buffer
+		code := runScenarios([]string{"--scenarios", folder, "--evidence", evidence, "--run-id", "r",
+			"--storage-state", filepath.Join(folder, c.state)}, &out, &errs)
+		if code != c.code || !strings.Contains(errs.String(), "is used in place of the signin keys of 1 scenario(s): LOANS-02 (request)") {
+			t.Errorf("--storage-state %s: exit %d, want %d and the note\n%s%s", c.state, code, c.code, out.String(), errs.String())
+		}
+		var run struct {
+			SignIn struct {
+				From         string   `json:"from"`
+				Overridden   []string `json:"overridden"`
+				Request      string   `json:"request"`
+				StorageState string   `json:"storageState"`
+				Cookies      int      `json:"cookies"`
+			} `json:"signIn"`
+		}
+		runJSON(t, filepath.Join(evidence, "r", "LOANS-02", "run.json"), &run)
+		if s := run.SignIn; s.From != "command line" || len(s.Overridden) != 1 || s.Overridden[0] != "request" || s.Request != "" || s.Cookies != 1 {
+			t.Errorf("--storage-state %s: run.json signIn %+v", c.state, s)
+		}
+		var verdict struct {
+			Codes []string `json:"codes"`
+		}
+		runJSON(t, filepath.Join(evidence, "r", "LOANS-02", "verdict.json"), &verdict)
+		if stale := c.code == 1; stale != slices.Contains(verdict.Codes, "catalog_mismatch") {
+			t.Errorf("--storage-state %s: codes %v", c.state, verdict.Codes)
+		}
+	}
+}
+
+// check names a folder file's bad sign-in at its line and column, once,
+// and a scenario's storage state file that is not one.
+func TestCheckNamesBadSignInKeys(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../scenarios/cases/loans/LOANS-02.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"LOANS-02.yaml":   string(data),
+		"LOANS-09.yaml":   strings.Replace(strings.Replace(string(data), "id: LOANS-02", "id: LOANS-09", 1), "start: /loans\n", "start: /loans\nsignin: {storage_state: state.txt}\n", 1),
+		"state.txt":       "cookies: []\n",
+		"agentready.yaml": "signin:\n  request: POST /login\n  from: {name: reader}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errs bytes.Buffer
+	code := run([]string{"check", dir}, &out, &errs)
+	folder := filepath.Join(dir, "agentready.yaml") + ":3:3: signin.from: unknown key; did you mean form?"
+	if code != 1 || strings.Count(out.String(), folder) != 1 ||
+		!strings.Contains(out.String(), filepath.Join(dir, "LOANS-09.yaml")+":10:25: signin.storage_state: "+filepath.Join(dir, "state.txt")+": not JSON") {
+		t.Errorf("check: exit %d\n%s%s", code, out.String(), errs.String())
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agentready/agentready/observer"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/signin"
 	"github.com/agentready/agentready/vocab"
 	"github.com/agentready/agentready/webmcp"
 )
@@ -46,6 +47,9 @@ type Target struct {
 	// start load, each navigation and before each call
 	// (webmcp.DefaultSettle when zero).
 	Settle webmcp.SettleRule
+	// SignIn is the command line's sign-in (--storage-state, --header):
+	// it wins over the scenario's signin keys it covers (signin.go).
+	SignIn signin.Options
 	// ReplaysOff, when set, says why no write is replayed (agentready run
 	// --replays off): the record says so instead of holding replays.
 	ReplaysOff string
@@ -133,8 +137,12 @@ func (r *runner) open(ctx context.Context) {
 		r.clock = clock
 		r.ev.Env.Clock = r.sc.Clock
 	}
+	request := r.signIn(ctx)
 	if err := r.t.Tab.Navigate(ctx, r.t.BaseURL+r.sc.Start); err != nil {
 		r.fault("open %s: %v", r.sc.Start, err)
+	}
+	if request {
+		r.signInRequest(ctx)
 	}
 	r.steps(ctx, vocab.PhaseSetup, r.sc.Setup)
 	r.settleCatalog(ctx, vocab.SettleStart, "", 0, "")
