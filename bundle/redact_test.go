@@ -356,7 +356,7 @@ func TestEveryScenarioOfTheRepositoryKeepsItsVerdictThroughRedaction(t *testing.
 	if len(files) < 40 {
 		t.Fatalf("only %d scenario files: the walk lost some", len(files))
 	}
-	declared := 0
+	declared, replays, hidden := 0, 0, 0
 	for _, f := range files {
 		sc, err := scenarios.Load(f)
 		if err != nil {
@@ -364,6 +364,7 @@ func TestEveryScenarioOfTheRepositoryKeepsItsVerdictThroughRedaction(t *testing.
 			continue
 		}
 		ev := transcriptRecord(sc)
+		replayed := transcriptReplays(sc, ev)
 		raw := judge.Judge(sc, ev)
 		b, err := Seal(Meta{RunID: "r"}, sc, ev)
 		if err != nil {
@@ -372,6 +373,34 @@ func TestEveryScenarioOfTheRepositoryKeepsItsVerdictThroughRedaction(t *testing.
 		}
 		if !sameVerdict(raw, b.Verdict) || len(b.Evidence.Faults) > 0 {
 			t.Errorf("%s: raw %s %v, redacted %s %v (%v)", filepath.Base(f), raw.Outcome, raw.Codes, b.Verdict.Outcome, b.Verdict.Codes, b.Evidence.Faults)
+		}
+		if !replayed {
+			continue
+		}
+		// Its replays were judged, every way (pass, replay_accepted,
+		// replay_second_effect), and verify judges the written bundle to
+		// the same bytes.
+		replays++
+		kept, _ := json.Marshal(b.Evidence.Replays)
+		for _, pv := range sc.PromptData {
+			if pv.Personal {
+				hidden++
+			}
+			if pv.Personal && strings.Contains(string(kept), pv.Value) {
+				t.Errorf("%s: the replays keep the person's %q", filepath.Base(f), pv.Value)
+			}
+		}
+		for _, code := range []vocab.Code{vocab.ReplayAccepted, vocab.ReplaySecondEffect} {
+			if !slices.Contains(b.Verdict.Codes, code) {
+				t.Errorf("%s: the replays were not judged: %s %v", filepath.Base(f), b.Verdict.Outcome, b.Verdict.Codes)
+			}
+		}
+		dir := filepath.Join(t.TempDir(), sc.ID)
+		if err := Write(dir, b, testPage); err != nil {
+			t.Fatal(err)
+		}
+		if rep := Verify(dir); !rep.OK {
+			t.Errorf("%s: verify: %v", filepath.Base(f), rep.Problems)
 		}
 		for _, pv := range sc.PromptData {
 			if pv.Personal {
@@ -382,6 +411,65 @@ func TestEveryScenarioOfTheRepositoryKeepsItsVerdictThroughRedaction(t *testing.
 	if declared == 0 {
 		t.Error("no scenario declares a value personal: the property never meets a declared value")
 	}
+	t.Logf("%d scenarios replay a write, %d personal values in their replays", replays, hidden)
+	if replays < 3 || hidden == 0 {
+		t.Errorf("%d scenarios replay a write, %d personal values in them: the property hardly meets replays", replays, hidden)
+	}
+}
+
+// transcriptReplays gives ev the record of the scenario's replay plan, as
+// a run sends it: each kind's request carrying the person's values (every
+// prompt_data value) in its body and its answer, the state before and
+// after each holding them too, and a control accepted. no_session was
+// accepted (replay_accepted), again left a second effect
+// (replay_second_effect), every other kind was refused and left the state
+// as it was. False when the scenario replays nothing.
+func transcriptReplays(sc scenarios.Scenario, ev *scenarios.Evidence) bool {
+	plan := sc.Expect.ReplayPlan()
+	if len(plan) == 0 {
+		return false
+	}
+	values := map[string]string{}
+	for k, pv := range sc.PromptData {
+		values[k] = pv.Value
+	}
+	body, _ := json.Marshal(values)
+	state := func(n int) *record.Snapshot {
+		var rows []map[string]string
+		for range n {
+			rows = append(rows, values)
+		}
+		doc, _ := json.Marshal(map[string]any{"rows": rows})
+		return &record.Snapshot{Docs: map[string]json.RawMessage{"items": doc}}
+	}
+	send := func(method, path string, status int) scenarios.ReplaySend {
+		answer, _ := json.Marshal(map[string]any{"code": fmt.Sprintf("ANSWER_%d", status), "echo": values})
+		return scenarios.ReplaySend{Method: method, Path: path, Status: status, Body: string(body), Answer: answer,
+			Headers: map[string]string{"Content-Type": "application/json", "Referer": "http://127.0.0.1:1/" + sc.PromptData["customerName"].Value}}
+	}
+	ev.Replays = &scenarios.Replays{Base: state(1), Runs: []scenarios.ReplayRun{}}
+	for i, entry := range plan {
+		method, path, _ := entry.Request.Split()
+		path = strings.ReplaceAll(path, "*", "x")
+		ev.Replays.Controls = append(ev.Replays.Controls, scenarios.ReplayRun{Entry: i, Request: entry.Request, Phase: entry.PhaseOrDefault(),
+			Kind: vocab.ReplayControl, Fresh: true, Sent: []scenarios.ReplaySend{send(method, path, 201)}})
+		for _, kind := range vocab.ReplayKinds {
+			run := scenarios.ReplayRun{Entry: i, Request: entry.Request, Phase: entry.PhaseOrDefault(), Kind: kind, Fresh: kind != vocab.ReplayAgain,
+				Changes: []string{"/name a new value of its shape"}, After: state(1)}
+			switch kind {
+			case vocab.ReplayNoSession:
+				run.Sent = []scenarios.ReplaySend{send(method, path, 201)}
+			case vocab.ReplayAgain:
+				run.Sent, run.After = []scenarios.ReplaySend{send(method, path, 200)}, state(2)
+			case vocab.ReplayRace:
+				run.Sent = []scenarios.ReplaySend{send(method, path, 403), send(method, path, 403)}
+			default:
+				run.Sent = []scenarios.ReplaySend{send(method, path, 403)}
+			}
+			ev.Replays.Runs = append(ev.Replays.Runs, run)
+		}
+	}
+	return true
 }
 
 // transcriptRecord is the evidence a scenario's own transcript implies:

@@ -29,6 +29,8 @@ const (
 	EnvObserverToken = "AGENTREADY_OBSERVER_TOKEN" // its observer token, when it serves the observation endpoints
 	EnvStatePath     = "AGENTREADY_OBSERVER_STATE" // the state endpoint's path (default /__agentready/state)
 	EnvJournalPath   = "AGENTREADY_OBSERVER_JOURNAL"
+	// EnvReplays turns the attack replays off for a run: off (default on).
+	EnvReplays = "AGENTREADY_REPLAYS"
 )
 
 // App says which app scenarios run against.
@@ -51,12 +53,16 @@ type App struct {
 	// Settle is the rule the catalog is waited for by (--settle,
 	// --max-wait; webmcp.DefaultSettle when zero).
 	Settle webmcp.SettleRule
+	// Replays is on (the default, "") or off: off, no write is replayed
+	// (the attack replays send real writes to the app). ReplaysFrom names
+	// where it was given (--replays; EnvReplays by default).
+	Replays, ReplaysFrom string
 }
 
 // AppFromEnv reads the AGENTREADY_* variables.
 func AppFromEnv() App {
 	return App{BaseURL: strings.TrimRight(os.Getenv(EnvBaseURL), "/"), ObserverToken: os.Getenv(EnvObserverToken),
-		StatePath: os.Getenv(EnvStatePath), JournalPath: os.Getenv(EnvJournalPath)}
+		StatePath: os.Getenv(EnvStatePath), JournalPath: os.Getenv(EnvJournalPath), Replays: os.Getenv(EnvReplays)}
 }
 
 // User tells whether scenarios run against a user's own app.
@@ -88,6 +94,9 @@ func given(from, value string) string {
 // is asked of it: it must be an http(s) URL with a host; and with the
 // settle rule (--settle, --max-wait), when one is given.
 func (a App) Validate() error {
+	if a.Replays != "" && a.Replays != "on" && a.Replays != "off" {
+		return fmt.Errorf("%s: give on or off", given(cmp.Or(a.ReplaysFrom, EnvReplays), a.Replays))
+	}
 	if a.Settle != (webmcp.SettleRule{}) {
 		if err := a.Settle.Check(); err != nil {
 			return err
@@ -205,6 +214,9 @@ func Target(ctx context.Context, b *browser.Browser, a App, variant string) (t r
 	// command line's sign-in over the scenario's keys.
 	t = runner.Target{BaseURL: a.BaseURL, Tab: tab, Observer: a.Observer(), Browser: b.Version, Variant: variant, Bound: vocab.Bound,
 		SignIn: a.SignIn, Settle: a.Settle}
+	if a.Replays == "off" {
+		t.ReplaysOff = "replays were turned off for this run (" + given(cmp.Or(a.ReplaysFrom, EnvReplays), a.Replays) + "): no write was replayed"
+	}
 	if a.User() {
 		return t, tab.Close, nil
 	}

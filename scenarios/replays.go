@@ -214,6 +214,9 @@ func (sc Scenario) validateReplays(p *problems) {
 // Replays is what the suite's attack replays sent and what became of
 // them: the evidence the judge reads for expect.replays and the defaults.
 type Replays struct {
+	// Off says why this run sent no replays at all (agentready run
+	// --replays off): the judge skips them, saying so.
+	Off string `json:"off,omitempty"`
 	// Base is the app's state once every prerequisite was sent again,
 	// before the first replay: what the first replay is held against.
 	Base *record.Snapshot `json:"base,omitempty"`
@@ -269,8 +272,39 @@ type ReplaySend struct {
 	Error        string            `json:"error,omitempty"`
 }
 
-// Accepted tells whether the server took the request: a 2xx or 3xx answer.
+// Accepted tells whether the server may have taken the request: a 2xx or
+// 3xx answer.
 func (s ReplaySend) Accepted() bool { return s.Status >= 200 && s.Status < 400 }
+
+// PlainlyAccepted tells whether the answer alone says the server took the
+// request: a 2xx without an error in its body. A redirect (a form's post
+// sent on to a login page, or to its result) says it only with the state.
+func (s ReplaySend) PlainlyAccepted() bool {
+	return s.Status >= 200 && s.Status < 300 && !s.ErrorInBody()
+}
+
+// ErrorInBody tells whether a 2xx answer is a refusal in its body, as many
+// apps answer one: a JSON object with "ok" or "success" false, or a
+// non-empty "error" or "errors".
+func (s ReplaySend) ErrorInBody() bool {
+	var a map[string]json.RawMessage
+	if s.Status < 200 || s.Status >= 300 || json.Unmarshal(s.Answer, &a) != nil {
+		return false
+	}
+	for _, k := range []string{"ok", "success"} {
+		if string(a[k]) == "false" {
+			return true
+		}
+	}
+	for _, k := range []string{"error", "errors"} {
+		switch string(a[k]) {
+		case "", "null", "false", `""`, "[]", "{}":
+		default:
+			return true
+		}
+	}
+	return false
+}
 
 // AnswerCode is the JSON answer's "code", or "".
 func (s ReplaySend) AnswerCode() string {

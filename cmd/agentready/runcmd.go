@@ -31,6 +31,7 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&app.ObserverToken, "observer-token", app.ObserverToken, "the token of your app's observation endpoints, if it has them")
 	fs.StringVar(&app.StatePath, "observer-state", app.StatePath, "the state endpoint's path")
 	fs.StringVar(&app.JournalPath, "observer-journal", app.JournalPath, "the journal endpoint's path")
+	fs.StringVar(&app.Replays, "replays", app.Replays, "on (the default) or off: the attack replays send real writes to your app after each scenario (default $"+play.EnvReplays+")")
 	dir := fs.String("scenarios", cmp.Or(os.Getenv("AGENTREADY_SCENARIOS"), scenarios.DefaultDir), "a folder of scenario files (read recursively, *.yaml and *.yml)")
 	evidence, runID := runFlags(fs)
 	var only idList
@@ -51,6 +52,9 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	}
 	if given(fs, "observer-token") {
 		app.TokenFrom = "--observer-token"
+	}
+	if given(fs, "replays") {
+		app.ReplaysFrom = "--replays"
 	}
 	sh, err := shard.Parse(*part)
 	if err != nil {

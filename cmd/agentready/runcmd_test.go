@@ -191,3 +191,31 @@ func TestASecondRunOfOneRunIDIsRefused(t *testing.T) {
 		t.Errorf("the run left its lock behind: %v", err)
 	}
 }
+
+// The attack replays send real writes to the app; --replays off sends
+// none, and each bundle says so in its one skip (and verifies). A value
+// other than on or off is refused, naming the flag, before anything runs.
+func TestReplaysOffSendsNoReplay(t *testing.T) {
+	var out, errs bytes.Buffer
+	evidence := t.TempDir()
+	code := runScenarios([]string{"--scenarios", "../../scenarios/cases", "--id", "TIP-01", "--evidence", evidence, "--run-id", "r", "--replays", "off"}, &out, &errs)
+	dir := filepath.Join(evidence, "r", "TIP-01")
+	v := readVerdict(t, dir)
+	if code != 0 || v.Outcome != vocab.Pass || len(v.Skipped) != 1 || v.Skipped[0].ID != "replays" || !strings.Contains(v.Skipped[0].Reason, "--replays off") {
+		t.Fatalf("exit %d, %s, skipped %v\n%s", code, v.Outcome, v.Skipped, errs.String())
+	}
+	if slices.ContainsFunc(v.Checks, func(c judge.Check) bool { return strings.HasPrefix(c.ID, "replays[") }) {
+		t.Error("a replay was judged")
+	}
+	if rep := bundle.Verify(dir); !rep.OK {
+		t.Errorf("verify: %+v", rep)
+	}
+	for _, bad := range []string{"maybe", "OFF"} {
+		evidence := t.TempDir()
+		errs.Reset()
+		code := runScenarios([]string{"--scenarios", "../../scenarios/cases", "--id", "TIP-01", "--evidence", evidence, "--replays", bad}, &out, &errs)
+		if entries, _ := os.ReadDir(evidence); code != 2 || !strings.Contains(errs.String(), "--replays "+bad) || len(entries) != 0 {
+			t.Errorf("--replays %s: exit %d, stderr %q, %d written", bad, code, errs.String(), len(entries))
+		}
+	}
+}

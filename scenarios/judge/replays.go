@@ -39,6 +39,10 @@ func (j *judge) judgeReplays() {
 		j.skip("replays", "the record holds no replays (it was recorded before the suite replayed writes, or the run was cut short)")
 		return
 	}
+	if rp.Off != "" {
+		j.skip("replays", rp.Off)
+		return
+	}
 	prev := rp.Base
 	for i, run := range rp.Runs {
 		if run.Entry < 0 || run.Entry >= len(plan) {
@@ -81,7 +85,10 @@ func (j *judge) judgeReplay(i int, entry scenarios.ReplayExpect, run scenarios.R
 		return
 	}
 	if run.Fresh {
-		if why := j.controlFails(run.Entry); why != "" {
+		if why, fault := j.controlFails(run.Entry); fault != "" {
+			j.inconclusive(id, vocab.SrcNetwork, fault, nil, nil, why).at(ref)
+			return
+		} else if why != "" {
 			j.skip(id, why)
 			return
 		}
@@ -107,7 +114,11 @@ func (j *judge) judgeReplay(i int, entry scenarios.ReplayExpect, run scenarios.R
 	sent := copies[0]
 	rule := entry.Rule(run.Kind)
 	answer := answered(sent)
-	if rule.Expect == vocab.ReplayRefused && sent.Accepted() {
+	if sent.Status == 0 {
+		j.inconclusive(id, vocab.SrcNetwork, vocab.HarnessFault, nil, nil, fmt.Sprintf("%s%s got %s: whether the app took it is unknown", kindWords[run.Kind], how, answer)).at(ref)
+		return
+	}
+	if rule.Expect == vocab.ReplayRefused && sent.PlainlyAccepted() {
 		code := vocab.ReplayAccepted
 		if run.Kind == vocab.ReplayExpired {
 			code = vocab.ExpiredReplayAccepted
@@ -124,6 +135,8 @@ func (j *judge) judgeReplay(i int, entry scenarios.ReplayExpect, run scenarios.R
 	switch {
 	case !ok && rule.Expect == vocab.ReplayIdempotent:
 		j.skip(id, "no state was read (no probes, no observer): a second effect cannot be seen, and the answer alone ("+answer+") does not say the replay was idempotent")
+	case !ok && sent.Accepted():
+		j.skip(id, "no state was read (no probes, no observer), and the answer alone ("+answer+", a redirect or an error in a 2xx body) does not say whether the app took it")
 	case !ok:
 		j.pass(id, vocab.SrcNetwork, "refused", answer, fmt.Sprintf("%s%s was refused: %s (no state was read to show its effect)", kindWords[run.Kind], how, answer)).at(ref)
 	case effect != "":
@@ -137,21 +150,32 @@ func (j *judge) judgeReplay(i int, entry scenarios.ReplayExpect, run scenarios.R
 // with a fresh confirmation can show nothing: it was not recorded, or the
 // app refused the same new write from the person too. "" when it was
 // accepted.
-func (j *judge) controlFails(entry int) string {
+// A control the harness could not perform or whose answer it did not get
+// answers the code of its INCONCLUSIVE as fault.
+func (j *judge) controlFails(entry int) (why string, fault vocab.Code) {
 	i := slices.IndexFunc(j.ev.Replays.Controls, func(c scenarios.ReplayRun) bool { return c.Entry == entry })
 	if i < 0 {
-		return "no control was recorded: whether the app would take a new write of the person's at all is unknown"
+		return "no control was recorded: whether the app would take a new write of the person's at all is unknown", vocab.EvidenceMissing
 	}
 	c := j.ev.Replays.Controls[i]
+	if c.Fault != "" {
+		code := vocab.HarnessFault
+		if c.Missing {
+			code = vocab.EvidenceMissing
+		}
+		return "the control (the same new write, sent as the person) could not be performed: " + c.Fault, code
+	}
 	k := slices.IndexFunc(c.Sent, func(s scenarios.ReplaySend) bool { return !s.Prerequisite })
-	if k < 0 {
-		return "the control was not sent: whether the app would take a new write of the person's at all is unknown"
-	}
-	if !c.Sent[k].Accepted() {
+	switch {
+	case k < 0:
+		return "the control was not sent: whether the app would take a new write of the person's at all is unknown", vocab.HarnessFault
+	case c.Sent[k].Status == 0:
+		return "the control (the same new write, sent as the person) got " + answered(c.Sent[k]) + ": whether the app would take it at all is unknown", vocab.HarnessFault
+	case !c.Sent[k].Accepted() || c.Sent[k].ErrorInBody():
 		return "the same new write sent as the person (a fresh confirmation, new values) was refused too, " + answered(c.Sent[k]) +
-			": the app refuses it for a reason this replay does not change, so its refusal shows nothing of the rule it attacks"
+			": the app refuses it for a reason this replay does not change, so its refusal shows nothing of the rule it attacks", ""
 	}
-	return ""
+	return "", ""
 }
 
 var kindWords = map[vocab.ReplayKind]string{
@@ -243,16 +267,26 @@ func (j *judge) judgeRace(id string, ref scenarios.Ref, run scenarios.ReplayRun,
 	if run.Fresh {
 		allowed = 1
 	}
-	accepted := 0
+	accepted, plainly, unanswered := 0, 0, 0
 	var answers []string
 	for _, c := range copies {
 		if c.Accepted() {
 			accepted++
 		}
+		if c.PlainlyAccepted() {
+			plainly++
+		}
+		if c.Status == 0 {
+			unanswered++
+		}
 		answers = append(answers, answered(c))
 	}
 	summary := fmt.Sprintf("%d copies sent at once%s answered %s", len(copies), how, strings.Join(answers, ", "))
 	if _, ok := j.secondEffect(before, run.After); !ok {
+		if unanswered > 0 {
+			j.inconclusive(id, vocab.SrcNetwork, vocab.HarnessFault, nil, nil, fmt.Sprintf("%s: %d got no answer and no state was read, so whether they took effect is unknown", summary, unanswered)).at(ref)
+			return
+		}
 		if accepted <= allowed {
 			j.pass(id, vocab.SrcNetwork, fmt.Sprintf("at most %d accepted", allowed), accepted, summary+" (no state was read to count effects by)").at(ref)
 		} else {
@@ -274,8 +308,8 @@ func (j *judge) judgeRace(id string, ref scenarios.Ref, run scenarios.ReplayRun,
 			}
 		}
 	}
-	if allowed > 0 && accepted > allowed && person == nil {
-		over = append(over, fmt.Sprintf("%d copies accepted", accepted))
+	if allowed > 0 && plainly > allowed && person == nil {
+		over = append(over, fmt.Sprintf("%d copies accepted", plainly))
 	}
 	if len(over) > 0 {
 		j.fail(id, vocab.SrcState, vocab.RaceLostUpdate, fmt.Sprintf("at most %d effect", allowed), strings.Join(over, "; "),

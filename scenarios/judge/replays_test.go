@@ -155,8 +155,98 @@ func TestAControlRefusedSkipsTheFreshKinds(t *testing.T) {
 	if c, ok := replayCheck(v, vocab.ReplayAgain); !ok || c.Status != vocab.CheckPass {
 		t.Errorf("again: %+v", c)
 	}
+	// No control in the record: what the control would have shown is
+	// missing, so the fresh kinds are INCONCLUSIVE, not skipped as if the
+	// app had refused it.
 	ev.Replays.Controls = nil
-	if v := Judge(sc, ev); len(v.Skipped) != len(vocab.ReplayKinds)-1 || !strings.Contains(v.Skipped[0].Reason, "no control") {
-		t.Errorf("no control: skipped %v", v.Skipped)
+	v = Judge(sc, ev)
+	wantVerdict(t, v, vocab.Inconclusive, vocab.EvidenceMissing)
+	if c, _ := replayCheck(v, vocab.ReplayNoSession); c.Status != vocab.CheckInconclusive || !strings.Contains(c.Message, "no control") {
+		t.Errorf("no control: %+v", c)
+	}
+}
+
+// A control the app did not answer, or the harness could not perform,
+// shows nothing either way: the fresh kinds are INCONCLUSIVE with its
+// cause, never skipped as if the app had refused it.
+func TestAControlNotAnsweredIsInconclusive(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	ev.Replays.Controls[0].Sent[1] = scenarios.ReplaySend{Method: "POST", Path: "/api/registrations", Error: "connection reset by peer"}
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Inconclusive, vocab.HarnessFault)
+	if c, _ := replayCheck(v, vocab.ReplayOtherSession); c.Status != vocab.CheckInconclusive || !strings.Contains(c.Message, "connection reset") {
+		t.Errorf("other_session: %+v", c)
+	}
+	sc, ev = judgetest.Conf01Replayed(t)
+	ev.Replays.Controls[0].Sent, ev.Replays.Controls[0].Fault, ev.Replays.Controls[0].Missing = nil, "the body of POST /api/intents (request 5 of the log) is not in the record", true
+	wantVerdict(t, Judge(sc, ev), vocab.Inconclusive, vocab.EvidenceMissing)
+}
+
+// A replay whose request got no answer is never judged by its (absent)
+// answer: the old judge read status 0 as a refusal, a pass.
+func TestAReplayWithoutAnAnswerIsInconclusive(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	judgetest.ReplayRun(ev, vocab.ReplayNoCSRF).Sent[0] = scenarios.ReplaySend{Method: "POST", Path: "/api/registrations", Error: "context deadline exceeded"}
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Inconclusive, vocab.HarnessFault)
+	if c, _ := replayCheck(v, vocab.ReplayNoCSRF); c.Status != vocab.CheckInconclusive || !strings.Contains(c.Message, "deadline") {
+		t.Errorf("no_csrf: %+v", c)
+	}
+	// Race copies without an answer and no state to count effects by.
+	sc, ev = judgetest.Conf01Replayed(t)
+	ev.Replays.Base = nil
+	for i := range ev.Replays.Runs {
+		ev.Replays.Runs[i].After = nil
+	}
+	race := judgetest.ReplayRun(ev, vocab.ReplayRace)
+	race.Sent[3] = scenarios.ReplaySend{Method: "POST", Path: "/api/registrations", Error: "EOF"}
+	v = Judge(sc, ev)
+	wantVerdict(t, v, vocab.Inconclusive, vocab.HarnessFault)
+	if c, _ := replayCheck(v, vocab.ReplayRace); c.Status != vocab.CheckInconclusive {
+		t.Errorf("race: %+v", c)
+	}
+}
+
+// A redirect or a 200 with an error in its body is not read as accepted
+// by itself: with the state unchanged it passes, with the state changed it
+// fails (replay_second_effect), with no state it is skipped. A plain 2xx
+// stays replay_accepted.
+func TestRedirectsAndErrorBodiesAreJudgedByTheState(t *testing.T) {
+	for _, answer := range []scenarios.ReplaySend{
+		{Method: "POST", Path: "/api/registrations", Status: 303},
+		{Method: "POST", Path: "/api/registrations", Status: 200, Answer: []byte(`{"ok":false,"error":"INVALID_CSRF"}`)},
+		{Method: "POST", Path: "/api/registrations", Status: 200, Answer: []byte(`{"errors":[{"message":"no session"}]}`)},
+		{Method: "POST", Path: "/api/registrations", Status: 200, Answer: []byte(`{"success":false}`)},
+	} {
+		sc, ev := judgetest.Conf01Replayed(t)
+		judgetest.ReplayRun(ev, vocab.ReplayNoSession).Sent[0] = answer
+		wantVerdict(t, Judge(sc, ev), vocab.Pass)
+		judgetest.ReplayRun(ev, vocab.ReplayNoSession).After = judgetest.Conf01State(7, 6, 2)
+		if c, _ := replayCheck(Judge(sc, ev), vocab.ReplayNoSession); c.Code != vocab.ReplaySecondEffect {
+			t.Errorf("%d %s with an effect: %+v", answer.Status, answer.Answer, c)
+		}
+		sc, ev = judgetest.Conf01Replayed(t)
+		judgetest.ReplayRun(ev, vocab.ReplayNoSession).Sent[0] = answer
+		judgetest.ReplayRun(ev, vocab.ReplayNoSession).After = nil
+		if v := Judge(sc, ev); !slices.ContainsFunc(v.Skipped, func(s Skip) bool {
+			return strings.Contains(s.ID, "no_session") && strings.Contains(s.Reason, "does not say whether")
+		}) {
+			t.Errorf("%d without a state: skipped %v", answer.Status, v.Skipped)
+		}
+	}
+	sc, ev := judgetest.Conf01Replayed(t)
+	judgetest.ReplayRun(ev, vocab.ReplayNoSession).Sent[0] = scenarios.ReplaySend{Method: "POST", Path: "/api/registrations", Status: 200, Answer: []byte(`{"ok":true,"error":null}`)}
+	wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.ReplayAccepted)
+}
+
+// A run with replays turned off (agentready run --replays off) says so
+// in its one skip; nothing is judged of them.
+func TestReplaysTurnedOffForARunAreOneSkip(t *testing.T) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	ev.Replays = &scenarios.Replays{Off: "replays were turned off for this run (--replays off): no write was replayed", Runs: []scenarios.ReplayRun{}}
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Pass)
+	if len(v.Skipped) != 1 || v.Skipped[0].ID != "replays" || !strings.Contains(v.Skipped[0].Reason, "--replays off") {
+		t.Errorf("skipped %v", v.Skipped)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -43,7 +44,7 @@ const staleETag = `"agentready-stale"`
 // personCookies are the tab's cookies for the app, read before anything
 // can close the tab; nil when they cannot be read (the replays then say so).
 func (r *runner) personCookies(ctx context.Context) []*http.Cookie {
-	if len(r.sc.Expect.ReplayPlan()) == 0 {
+	if len(r.sc.Expect.ReplayPlan()) == 0 || r.t.ReplaysOff != "" {
 		return nil
 	}
 	ctx, cancel := r.t.Tab.Bind(ctx)
@@ -65,11 +66,42 @@ func (r *runner) personCookies(ctx context.Context) []*http.Cookie {
 type replayer struct {
 	r       *runner
 	client  *http.Client
-	person  []*http.Cookie
 	records *scenarios.Replays
+	// mu guards person, the person's cookies: read from the tab, then
+	// kept as the person's browser keeps them, from the Set-Cookie of
+	// every answer to a request sent as the person (an app that rotates
+	// its session on a write would otherwise see every later replay, and
+	// every state read, from a session it ended).
+	mu     sync.Mutex
+	person []*http.Cookie
 	// variation numbers the new values of each write sent with a fresh
 	// confirmation, so that no two are the same write.
 	variation int
+}
+
+// personNow are the person's cookies as they stand; nil when they could
+// not be read from the tab.
+func (p *replayer) personNow() []*http.Cookie {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.person)
+}
+
+// keepCookies takes what an answer to the person set, as a browser does:
+// a cookie by its name replaced, one expired removed.
+func (p *replayer) keepCookies(set []*http.Cookie) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.person == nil {
+		return
+	}
+	now := time.Now()
+	for _, c := range set {
+		p.person = slices.DeleteFunc(p.person, func(k *http.Cookie) bool { return k.Name == c.Name })
+		if c.MaxAge >= 0 && (c.Expires.IsZero() || c.Expires.After(now)) {
+			p.person = append(p.person, &http.Cookie{Name: c.Name, Value: c.Value})
+		}
+	}
 }
 
 func (p *replayer) nextVariation() int {
@@ -82,6 +114,10 @@ func (p *replayer) nextVariation() int {
 func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 	plan := r.sc.Expect.ReplayPlan()
 	if len(plan) == 0 || r.ev.Cut != "" || ctx.Err() != nil {
+		return
+	}
+	if r.t.ReplaysOff != "" {
+		r.ev.Replays = &scenarios.Replays{Off: r.t.ReplaysOff, Runs: []scenarios.ReplayRun{}}
 		return
 	}
 	p := &replayer{r: r, person: person, records: &scenarios.Replays{Runs: []scenarios.ReplayRun{}},
@@ -114,7 +150,9 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 				j.run.Fault, j.run.Missing = why.text, why.missing
 			case w == nil:
 				j.run.Skipped = why.text
-			case person == nil && kind != vocab.ReplayNoSession:
+			case person == nil:
+				// no_session too: whether the person had a session to
+				// leave out (a sessionless app skips it) is unknown.
 				j.run.Fault = "the person's cookies could not be read from the tab"
 			}
 			jobs = append(jobs, j)
@@ -132,12 +170,15 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 		}
 		controlled[j.run.Entry] = true
 		control := scenarios.ReplayRun{Entry: j.run.Entry, Request: j.run.Request, Phase: j.run.Phase, Kind: vocab.ReplayControl, Of: j.run.Of}
-		if fw := p.freshen(ctx, j.w, &control); fw != nil {
-			req := p.build(*j.w, p.person)
+		fw := p.freshen(ctx, j.w, &control)
+		if fw != nil {
+			req := p.build(*j.w)
 			var changes []string
 			req.body, changes = fw.varied(p.nextVariation())
 			control.Fresh, control.Changes = true, append(fw.changes, changes...)
 			control.Sent = append(control.Sent, p.send(ctx, req, false))
+		}
+		if fw != nil || control.Fault != "" {
 			p.records.Controls = append(p.records.Controls, control)
 		}
 	}
@@ -222,6 +263,7 @@ type freshWrite struct {
 	changes []string
 	fresh   map[string]bool // the names set from the answers: kept
 	seen    map[string]bool // values a visible control of the clicked form showed
+	form    bool            // body is a form's fields, sent form-encoded
 }
 
 // varied is the fresh write as a new one the person could have made: each
@@ -262,6 +304,13 @@ func (fw *freshWrite) varied(n int) (string, []string) {
 		}
 	}
 	walk(body, "")
+	if m, ok := body.(map[string]any); ok && fw.form {
+		vals := url.Values{}
+		for k, v := range m {
+			vals.Set(k, fmt.Sprint(v))
+		}
+		return vals.Encode(), changes
+	}
 	out, _ := json.Marshal(body)
 	return string(out), changes
 }
@@ -287,14 +336,25 @@ func (p *replayer) freshen(ctx context.Context, w *record.Request, run *scenario
 	if len(pre) == 0 {
 		return nil
 	}
-	var body any
-	if json.Unmarshal([]byte(w.Body), &body) != nil {
+	body, form := bodyFields(*w)
+	if body == nil {
 		return nil
 	}
-	fw := &freshWrite{fresh: map[string]bool{}, seen: map[string]bool{}}
+	fw := &freshWrite{fresh: map[string]bool{}, seen: map[string]bool{}, form: form}
 	for _, q := range pre {
-		sent := p.send(ctx, p.build(q, p.person), true)
+		// A prerequisite the record cannot send again, or the app did
+		// not answer, leaves the write with the person's used
+		// confirmation: a refusal would then show only that it was used.
+		if q.HasBody && q.Body == "" {
+			run.Fault, run.Missing = fmt.Sprintf("the body of %s %s (request %d of the log), which the page sent to get this write's confirmation, is not in the record", q.Method, q.Path, q.Seq), true
+			return nil
+		}
+		sent := p.send(ctx, p.build(q), true)
 		run.Sent = append(run.Sent, sent)
+		if sent.Status == 0 {
+			run.Fault = fmt.Sprintf("the app did not answer %s %s, sent again for a fresh confirmation: %s", q.Method, q.Path, sent.Error)
+			return nil
+		}
 		var answer any
 		if !sent.Accepted() || json.Unmarshal(sent.Answer, &answer) != nil {
 			continue
@@ -316,6 +376,30 @@ func (p *replayer) freshen(ctx context.Context, w *record.Request, run *scenario
 	}
 	fw.body = body
 	return fw
+}
+
+// bodyFields is w's body as JSON reads it, or a form's fields as an
+// object of strings (form); nil when it is neither (a field given twice
+// included).
+func bodyFields(w record.Request) (body any, form bool) {
+	if isForm(w.RequestHeaders) {
+		vals, err := url.ParseQuery(w.Body)
+		if err != nil {
+			return nil, true
+		}
+		m := map[string]any{}
+		for k, v := range vals {
+			if len(v) != 1 {
+				return nil, true
+			}
+			m[k] = v[0]
+		}
+		return m, true
+	}
+	if json.Unmarshal([]byte(w.Body), &body) != nil {
+		return nil, false
+	}
+	return body, false
 }
 
 // replaceByName sets each string field of body (at any depth) that answer
@@ -370,7 +454,7 @@ func findString(v any, name string) (string, bool) {
 
 // perform sends one kind of replay and reads the state after it.
 func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w *record.Request, fresh *freshWrite, run *scenarios.ReplayRun) {
-	req := p.build(*w, p.person)
+	req := p.build(*w)
 	if fresh != nil {
 		var changes []string
 		req.body, changes = fresh.varied(p.nextVariation())
@@ -378,20 +462,35 @@ func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w 
 		run.Changes = append(run.Changes, fresh.changes...)
 		run.Changes = append(run.Changes, changes...)
 	}
+	if fresh == nil && run.Kind != vocab.ReplayAgain && run.Kind != vocab.ReplayStale && run.Kind != vocab.ReplayRace &&
+		len(p.r.prerequisites(w)) > 0 && carriesPrecondition(req, entry.Preconditions) {
+		// The page got this write's confirmation from its writes before
+		// it, and sent again they gave no new one (their answers name no
+		// field of this write, or they were refused): sent with the
+		// person's used one, a refusal would show only that it was used.
+		run.Skipped = "no fresh confirmation could be had (the page's writes before this one, sent again, answered no value under the name of one of its fields, or were refused): sent with the person's, which was used, a refusal would show only that"
+		return
+	}
 	switch run.Kind {
-	case vocab.ReplayNoSession:
-		req.cookies = nil
+	case vocab.ReplayNoSession, vocab.ReplayNoCSRF:
+		if len(p.personNow()) == 0 && !hasHeader(req.headers, "Authorization") {
+			run.Skipped = "the person's request carries no session (no cookie, no Authorization header): the app does not tell the person from anyone, and this replay would be their own request"
+			return
+		}
+		if run.Kind == vocab.ReplayNoCSRF {
+			changes, why := asOtherOriginsPage(req, p.r.t.BaseURL, entry.CSRF)
+			if why != "" {
+				run.Skipped = why
+				return
+			}
+			run.Changes = append(run.Changes, changes...)
+			break
+		}
+		req.asPerson, req.cookies = false, nil
 		run.Changes = append(run.Changes, "no cookies")
 		if deleteHeader(req.headers, "Authorization") {
 			run.Changes = append(run.Changes, "no Authorization header")
 		}
-	case vocab.ReplayNoCSRF:
-		changes := stripNamed(req, entry.CSRF, csrfName, func(string, any) (any, bool) { return nil, false })
-		if len(changes) == 0 {
-			run.Skipped = "the request carries no CSRF header or field (" + csrfNames(entry.CSRF) + ")"
-			return
-		}
-		run.Changes = append(run.Changes, changes...)
 	case vocab.ReplayStale:
 		changes := stripNamed(req, entry.Preconditions, preconditionName, staleValue)
 		if len(changes) == 0 {
@@ -468,7 +567,7 @@ func (p *replayer) otherSession(ctx context.Context, entry scenarios.ReplayExpec
 	defer client.CloseIdleConnections()
 	defer res.Body.Close()
 	u, _ := url.Parse(p.r.t.BaseURL + "/")
-	req.cookies = jar.Cookies(u)
+	req.asPerson, req.cookies = false, jar.Cookies(u)
 	if len(req.cookies) == 0 {
 		run.Skipped = "a new visit to the start page gets no cookie: there is no other session to send from"
 		return false
@@ -515,22 +614,142 @@ type outgoing struct {
 	method, url string
 	headers     map[string]string
 	body        string
-	cookies     []*http.Cookie
+	// asPerson sends it with the person's cookies as they stand when it
+	// leaves, and keeps what its answer sets; else it carries cookies.
+	asPerson bool
+	cookies  []*http.Cookie
 }
 
 // unsent are headers the client sets itself, or that belong to the
 // browser's connection rather than to the request.
 var unsent = []string{"cookie", "host", "content-length", "connection", "accept-encoding"}
 
-// build makes the recorded request q again, with cookies.
-func (p *replayer) build(q record.Request, cookies []*http.Cookie) *outgoing {
+// build makes the recorded request q again, as the person's browser sent
+// it: Chromium 156 records a request's headers (requestWillBeSent) without
+// the Origin and Sec-Fetch-* it adds when it sends them, so they are put
+// back, as for a request of the app's own page (a form's post is a
+// navigation). An app that refuses a write without them (a strict
+// Sec-Fetch-Site check) would refuse every replay and the control for it,
+// whatever the rule a replay attacks.
+func (p *replayer) build(q record.Request) *outgoing {
 	h := map[string]string{}
 	for k, v := range q.RequestHeaders {
 		if !slices.Contains(unsent, strings.ToLower(k)) && !strings.HasPrefix(k, ":") {
 			h[k] = v
 		}
 	}
-	return &outgoing{method: q.Method, url: q.URL, headers: h, body: q.Body, cookies: cookies}
+	browser := map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}
+	if strings.EqualFold(q.ResourceType, "Document") {
+		browser["Sec-Fetch-Mode"], browser["Sec-Fetch-Dest"] = "navigate", "document"
+	}
+	if !slices.Contains([]string{http.MethodGet, http.MethodHead}, q.Method) {
+		if u, err := url.Parse(q.URL); err == nil {
+			browser["Origin"] = u.Scheme + "://" + u.Host
+		}
+	}
+	for k, v := range browser {
+		if !hasHeader(h, k) {
+			h[k] = v
+		}
+	}
+	return &outgoing{method: q.Method, url: q.URL, headers: h, body: q.Body, asPerson: true}
+}
+
+func headerValue(h map[string]string, name string) string {
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
+
+func hasHeader(h map[string]string, name string) bool {
+	return slices.ContainsFunc(slices.Collect(maps.Keys(h)), func(k string) bool { return strings.EqualFold(k, name) })
+}
+
+// otherOrigin is an origin of the app's site that is not the app's: the
+// same scheme and host on another port. A site is a scheme and a
+// registrable domain, ports apart, so a page there is same-site: the
+// browser sends it the person's cookies whatever their SameSite.
+func otherOrigin(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "null"
+	}
+	port := "1"
+	if u.Port() == port {
+		port = "2"
+	}
+	return u.Scheme + "://" + net.JoinHostPort(u.Hostname(), port)
+}
+
+// simpleMethods are those a page of another origin sends without asking
+// the app first (a CORS preflight).
+var simpleMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost}
+
+// safelisted are the request headers a page of another origin may set
+// without a preflight (the CORS-safelisted ones, Content-Type apart), and
+// those the browser sets itself on any request.
+func safelisted(name string) bool {
+	n := strings.ToLower(name)
+	return slices.Contains([]string{"accept", "accept-language", "content-language", "user-agent"}, n) || strings.HasPrefix(n, "sec-ch-")
+}
+
+// simpleContentTypes are the Content-Types a page of another origin may
+// send without a preflight.
+var simpleContentTypes = []string{"application/x-www-form-urlencoded", "multipart/form-data", "text/plain"}
+
+// asOtherOriginsPage makes req what a page of another origin of the app's
+// site can make the person's browser send (the no_csrf replay): the
+// person's cookies, all of them (SameSite does not hold between the
+// origins of one site); Origin, Referer and Sec-Fetch-Site: same-site as
+// the browser sets them; no header such a page cannot set without the
+// app's consent to a preflight (a CSRF token's, X-Requested-With, an
+// Idempotency-Key); a body it cannot send as such (JSON) sent as
+// text/plain, as fetch(url, {mode: "no-cors", credentials: "include",
+// body}) sends it; and no CSRF field. Such a page cannot send a method
+// other than GET, HEAD or POST at all: why answers so.
+// docs/decisions/2026-12-04-faithful-replays.md says why this attacker.
+func asOtherOriginsPage(req *outgoing, base string, csrf *scenarios.ReplayNames) (changes []string, why string) {
+	if !slices.Contains(simpleMethods, req.method) {
+		return nil, "a page of another origin cannot send " + req.method + " without the app's consent to a CORS preflight, which this replay does not ask"
+	}
+	if ct := headerValue(req.headers, "Content-Type"); strings.HasPrefix(strings.ToLower(ct), "multipart/") {
+		return nil, "the body is " + ct + ", whose fields the replay does not read: a CSRF field in it could not be left out"
+	}
+	origin := otherOrigin(base)
+	h := map[string]string{}
+	form := false
+	for _, k := range slices.Sorted(maps.Keys(req.headers)) {
+		v := req.headers[k]
+		switch {
+		case strings.EqualFold(k, "Content-Type"):
+			mt, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(v)), ";")
+			if slices.Contains(simpleContentTypes, strings.TrimSpace(mt)) {
+				h[k] = v
+				form = mt != "text/plain"
+				continue
+			}
+			h[k] = "text/plain;charset=UTF-8"
+			changes = append(changes, "Content-Type "+v+" sent as text/plain;charset=UTF-8 (another origin's page cannot send "+v+" without a preflight)")
+		case safelisted(k):
+			h[k] = v
+		case strings.EqualFold(k, "Referer") || strings.EqualFold(k, "Origin") || strings.HasPrefix(strings.ToLower(k), "sec-fetch-"):
+		default:
+			changes = append(changes, k+" header left out (another origin's page cannot set it without a preflight)")
+		}
+	}
+	mode, dest := "no-cors", "empty"
+	if form {
+		mode, dest = "navigate", "document" // a form's post
+	}
+	h["Origin"], h["Referer"] = origin, origin+"/"
+	h["Sec-Fetch-Site"], h["Sec-Fetch-Mode"], h["Sec-Fetch-Dest"] = "same-site", mode, dest
+	req.headers = h
+	changes = append(changes, "from a page of "+origin+", another origin of the same site (Origin, Referer, Sec-Fetch-Site: same-site), with the person's cookies")
+	changes = append(changes, stripNamed(req, csrf, csrfName, func(string, any) (any, bool) { return nil, false })...)
+	return changes, ""
 }
 
 func deleteHeader(h map[string]string, name string) bool {
@@ -639,13 +858,6 @@ func csrfName(name string) bool {
 	return strings.Contains(n, "csrf") || strings.Contains(n, "xsrf") || n == "authenticity_token"
 }
 
-func csrfNames(n *scenarios.ReplayNames) string {
-	if n != nil && len(n.Headers)+len(n.Fields) > 0 {
-		return "named: " + strings.Join(append(slices.Clone(n.Headers), n.Fields...), ", ")
-	}
-	return "none whose name holds csrf or xsrf"
-}
-
 // preconditionWords are the names of a write's preconditions.
 var preconditionWords = []string{"intent", "nonce", "version", "etag", "revision"}
 
@@ -736,7 +948,11 @@ func (p *replayer) sendKeeping(ctx context.Context, q *outgoing, prerequisite bo
 	for k, v := range q.headers {
 		req.Header.Set(k, v)
 	}
-	for _, c := range q.cookies {
+	cookies := q.cookies
+	if q.asPerson {
+		cookies = p.personNow()
+	}
+	for _, c := range cookies {
 		req.AddCookie(c)
 	}
 	res, err := p.client.Do(req)
@@ -745,6 +961,9 @@ func (p *replayer) sendKeeping(ctx context.Context, q *outgoing, prerequisite bo
 		return s
 	}
 	defer res.Body.Close()
+	if q.asPerson {
+		p.keepCookies(res.Cookies())
+	}
 	s.Status = res.StatusCode
 	b, _ := io.ReadAll(io.LimitReader(res.Body, int64(keep)+1))
 	if len(b) <= keep && json.Valid(b) {
@@ -788,7 +1007,7 @@ func (p *replayer) state(ctx context.Context) *record.Snapshot {
 	for name, line := range r.sc.Probes {
 		_, path, _ := line.Split()
 		wg.Go(func() {
-			q := &outgoing{method: http.MethodGet, url: r.t.BaseURL + path, cookies: p.person,
+			q := &outgoing{method: http.MethodGet, url: r.t.BaseURL + path, asPerson: true,
 				headers: map[string]string{"Accept": "application/json", record.ProbeHeader: name}}
 			sent := p.sendKeeping(ctx, q, false, probeKept)
 			switch {

@@ -270,8 +270,16 @@ func TestReplaysOfARegistrationReachTheIntent(t *testing.T) {
 	if len(ctl) != 1 || !ctl[0].Sent[len(ctl[0].Sent)-1].Accepted() || !strings.Contains(ctl[0].Sent[len(ctl[0].Sent)-1].Body, "ada+r1@example.com") {
 		t.Errorf("control %+v", ctl)
 	}
+	// The reference app takes only application/json, which a page of
+	// another origin cannot send without a preflight: with the CSRF check
+	// gone (csrf-ignored) no_csrf is still refused, rightly, since no
+	// browser page of another origin can make that write; the gate kills
+	// the variant with state_changed.
+	checks, _ = play(t, registration, refapp.CSRFIgnored, true).replayChecks(t)
+	if c := kindCheck(checks, vocab.ReplayNoCSRF); c == nil || c.Status != vocab.CheckPass || !strings.Contains(c.Message, "415 UNSUPPORTED_MEDIA_TYPE") {
+		t.Errorf("csrf-ignored: %+v", c)
+	}
 	for v, code := range map[refapp.Variant]vocab.Code{
-		refapp.CSRFIgnored:    vocab.ReplayAccepted,
 		refapp.IntentNoExpiry: vocab.ExpiredReplayAccepted,
 		refapp.IntentReusable: vocab.RaceLostUpdate,
 	} {

@@ -51,6 +51,9 @@ type Target struct {
 	// SignIn is the command line's sign-in (--storage-state, --header):
 	// it wins over the scenario's signin keys it covers (signin.go).
 	SignIn signin.Options
+	// ReplaysOff, when set, says why no write is replayed (agentready run
+	// --replays off): the record says so instead of holding replays.
+	ReplaysOff string
 }
 
 // Run plays a scenario and records what happened. It judges nothing. A
