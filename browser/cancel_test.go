@@ -15,8 +15,9 @@ import (
 	"github.com/agentready/agentready/vocab"
 )
 
-// cancelPage registers a tool that waits 300 ms of page time before it
-// writes, and notes what it hears of a cancel: its execute's second
+// cancelPage registers a tool that waits until the test releases it before
+// it writes (a timer on the paced page clock could run out before the cancel
+// lands on a loaded machine), and notes what it hears of a cancel: its execute's second
 // argument's signal, and toolcancel on document.modelContext.
 const cancelPage = `<!doctype html><title>slow</title><script>
 window.heard = [];
@@ -26,7 +27,7 @@ document.modelContext.registerTool({
   async execute(input, client) {
     heard.push("args:" + Object.keys(client || {}).join(",") + ":" + (client && client.signal ? "signal" : "nosignal"));
     client?.signal?.addEventListener("abort", () => heard.push("abort"));
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => { window.release = r; });
     heard.push("aborted=" + !!client?.signal?.aborted);
     if (client?.signal?.aborted) return "stopped";
     await fetch("/write", {method: "POST", body: "x"});
@@ -69,10 +70,16 @@ func TestACallCanceledInFlightIsCanceledAndTheToolCanTell(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := clock.Advance(ctx, time.Second); err != nil { // the tool's 300 ms, and its write if it makes one
+		in, stop := tab.Bind(ctx)
+		waiting, err := chromedp.Run(in, chromedp.Evaluate[bool]("window.release ? (window.release(), true) : false"))
+		stop()
+		if err != nil || !waiting {
+			t.Fatalf("%s: the tool was not waiting to be released (%v): the call never reached it", via, err)
+		}
+		if _, err := clock.Advance(ctx, time.Second); err != nil { // the tool's write, if it makes one
 			t.Fatal(err)
 		}
-		in, stop := tab.Bind(ctx)
+		in, stop = tab.Bind(ctx)
 		heard, err := chromedp.Run(in, chromedp.Evaluate[[]string]("window.heard"))
 		stop()
 		if err != nil {
