@@ -121,11 +121,42 @@ func TestEveryFramesToolsAreInTheCatalogWithTheirFrame(t *testing.T) {
 	waitCatalog(t, tab, "pay,pay,same_only")
 }
 
+// openDup opens the dup page in a tab whose same-origin frame answers
+// getTools(). Now and then (3 loads in 40 under three busy cores) Chromium
+// 156's getTools() in that frame never settles, for as long as the page
+// lives, and the top document's misses the frame's tools: a page-API call
+// there cannot begin (the judge's harness fault, "the call never began").
+// That is the browser's, not this test's subject: such a load is shown to
+// answer "never began", and the test goes on in a fresh tab (at most four).
+func openDup(t *testing.T, b *Browser, url string) *Tab {
+	t.Helper()
+	for load := 1; ; load++ {
+		tab := openTab(t, b, url)
+		waitCatalog(t, tab, "cross_only,pay,pay,pay,same_only")
+		ctx, cancel := tab.Bind(t.Context())
+		probe, stop := context.WithTimeout(ctx, 3*time.Second)
+		_, err := chromedp.Run(probe, chromedp.Evaluate[int](`document.getElementById("same").contentWindow.document.modelContext.getTools().then((ts) => ts.length)`, chromedp.EvalAwaitPromise))
+		stop()
+		cancel()
+		if err == nil {
+			return tab
+		}
+		if load == 4 {
+			t.Fatalf("getTools() in the same-origin frame never settled in %d loads: %v", load, err)
+		}
+		res, err := tab.Tools.InvokeIn(t.Context(), "same_only", "", nil, vocab.PageAPI)
+		if err != nil || res.Status != vocab.NoResponse || res.InvocationID != "" || !strings.Contains(res.ErrorText, "no invocation began") {
+			t.Errorf("a page-API call where getTools() never settles: %+v %v, want no_response with no invocation", res, err)
+		}
+		t.Logf("load %d: Chromium's getTools() in the same-origin frame never settled; a fresh tab", load)
+		tab.Close()
+	}
+}
+
 func TestACallGoesToTheFrameThatOffersTheTool(t *testing.T) {
 	b := launched(t)
 	a, _ := dupSites(t)
-	tab := openTab(t, b, a+"/dup")
-	waitCatalog(t, tab, "cross_only,pay,pay,pay,same_only")
+	tab := openDup(t, b, a+"/dup")
 	for _, via := range []vocab.Transport{vocab.PageAPI, vocab.CDP} {
 		for _, c := range []struct{ tool, frame, from string }{
 			{"pay", "", "top"}, // the page's own tool before an embedded one's

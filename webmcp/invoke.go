@@ -365,6 +365,9 @@ func (c *Client) noResponse(ctx context.Context, res record.Result, mark int, na
 	if res.InvocationID == "" {
 		res.InvocationID = c.invocationAfter(mark, name)
 	}
+	if res.InvocationID == "" {
+		res.ErrorText = fmt.Sprintf("no invocation began within %s: the browser never started the call (the document's getTools() did not settle, or the page ran no script)", c.timeout())
+	}
 	// The call's own deadline has passed: what follows gets a short bound of
 	// its own, and still runs when the caller gave up.
 	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.bound())

@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 
+	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
 )
@@ -40,6 +41,39 @@ func (j *judge) judgeFaults() {
 		j.inconclusive(fmt.Sprintf("harness[%d]", i), vocab.SrcTrace, vocab.HarnessFault, nil, nil,
 			"the harness could not record everything: "+f).at(scenarios.FaultRef(i))
 	}
+	for _, c := range j.neverBegan() {
+		j.inconclusive(fmt.Sprintf("harness.call.%s[%d].%s", c.Phase, c.Index, c.Call.Tool), vocab.SrcTrace, vocab.HarnessFault, nil, c.Result.ErrorText,
+			"the call of "+c.Call.Tool+" never began: the browser recorded no invocation of it, so what the tool does is unknown").at(callRef(c))
+	}
+}
+
+// neverBegan answers the calls of an uncut record that got no answer and
+// started no invocation. The trace agreement holds every invocation in the
+// trace to the call that made it, so such a call never reached the tool:
+// the harness's or the browser's fault, never the page's (Chromium 156's
+// getTools() in a same-origin frame now and then never settles:
+// docs/decisions/2026-12-04-calls-that-never-began.md).
+func (j *judge) neverBegan() []scenarios.CallRecord {
+	if j.ev == nil || j.ev.Cut != "" {
+		return nil
+	}
+	claimed := map[string]bool{}
+	for _, c := range j.ev.Calls {
+		claimed[c.Result.InvocationID] = true
+	}
+	unclaimed := map[string]bool{} // tools with an invocation no call claims: a disagreement, not a fault
+	for _, e := range j.ev.Trace {
+		if e.Kind == record.ToolInvoked && !claimed[e.InvocationID] {
+			unclaimed[e.ToolName] = true
+		}
+	}
+	var out []scenarios.CallRecord
+	for _, c := range j.ev.Calls {
+		if c.Result.Status == vocab.NoResponse && c.Result.InvocationID == "" && !unclaimed[c.Call.Tool] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // faultCode is the code a fault of this record gives a check that would
@@ -51,7 +85,7 @@ func (j *judge) faultCode() vocab.Code {
 	switch {
 	case j.ev.Cut == vocab.RunInterrupted || j.ev.Cut == vocab.BrowserLost || j.ev.Cut == vocab.RendererCrashed:
 		return j.ev.Cut
-	case j.ev.Cut != "" || len(j.ev.Faults) > 0:
+	case j.ev.Cut != "" || len(j.ev.Faults) > 0 || len(j.neverBegan()) > 0:
 		return vocab.HarnessFault
 	}
 	return ""

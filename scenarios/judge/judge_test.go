@@ -503,6 +503,22 @@ func conf01Mutations() []mutation {
 			ev.Trace[traceIndex(t, ev, record.ToolInvoked, invocationID)].ToolName = "other_tool"
 		}, vocab.Fail, []vocab.Code{vocab.EvidenceDisagrees}},
 
+		// The page API never started the call (Chromium 156's getTools()
+		// in a same-origin frame now and then never settles): no
+		// invocation in the trace, so nothing the tool did is known.
+		{"the call never began", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			r := &ev.Calls[0].Result
+			r.Status, r.Output, r.ErrorText, r.InvocationID = vocab.NoResponse, nil, "no invocation began within 3s", ""
+			ev.Trace = slices.DeleteFunc(ev.Trace, func(e record.Event) bool { return e.InvocationID == invocationID })
+		}, vocab.Inconclusive, []vocab.Code{vocab.HarnessFault}},
+
+		// Known-bad: a record that drops the call's invocation id while the
+		// trace still holds the invocation is a disagreement, not a fault.
+		{"the call claims it never began, the trace says it did", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			r := &ev.Calls[0].Result
+			r.Status, r.Output, r.ErrorText, r.InvocationID = vocab.NoResponse, nil, "no invocation began within 3s", ""
+		}, vocab.Fail, []vocab.Code{vocab.DeclarativeCompletionMissing, vocab.EvidenceDisagrees}},
+
 		{"the harness met a fault", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
 			ev.Faults = []string{"record the page: context deadline exceeded"}
 		}, vocab.Inconclusive, []vocab.Code{vocab.HarnessFault}},
