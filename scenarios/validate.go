@@ -493,9 +493,9 @@ func (sc Scenario) validatePopups(p *problems) {
 		for i, m := range list {
 			key := pathOf("expect", "popups", name, i)
 			switch vocab.Phase(m.Phase) {
-			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd:
+			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd:
 			default:
-				p.bad(key.key("phase"), "%q is not setup, agent, human or end", m.Phase)
+				p.bad(key.key("phase"), "%q is not setup, agent, human, leave or end", m.Phase)
 			}
 			if m.URL != nil {
 				checkDocument(key.key("url"), m.URL, p)
