@@ -207,7 +207,7 @@ func TestSmokeAnswersAToolThatOpensAWindow(t *testing.T) {
 	defer b.Close()
 	for _, tc := range []struct{ page, tool, url string }{
 		{"/signin", "sign_in", "/auth/popup?return="},
-		{"/basket", "start_checkout", "/pay/window?order=o-17"},
+		{"/popupshop", "start_checkout", "/pay/window?order=o-17"},
 	} {
 		rep, err := Run(t.Context(), b, srv.URL+tc.page, Options{AllowWrites: true})
 		if err != nil {
