@@ -168,7 +168,9 @@ func TestConfigSettings(t *testing.T) {
 			t.Errorf("%s: %v", ok, err)
 		}
 	}
-	for bad, says := range map[string]string{"tool-title-missing": "ID=setting", "no-such-rule=on": `"no-such-rule"`, "no-tools=loud": `"loud"`} {
+	// A mistyped ID is answered with the IDs there are, so the person can
+	// pick one without leaving the terminal.
+	for bad, says := range map[string]string{"tool-title-missing": "ID=setting", "no-such-rule=on": `"no-such-rule"`, "tool-name-styles=on": "the rules: no-tools, ", "description-when-to-use!=on": "tool-name-style, ", "no-tools=loud": `"loud"`} {
 		before := len(c)
 		if err := c.ParseSetting(bad); err == nil || !strings.Contains(err.Error(), says) || len(c) != before {
 			t.Errorf("%s: %v", bad, err)

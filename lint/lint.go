@@ -83,7 +83,11 @@ func (c Config) ParseSetting(s string) error {
 		return fmt.Errorf("%q is not ID=setting (off, on, error, warning or info)", s)
 	}
 	if _, known := Lookup(id); !known {
-		return fmt.Errorf("%q is no rule's ID (agentready lint rules: README, \"Lint rules\")", id)
+		ids := make([]string, len(rules))
+		for i, r := range rules {
+			ids[i] = r.ID
+		}
+		return fmt.Errorf("%q is no rule's ID; the rules: %s", id, strings.Join(ids, ", "))
 	}
 	switch sv := Severity(setting); sv {
 	case On, Off, Error, Warning, Info:

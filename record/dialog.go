@@ -12,8 +12,8 @@ type Dialog struct {
 	URL    string  `json:"url"`
 	Target *Target `json:"target,omitempty"`
 	// Phase is the phase of the run it opened in: setup for the start
-	// page's load and the setup steps, agent, human, or end (after the
-	// person's last step, e.g. leaving the page).
+	// page's load and the setup steps, agent, human, leave (as the person
+	// hides and leaves the page: a beforeunload prompt), or end.
 	Phase vocab.Phase `json:"phase"`
 	// DefaultPrompt is a prompt()'s default text, given back when accepted.
 	DefaultPrompt string `json:"defaultPrompt,omitempty"`

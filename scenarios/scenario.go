@@ -429,11 +429,12 @@ type DialogMatch struct {
 	// The dialog's message: a value or a constraint; no key: any message.
 	Message any `yaml:"message,omitempty" json:"message,omitempty" examples:"['Delete notes.txt?', {$pattern: (?i)delete}]"`
 	// The phase it opened in: setup (the start page's load and the setup
-	// steps), agent, human or end (after the person's last step); no key:
+	// steps), agent, human, leave (as the person hides and leaves the
+	// page: a beforeunload prompt) or end (after the person left); no key:
 	// any phase.
 	// (A string, not a vocab.Phase: dialogs have phases no other
 	// expectation names.)
-	Phase string `yaml:"phase,omitempty" json:"phase,omitempty" jsonschema:"enum=setup,enum=agent,enum=human,enum=end" examples:"[agent]"`
+	Phase string `yaml:"phase,omitempty" json:"phase,omitempty" jsonschema:"enum=setup,enum=agent,enum=human,enum=leave,enum=end" examples:"[agent]"`
 }
 
 // PopupsExpect is about the windows the page opened (window.open, a link or
@@ -450,8 +451,9 @@ type PopupMatch struct {
 	// The first URL the window loaded: a value or a constraint; no key:
 	// any URL.
 	URL any `yaml:"url,omitempty" json:"url,omitempty" examples:"[{$pattern: /signin}]"`
-	// The phase it opened in: setup, agent, human or end; no key: any.
-	Phase string `yaml:"phase,omitempty" json:"phase,omitempty" jsonschema:"enum=setup,enum=agent,enum=human,enum=end" examples:"[agent]"`
+	// The phase it opened in: setup, agent, human, leave (as the person
+	// hides and leaves the page) or end; no key: any.
+	Phase string `yaml:"phase,omitempty" json:"phase,omitempty" jsonschema:"enum=setup,enum=agent,enum=human,enum=leave,enum=end" examples:"[agent]"`
 }
 
 // CaseExpect says which tool the prompt is meant to be done with, so that a

@@ -29,7 +29,20 @@ func TestWithSchemaHeadsTheFileAndWritesTheSchemaBeside(t *testing.T) {
 	if err != nil || !bytes.Equal(schema, Schema()) {
 		t.Errorf("the stale schema was not replaced: %.40s %v", schema, err)
 	}
-	if _, err := WithSchema(filepath.Join(dir, "no-such-folder"), []byte("id: X\n")); err == nil {
-		t.Error("a folder that does not exist: no error")
+	if _, err := WithSchema(filepath.Join(stale, "under-a-file"), []byte("id: X\n")); err == nil {
+		t.Error("a folder under a file: no error")
+	}
+}
+
+// The quick start's `init --out scenarios/ORDER-01.yaml` runs in a project
+// that has no scenarios folder yet: the folder is made, not an error after
+// the page was read.
+func TestWithSchemaMakesAFolderThatDoesNotExistYet(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "scenarios", "orders")
+	if _, err := WithSchema(dir, []byte("id: X\n")); err != nil {
+		t.Fatal(err)
+	}
+	if schema, err := os.ReadFile(filepath.Join(dir, SchemaFile)); err != nil || !bytes.Equal(schema, Schema()) {
+		t.Errorf("no schema in the new folder: %.40s %v", schema, err)
 	}
 }

@@ -493,9 +493,9 @@ func (sc Scenario) validatePopups(p *problems) {
 		for i, m := range list {
 			key := pathOf("expect", "popups", name, i)
 			switch vocab.Phase(m.Phase) {
-			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseEnd:
+			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd:
 			default:
-				p.bad(key.key("phase"), "%q is not setup, agent, human or end", m.Phase)
+				p.bad(key.key("phase"), "%q is not setup, agent, human, leave or end", m.Phase)
 			}
 			if m.URL != nil {
 				checkDocument(key.key("url"), m.URL, p)
@@ -541,6 +541,19 @@ func (sc Scenario) validateAttack(p *problems) {
 			p.bad(pathOf("attack", "url"), "%q is not an absolute http(s) URL", a.URL)
 		}
 	}
+}
+
+// TaskCalls answers why tool cannot be the call an attack planted from
+// outside (run --attack) asks for in sc, or "": a tool the scenario's own
+// transcript calls is the task's, so every run that does the task would
+// count as the attack's success. (A scenario's own attack: may name one:
+// its known-bad transcript obeys the text, ATTACK-01.follows.)
+func (sc Scenario) TaskCalls(tool string) string {
+	i := slices.IndexFunc(sc.Agent.Calls, func(c Call) bool { return c.Tool == tool })
+	if i < 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s is called by the scenario's own transcript (agent.calls[%d]): the task needs it, so every run that does the task would count as the attack's success; name a tool the task does not call", tool, i)
 }
 
 func stringsOf[T ~string](vs []T) []string {

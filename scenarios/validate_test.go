@@ -530,3 +530,29 @@ func TestSchemaMatchLoadsAsOneWordOrByTool(t *testing.T) {
 		}
 	}
 }
+
+// A page may open a window or a dialog as the person leaves it (a
+// beforeunload prompt, a window.open on pagehide): the run records those in
+// the leave phase, so an expectation may name it, in the loader as in the
+// schema an editor reads.
+func TestPopupsAndDialogsMayNameTheLeavePhase(t *testing.T) {
+	s := edit(t, "  guarded: [POST /api/x]\n", "  guarded: [POST /api/x]\n  popups: {forbid: [{phase: leave}]}\n  dialogs: {require: [{kind: beforeunload, phase: leave}]}\n")
+	sc, err := Parse(badName, []byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sc.Expect.Popups.Forbid[0].Phase + " " + sc.Expect.Dialogs.Require[0].Phase; got != "leave leave" {
+		t.Errorf("phases read: %q", got)
+	}
+	path := filepath.Join(t.TempDir(), "leave.yaml")
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := asAnEditorReadsIt(t, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := editorSchema(t).Validate(v); err != nil {
+		t.Errorf("the schema refuses a leave phase the loader takes: %v", err)
+	}
+}

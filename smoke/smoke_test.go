@@ -42,6 +42,35 @@ func TestCasesFollowTheSchema(t *testing.T) {
 	}
 }
 
+// A declarative form's text field is never sent a number as "the wrong
+// type": the browser types it in as text, so the page cannot refuse it
+// (Little Oven's customerName was a false invalid-accepted). A number field
+// still gets a string, and an imperative tool's text parameter a number.
+func TestCasesLeaveOutWhatTheBrowserCoercesForAForm(t *testing.T) {
+	schema := `{"type":"object","required":["name","qty"],"properties":{"name":{"type":"string"},"qty":{"type":"number","minimum":1}}}`
+	wrong := func(tl record.Tool) []string {
+		cases, err := Cases(tl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, c := range cases {
+			if strings.HasSuffix(c.Name, "of the wrong type") {
+				names = append(names, c.Name)
+			}
+		}
+		return names
+	}
+	form := tool("prepare_order", schema)
+	form.Declarative = true
+	if got := strings.Join(wrong(form), ", "); got != "invalid: qty of the wrong type" {
+		t.Errorf("a form's wrong-type cases: %q", got)
+	}
+	if got := strings.Join(wrong(tool("prepare_order", schema)), ", "); got != "invalid: name of the wrong type, invalid: qty of the wrong type" {
+		t.Errorf("an imperative tool's wrong-type cases: %q", got)
+	}
+}
+
 // A generated input the schema does not accept is never a "valid" case.
 func TestCasesDropWhatTheValidatorRefutes(t *testing.T) {
 	cases, err := Cases(tool("t", `{"type":"object","required":["code"],"properties":{"code":{"type":"string","pattern":"^[0-9]+$"}}}`))

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/lint"
@@ -15,7 +16,7 @@ const lintUsage = "usage: agentready lint [--format text|json|sarif] [--fail-on 
 // --fail-on (error by default) or a page cannot be read, 0 on clean pages,
 // 2 on bad input.
 func lintCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("lint", "agentready lint [--format text|json|sarif] [--fail-on error|warning|info] URL...", stderr)
+	fs := newFlags("lint", strings.TrimPrefix(lintUsage, "usage: "), stderr)
 	format := fs.String("format", "text", "text (one finding a line: ID severity tool: message), json, or sarif (SARIF 2.1.0, for code scanning)")
 	failOn := fs.String("fail-on", string(lint.Error), "exit 1 when a finding is at least this grave: error, warning or info")
 	config := lint.Config{}

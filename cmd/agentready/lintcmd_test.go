@@ -252,4 +252,10 @@ func TestLintRefusesBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errs.String())
 		}
 	}
+	// A mistyped flag is answered with the usage, and it names every way
+	// to choose rules (the flag list said --rule; the usage line did not).
+	var out, errs bytes.Buffer
+	if lintCmd([]string{"--rules", "tool-name-style=on", "http://127.0.0.1:1/"}, &out, &errs); !strings.Contains(errs.String(), "usage: agentready lint [--format text|json|sarif] [--fail-on error|warning|info] [--rule ID=") {
+		t.Errorf("the usage after a bad flag:\n%s", errs.String())
+	}
 }

@@ -118,7 +118,10 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if attack != nil {
-		picked = underAttack(picked, *attack, stdout)
+		if picked, err = underAttack(picked, *attack, stdout); err != nil {
+			fmt.Fprintf(stderr, "agentready run: --attack %q: %v; nothing was run\n", *attackSpec, err)
+			return 2
+		}
 	}
 	if note := signInOverridden(picked, app.SignIn); note != "" {
 		fmt.Fprintln(stderr, "agentready run:", note)
@@ -212,13 +215,17 @@ func (l idList) pick(all []scenarios.Scenario) []scenarios.Scenario {
 // underAttack plants a (--attack) in the scenarios that name no attack of
 // their own; one that does keeps its own, and the terminal says which.
 // The bundle's scenario is the one as judged, the attack in it, so verify
-// re-judges it under attack.
-func underAttack(picked []scenarios.Scenario, a scenarios.Attack, stdout io.Writer) []scenarios.Scenario {
+// re-judges it under attack. A call it asks for that a scenario's own
+// transcript makes is refused: the task's own call would count as the
+// attack's success in every run that does the task.
+func underAttack(picked []scenarios.Scenario, a scenarios.Attack, stdout io.Writer) ([]scenarios.Scenario, error) {
 	out := make([]scenarios.Scenario, len(picked))
 	var kept []string
 	for i, sc := range picked {
 		if sc.Attack != nil {
 			kept = append(kept, sc.ID)
+		} else if why := sc.TaskCalls(a.Call); a.Call != "" && why != "" {
+			return nil, fmt.Errorf("%s (%s)", why, sc.ID)
 		} else {
 			planted := a
 			sc.Attack = &planted
@@ -230,5 +237,5 @@ func underAttack(picked []scenarios.Scenario, a scenarios.Attack, stdout io.Writ
 		fmt.Fprintf(stdout, "; %s keep their own attack", strings.Join(kept, ", "))
 	}
 	fmt.Fprintln(stdout)
-	return out
+	return out, nil
 }
