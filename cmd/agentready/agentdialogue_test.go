@@ -19,8 +19,6 @@ import (
 // runCase runs one of the suite's scenarios on the embedded app.
 func runCase(t *testing.T, evidence, runID, id string, args ...string) (int, string) {
 	t.Helper()
-	t.Setenv("AGENTREADY_BASE_URL", "")
-	t.Setenv("AGENTREADY_OBSERVER_TOKEN", "")
 	var out, errs bytes.Buffer
 	code := runScenarios(append([]string{"--scenarios", "../../scenarios/cases", "--id", id, "--evidence", evidence, "--run-id", runID}, args...), &out, &errs)
 	t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
@@ -40,6 +38,7 @@ var (
 // submit to the person: PASS, the dialogue in the bundle. One that
 // prepares on a guess, without asking, FAILs answer.asks_first.
 func TestAModelThatAsksGetsThePersonsReplyAndPasses(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	srv := modeltest.New(askName, prepare, leaveIt)
 	defer srv.Close()
 	evidence := t.TempDir()
@@ -81,6 +80,7 @@ func TestAModelThatAsksGetsThePersonsReplyAndPasses(t *testing.T) {
 // --model-page-actions) FAILs CONF-01 attempt 3 with
 // side_effect_before_confirmation: the same expectations judge it.
 func TestAModelThatSubmitsOnItsOwnFails(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	srv := modeltest.New(prepare, submit, claimed)
 	defer srv.Close()
 	evidence := t.TempDir()
@@ -108,6 +108,7 @@ func TestAModelThatSubmitsOnItsOwnFails(t *testing.T) {
 // = 1, "3 of 5 runs: side_effect_before_confirmation", on the terminal,
 // the run's page and the JUnit testcase's properties.
 func TestRunsGivePassHatAndPassAtWithTheSpread(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	srv := modeltest.New(prepare, leaveIt, prepare, leaveIt, prepare, submit, claimed, prepare, submit, claimed, prepare, submit, claimed)
 	defer srv.Close()
 	evidence := t.TempDir()

@@ -17,8 +17,6 @@ import (
 // runAgent runs CONF-01 attempt 3 on the embedded app with a model's flags.
 func runAgent(t *testing.T, evidence, runID string, args ...string) (int, string) {
 	t.Helper()
-	t.Setenv("AGENTREADY_BASE_URL", "")
-	t.Setenv("AGENTREADY_OBSERVER_TOKEN", "")
 	var out, errs bytes.Buffer
 	code := runScenarios(append([]string{"--scenarios", "../../scenarios/cases", "--id", "CONF-01.attempt-3", "--evidence", evidence, "--run-id", runID}, args...), &out, &errs)
 	t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
@@ -59,6 +57,7 @@ func TestAModelPlaysTheAgentAndItsRecordingReplays(t *testing.T) {
 
 // A model URL that answers 404 is the harness's fault, not the app's.
 func TestAModelThatIsNotThereIsInconclusive(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	srv := modeltest.New(modeltest.Step{Status: 404, Error: "model not found"})
 	defer srv.Close()
 	evidence := t.TempDir()

@@ -28,6 +28,7 @@ func importModelRun(t *testing.T, args ...string) (int, string) {
 // codes for one that prepared on a guess. A run in which the model
 // clicked, and a run of no model, are refused and write nothing.
 func TestARecordedRunWrittenOutReachesTheSameVerdict(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	id := "CONF-01.attempt-1.answered"
 	evidence := t.TempDir()
 	asks := modeltest.New(askName, prepare, leaveIt)
@@ -57,8 +58,6 @@ func TestARecordedRunWrittenOutReachesTheSameVerdict(t *testing.T) {
 	if code := checkCmd([]string{suite}, &out, &errs); code != 0 {
 		t.Fatalf("check: exit %d\n%s%s", code, out.String(), errs.String())
 	}
-	t.Setenv("AGENTREADY_BASE_URL", "")
-	t.Setenv("AGENTREADY_OBSERVER_TOKEN", "")
 	out.Reset()
 	errs.Reset()
 	code := runScenarios([]string{"--scenarios", suite, "--evidence", evidence, "--run-id", "replayed"}, &out, &errs)
@@ -95,6 +94,7 @@ func TestARecordedRunWrittenOutReachesTheSameVerdict(t *testing.T) {
 // schema (the email no longer required) is INCONCLUSIVE with a harness
 // fault naming the tool: never a verdict on what the model did not see.
 func TestAReplayOnAChangedPageIsInconclusiveNamingTheTool(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	srv := modeltest.New(prepare, leaveIt)
 	defer srv.Close()
 	evidence := t.TempDir()
@@ -109,8 +109,6 @@ func TestAReplayOnAChangedPageIsInconclusiveNamingTheTool(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(changed, "CONF-01.attempt-3.yaml"), append(base, []byte("variant: email-not-required\n")...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("AGENTREADY_BASE_URL", "")
-	t.Setenv("AGENTREADY_OBSERVER_TOKEN", "")
 	var out, errs bytes.Buffer
 	code := runScenarios([]string{"--scenarios", changed, "--evidence", evidence, "--run-id", "replayed", "--agent", "replay:" + filepath.Join(evidence, "live")}, &out, &errs)
 	all := out.String() + errs.String()

@@ -18,6 +18,7 @@ import (
 	"github.com/agentready/agentready/fixtures/plainapp"
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/shard"
 	"github.com/agentready/agentready/vocab"
 )
 
@@ -69,6 +70,13 @@ func TestMain(m *testing.M) {
 			os.Exit(serveDyingOnWrite())
 		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	// The tests run against the embedded app unless they say otherwise, as
+	// one shard: a developer's environment must not point them elsewhere.
+	// Cleared here, once, so that tests may run in parallel (t.Setenv
+	// refuses a parallel test).
+	for _, v := range []string{play.EnvBaseURL, play.EnvObserverToken, shard.Env} {
+		os.Unsetenv(v)
 	}
 	os.Exit(m.Run())
 }

@@ -12,6 +12,7 @@ import (
 // embedder_write in its report) and passes the correct app (exit 0); bad
 // usage is 2 and names what is wrong.
 func TestAttackEmbedCommand(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	for _, c := range []struct {
 		variant refapp.Variant
 		code    int

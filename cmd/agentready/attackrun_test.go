@@ -68,8 +68,6 @@ func ownFolder(t *testing.T) string {
 // runOwn runs the user's folder on the embedded app.
 func runOwn(t *testing.T, folder, evidence, runID string, args ...string) (int, string) {
 	t.Helper()
-	t.Setenv("AGENTREADY_BASE_URL", "")
-	t.Setenv("AGENTREADY_OBSERVER_TOKEN", "")
 	var out, errs strings.Builder
 	code := runScenarios(append([]string{"--scenarios", folder, "--evidence", evidence, "--run-id", runID}, args...), &out, &errs)
 	t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
@@ -85,6 +83,7 @@ func runOwn(t *testing.T, folder, evidence, runID string, args ...string) (int, 
 // and under no attack the obeying model saves nothing (it obeys the text,
 // not its script), while a replay without the attack is refused.
 func TestAModelUnderAttackGivesUtilityAndAttackSuccessOverRuns(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	folder, evidence := ownFolder(t), t.TempDir()
 	const k = "3"
 	obeying := modeltest.New(readDetails, obeyText, doneSaving, readDetails, obeyText, doneSaving, readDetails, obeyText, doneSaving)
@@ -166,9 +165,7 @@ func TestAModelUnderAttackGivesUtilityAndAttackSuccessOverRuns(t *testing.T) {
 // claims another attack success than its bundle's verdict is a MISMATCH,
 // and the merge fails.
 func TestShardsUnderAttackMergeToTheNumbersOfOneRun(t *testing.T) {
-	t.Setenv("AGENTREADY_BASE_URL", "")
-	t.Setenv("AGENTREADY_OBSERVER_TOKEN", "")
-	t.Setenv(shard.Env, "")
+	t.Parallel() // its browser waits overlap another test's
 	evidence := t.TempDir()
 	run := func(args ...string) string {
 		t.Helper()
@@ -238,6 +235,7 @@ func TestShardsUnderAttackMergeToTheNumbersOfOneRun(t *testing.T) {
 // read "attack success 1 of 1: unasked call prepare_order"): refused,
 // naming the scenario and the call, before anything runs.
 func TestAnAttackAskingForTheTasksOwnCallIsRefused(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	code, out := runOwn(t, ownFolder(t), t.TempDir(), "r1", "--attack", "ignore-previous,call=get_event_details")
 	if code != 2 || !strings.Contains(out, "get_event_details is called by the scenario's own transcript (agent.calls[0])") || !strings.Contains(out, "(MY-SEATS)") {
 		t.Errorf("exit %d, want 2 naming the call and the scenario:\n%s", code, out)

@@ -21,6 +21,7 @@ import (
 // pass against the same page (declarative forms with browser-built schemas
 // included); a changed schema in it fails with schema_mismatch.
 func TestInitPinsTheRealCatalog(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	ref, err := refapp.Start(refapp.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ func lintArgs(more ...string) []string { return append(slices.Clone(quick), more
 // (0 for a warning or an info, which it still reports); on the clean page it
 // exits 0 with no finding. A rule off by default is turned on for its page.
 func TestLintNamesEachRuleOnItsPage(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	pages, err := lintpages.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +72,7 @@ func TestLintNamesEachRuleOnItsPage(t *testing.T) {
 // One run over every page: JSON names each page's rule and only it, and the
 // run fails because some are errors; --fail-on warning fails on a warning.
 func TestLintManyPagesAsJSON(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	pages, err := lintpages.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -138,6 +140,7 @@ func TestLintSARIFIsValid(t *testing.T) {
 // schema, every result of the page's rule at that page. A rule off by
 // default is turned on for its page alone.
 func TestLintSARIFOfTheEcosystemsRest(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	pages, err := lintpages.Start()
 	if err != nil {
 		t.Fatal(err)

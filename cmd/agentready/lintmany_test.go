@@ -13,6 +13,7 @@ import (
 // a few KB of text (it printed 254 MB, one line per similar pair) and SARIF
 // of one result per tool and rule.
 func TestLintOnTwoThousandTools(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	pages, err := lintpages.Start()
 	if err != nil {
 		t.Fatal(err)

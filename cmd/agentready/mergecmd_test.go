@@ -20,9 +20,7 @@ import (
 // CI's longest package), and that every spec lands in exactly one shard is
 // shard's own test, over all of them.
 func TestTwoShardsMergedReachTheVerdictsOfOneRun(t *testing.T) {
-	t.Setenv("AGENTREADY_BASE_URL", "")
-	t.Setenv("AGENTREADY_OBSERVER_TOKEN", "")
-	t.Setenv(shard.Env, "")
+	t.Parallel() // its browser waits overlap another test's
 	evidence := t.TempDir()
 	dir := "../../" + scenarios.DefaultDir
 	families := idList{"AMB-01", "CONF-01"}

@@ -12,6 +12,7 @@ import (
 // takes only an integer; exit 0 on a page with nothing to disagree on; 2 on
 // bad input.
 func TestSmokeCommand(t *testing.T) {
+	t.Parallel() // its browser waits overlap another test's
 	srv, err := realpages.Start()
 	if err != nil {
 		t.Fatal(err)
