@@ -16,13 +16,17 @@ import (
 // AttachFlags are the switches the harness relies on that a browser it
 // starts gets from it, and a browser started by hand must be given (the
 // README lists them in the command to start one): a page clock that stops
-// after a navigation without BackForwardCache off, and timers of a page the
+// after a navigation without BackForwardCache off, timers of a page the
 // browser counts as in the background that run late without the three
-// background switches.
+// background switches, and a window a tool opens (window.open outside a
+// click: a sign-in or payment popup), which the popup blocker answers with
+// null (measured on Chromium 156; chromedp and chromedriver pass
+// --disable-popup-blocking to the browsers they start).
 var AttachFlags = []string{
 	"--disable-background-timer-throttling",
 	"--disable-backgrounding-occluded-windows",
 	"--disable-renderer-backgrounding",
+	"--disable-popup-blocking",
 }
 
 // checkAttachedFlags fails an attached browser fast, naming the switch it
@@ -56,7 +60,7 @@ func attachedFlagsProblem(args []string) error {
 		return nil
 	}
 	//lint:ignore ST1005 a message for a person, in sentences, printed as the run's first and only failure
-	return fmt.Errorf("%w: the browser at %s was started without %s.\n  The suite relies on it (a page clock that goes on after a navigation, timers that are not throttled);\n  start Chromium with the flags the README gives (section Browser), or leave %s unset and the suite starts one itself.",
+	return fmt.Errorf("%w: the browser at %s was started without %s.\n  The suite relies on it (a page clock that goes on after a navigation, timers that are not throttled, windows a tool opens);\n  start Chromium with the flags the README gives (section Browser), or leave %s unset and the suite starts one itself.",
 		ErrPreflight, EnvBrowserURL, strings.Join(missing, " "), EnvBrowserURL)
 }
 

@@ -43,6 +43,9 @@ func TestAnAttachedBrowserNeedsTheSuitesFlags(t *testing.T) {
 	}{
 		{"--disable-renderer-backgrounding", "started without --disable-renderer-backgrounding."},
 		{"--disable-background-timer-throttling", "started without --disable-background-timer-throttling."},
+		// A tool's window.open is blocked without it (SIGNIN-01 on a
+		// browser started so: the tool threw, no popup).
+		{"--disable-popup-blocking", "started without --disable-popup-blocking."},
 		{"--disable-features=Translate,BackForwardCache", "started without --disable-features=" + DisabledFeatures + "."},
 	} {
 		var args []string

@@ -40,7 +40,7 @@ func GridArgs() []string {
 		"--enable-features=" + Features, "--disable-features=" + DisabledFeatures,
 		"--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--disable-background-timer-throttling", "--disable-backgrounding-occluded-windows", "--disable-renderer-backgrounding",
-		"--disable-ipc-flooding-protection", "--disable-hang-monitor", "--disable-dev-shm-usage", "--disable-breakpad",
+		"--disable-popup-blocking", "--disable-ipc-flooding-protection", "--disable-hang-monitor", "--disable-dev-shm-usage", "--disable-breakpad",
 		"--force-color-profile=srgb", "--password-store=basic"}
 }
 
