@@ -45,7 +45,10 @@ run_id=grid-$(date -u +%Y%m%dT%H%M%SZ)
 make --no-print-directory scenario ID='CONF-01 || server-rules' RUN_ID="$run_id" REPORTS="$work/reports" EVIDENCE="$work/evidence" PROCS=1 \
   > "$work/specs.log" 2>&1 || { grep -A8 'FAILED\]' "$work/specs.log" | head -60; tail -8 "$work/specs.log"; fail "the specs through the grid failed"; }
 grep -E '^(verify|scenario):' "$work/specs.log"
-grep -q '^verify: 3 passed, 0 failed$' "$work/specs.log" || fail "CONF-01's 3 bundles did not all verify"
+# Every CONF-01 bundle the run wrote (its attempts and their companions) verifies.
+n=$(find "$work/evidence/$run_id" -mindepth 1 -maxdepth 1 -type d -name 'CONF-01*' | wc -l)
+[ "$n" -ge 3 ] || fail "only $n CONF-01 bundles were written"
+grep -q "^verify: $n passed, 0 failed\$" "$work/specs.log" || fail "CONF-01's $n bundles did not all verify"
 grep -q '"chromium": "Chrome/' "$work/evidence/$run_id/CONF-01.attempt-3/manifest.json" || fail "the bundle does not name the grid's Chromium"
 "$work/agentready" run --id CONF-01 --evidence "$work/evidence" --run-id "$run_id-run" > "$work/run.log" 2>&1 || { cat "$work/run.log"; fail "agentready run through the grid failed"; }
 grep -E '^(verify|run):' "$work/run.log"
