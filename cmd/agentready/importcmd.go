@@ -57,18 +57,8 @@ func importCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready import: %s: %v; nothing was written\n", fs.Arg(0), err)
 		return 2
 	}
-	if target == "-" {
-		_, _ = stdout.Write(scenarios.HeadedBySchema(y))
-		return 0
-	}
-	// The file names its schema, written beside it, for the user's editor.
-	if y, err = scenarios.WithSchema(filepath.Dir(target), y); err != nil {
-		fmt.Fprintf(stderr, "agentready import: %v\n", err)
-		return 1
-	}
-	if err := os.WriteFile(target, y, 0o644); err != nil {
-		fmt.Fprintln(stderr, "agentready import:", err)
-		return 1
+	if code, done := writeScenario(target, y, stdout, stderr); done {
+		return code
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d call(s), final words %s; check its expectations and add what the trace cannot show (see the file's header)\n",
 		target, len(tr.Calls), map[bool]string{true: "recorded", false: "absent"}[tr.Final != nil])
@@ -115,18 +105,29 @@ func importModel(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready import: %s: %v; nothing was written\n", dir, err)
 		return 2
 	}
-	if target == "-" {
-		_, _ = stdout.Write(scenarios.HeadedBySchema(y))
-		return 0
-	}
-	if y, err = scenarios.WithSchema(filepath.Dir(target), y); err != nil {
-		fmt.Fprintf(stderr, "agentready import: %v\n", err)
-		return 1
-	}
-	if err := os.WriteFile(target, y, 0o644); err != nil {
-		fmt.Fprintln(stderr, "agentready import:", err)
-		return 1
+	if code, done := writeScenario(target, y, stdout, stderr); done {
+		return code
 	}
 	fmt.Fprintf(stdout, "wrote %s: the model's transcript, known %s; agentready run --scenarios %s replays it without the model\n", target, b.Verdict.Outcome, filepath.Dir(target))
 	return 0
+}
+
+// writeScenario writes an imported scenario file to target ("-": stdout),
+// headed by its schema line, with the schema beside it for the user's
+// editor. done is true when the command ends here (stdout, or an error),
+// with its exit code.
+func writeScenario(target string, y []byte, stdout, stderr io.Writer) (code int, done bool) {
+	if target == "-" {
+		_, _ = stdout.Write(scenarios.HeadedBySchema(y))
+		return 0, true
+	}
+	y, err := scenarios.WithSchema(filepath.Dir(target), y)
+	if err == nil {
+		err = os.WriteFile(target, y, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready import:", err)
+		return 1, true
+	}
+	return 0, false
 }

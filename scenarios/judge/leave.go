@@ -64,17 +64,11 @@ func (j *judge) judgeGuardedOnLeave(guarded []scenarios.RequestLine) {
 	for i, g := range guarded {
 		method, p, _ := g.Split()
 		id := fmt.Sprintf("guarded[%d] %s (leave)", i, g)
-		byNet, netAt, haveNet := j.netCount(vocab.PhaseLeave, method, p)
-		byJournal, journalAt, haveJournal := j.journalCount(vocab.PhaseLeave, method, p)
-		if !haveNet && !haveJournal {
+		src, n, refs, ok := j.writesIn(vocab.PhaseLeave, method, p)
+		if !ok {
 			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, 0, nil, "neither the network log nor the journal of the leave phase was recorded").at(scenarios.WindowRef(vocab.PhaseLeave))
 			continue
 		}
-		src, n := vocab.SrcNetwork, byNet
-		if !haveNet || byJournal > byNet {
-			src, n = vocab.SrcJournal, byJournal
-		}
-		refs := both(netAt, journalAt, vocab.PhaseLeave)
 		if n > 0 {
 			j.fail(id, src, vocab.SideEffectOnLeave, 0, n, fmt.Sprintf("%s happened %d time(s) as the person hid and left the page, after their last step", g, n)).at(refs...)
 		} else {
