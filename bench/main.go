@@ -170,7 +170,7 @@ func timeSuite() ([]suiteRun, error) {
 			fmt.Sscanf(string(data), "%d", &kb)
 			r.PeakRSSKB = max(r.PeakRSSKB, kb)
 		}
-		fmt.Printf("  whole suite, %d process(es): %.1f s wall, peak RSS %d MB (target ≤ 20 s at 2)\n", procs, r.WallS, r.PeakRSSKB/1024)
+		fmt.Printf("  whole suite, %d process(es): %.1f s wall, peak RSS %d MB (target ≤ %.0f s at 2)\n", procs, r.WallS, r.PeakRSSKB/1024, targetSuiteWallS)
 		runs = append(runs, r)
 	}
 	return runs, nil
@@ -352,11 +352,11 @@ func report(ways []*way, evidenceShare []float64, chromium string) map[string]an
 		"suiteOverPlaywright":  all[1].Median / all[2].Median,
 		"evidenceShareOfSuite": share,
 		"chromium":             chromium,
-		"targets":              map[string]float64{"suiteOverFloor": 1.3, "suiteOverPlaywright": 1.0, "evidenceShareOfSuite": 0.10},
+		"targets":              map[string]float64{"suiteOverFloor": targetOverFloor, "suiteOverPlaywright": targetOverPlaywright, "evidenceShareOfSuite": targetEvidenceShare},
 	}
-	fmt.Printf("  ratio suite/floor      %.2f (target ≤ 1.30)\n", res["suiteOverFloor"])
-	fmt.Printf("  ratio suite/playwright %.2f (target ≤ 1.00)\n", res["suiteOverPlaywright"])
-	fmt.Printf("  evidence writing       %.1f%% of the suite's time (target ≤ 10%%; seal, report, hashes, files)\n", 100*share)
+	fmt.Printf("  ratio suite/floor      %.2f (target ≤ %.2f)\n", res["suiteOverFloor"], targetOverFloor)
+	fmt.Printf("  ratio suite/playwright %.2f (target ≤ %.2f)\n", res["suiteOverPlaywright"], targetOverPlaywright)
+	fmt.Printf("  evidence writing       %.1f%% of the suite's time (target ≤ %.0f%%; seal, report, hashes, files)\n", 100*share, 100*targetEvidenceShare)
 	return res
 }
 
@@ -400,3 +400,13 @@ func cpuTimes() (idle, total uint64) {
 	}
 	return idle, total
 }
+
+// The targets the bench prints beside its figures: issue 29's (the suite
+// against the bare-chromedp floor and Playwright on CONF-01 attempt 3, and
+// the whole e2e suite's wall time on this 2-core machine), declared once.
+const (
+	targetOverFloor      = 1.20
+	targetOverPlaywright = 0.90
+	targetEvidenceShare  = 0.10
+	targetSuiteWallS     = 45.0
+)
