@@ -255,6 +255,10 @@ type ReplayRun struct {
 	// Missing says the fault is a gap in the record (no network log, a
 	// body the log did not keep): evidence_missing, not harness_fault.
 	Missing bool `json:"missing,omitempty"`
+	// Before is the app's state read just before it when something the
+	// run did first could change it by itself (expired: the app's clock
+	// moved); nil: the state after the run before it.
+	Before *record.Snapshot `json:"before,omitempty"`
 	// After is the app's state read after it; nil when it has none (no
 	// probes, no observer) or the run was skipped.
 	After *record.Snapshot `json:"after,omitempty"`

@@ -50,8 +50,17 @@ func (j *judge) judgeReplays() {
 			continue
 		}
 		before := prev
-		if run.After != nil {
+		if run.Before != nil {
+			before = run.Before
+		}
+		switch {
+		case run.After != nil:
 			prev = run.After
+		case len(run.Sent) > 0:
+			// What a send whose after was not read did (a copy the
+			// client gave up on may still land) is unknown: the next
+			// replay has no state to be held against.
+			prev = nil
 		}
 		if entry := plan[run.Entry]; entry.Off == "" && entry.Rule(run.Kind).Off == "" {
 			j.judgeReplay(i, entry, run, before)

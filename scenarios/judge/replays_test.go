@@ -1,10 +1,13 @@
 package judge
 
 import (
+	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge/judgetest"
 	"github.com/agentready/agentready/vocab"
@@ -248,5 +251,65 @@ func TestReplaysTurnedOffForARunAreOneSkip(t *testing.T) {
 	wantVerdict(t, v, vocab.Pass)
 	if len(v.Skipped) != 1 || v.Skipped[0].ID != "replays" || !strings.Contains(v.Skipped[0].Reason, "--replays off") {
 		t.Errorf("skipped %v", v.Skipped)
+	}
+}
+
+// moved answers s with one source's document replaced: a state some
+// effect changed.
+func moved(s *record.Snapshot) *record.Snapshot {
+	out := &record.Snapshot{Docs: maps.Clone(s.Docs)}
+	for src := range out.Docs {
+		out.Docs[src] = json.RawMessage(`{"moved":true}`)
+		break
+	}
+	return out
+}
+
+// A copy the client gave up on may still land: the replay after it has no
+// state to be held against (not FAIL for the earlier copy's effect). Known
+// bad: the same run with no_csrf's state read after it fails the next
+// replay for that effect.
+func TestAReplayAfterAnUnreadSendHasNoBefore(t *testing.T) {
+	setUp := func(readAfter bool) Verdict {
+		sc, ev := judgetest.Conf01Replayed(t)
+		nc := judgetest.ReplayRun(ev, vocab.ReplayNoCSRF)
+		nc.Sent[0] = scenarios.ReplaySend{Method: "POST", Path: "/api/registrations", Error: "context deadline exceeded"}
+		landed := moved(ev.Replays.Base)
+		from := false
+		for i := range ev.Replays.Runs {
+			if from {
+				ev.Replays.Runs[i].After = landed
+			}
+			from = from || ev.Replays.Runs[i].Kind == vocab.ReplayNoCSRF
+		}
+		nc.After = nil
+		if readAfter {
+			nc.After = ev.Replays.Base // read before the copy landed
+		}
+		return Judge(sc, ev)
+	}
+	if c, _ := replayCheck(setUp(false), vocab.ReplayStale); c.Status == vocab.CheckFail {
+		t.Errorf("stale after an unread send: %+v", c)
+	}
+	if c, _ := replayCheck(setUp(true), vocab.ReplayStale); c.Status != vocab.CheckFail || c.Code != vocab.ReplaySecondEffect {
+		t.Errorf("known bad, stale after a read send whose effect came later: %+v", c)
+	}
+}
+
+// The expired replay is held against the state read after the app's clock
+// moved, which may change the state by itself; known bad: without that
+// read, the clock's own change is the replay's second effect.
+func TestAnExpiredReplayIsHeldAgainstTheStateAfterTheClockMoved(t *testing.T) {
+	for _, readBefore := range []bool{true, false} {
+		sc, ev := judgetest.Conf01Replayed(t)
+		exp := judgetest.ReplayRun(ev, vocab.ReplayExpired)
+		exp.After = moved(ev.Replays.Base)
+		if readBefore {
+			exp.Before = exp.After
+		}
+		c, _ := replayCheck(Judge(sc, ev), vocab.ReplayExpired)
+		if fails := c.Status == vocab.CheckFail && c.Code == vocab.ReplaySecondEffect; fails == readBefore {
+			t.Errorf("state read after the clock moved %v: %+v", readBefore, c)
+		}
 	}
 }

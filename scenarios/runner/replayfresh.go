@@ -295,6 +295,9 @@ func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w 
 			return
 		}
 		run.Clock = d.String()
+		// Moving the clock may change the state by itself (a hold that
+		// lapses): the replay is held against the state after the move.
+		run.Before = p.state(ctx)
 	}
 	reqs := []*outgoing{req}
 	if run.Kind == vocab.ReplayRace {

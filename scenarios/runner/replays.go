@@ -175,6 +175,10 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 		}
 	}
 	p.records.Base = p.state(ctx)
+	// Every expired replay after all the others: the clock it moves
+	// forward would expire the fresh confirmations of another entry's
+	// kinds, which the app would then refuse for that alone.
+	slices.SortStableFunc(jobs, func(a, b *job) int { return expiredLast(a.run.Kind, b.run.Kind) })
 	for _, j := range jobs {
 		if j.run.Skipped == "" && j.run.Fault == "" && ctx.Err() == nil {
 			p.perform(ctx, j.entry, j.w, j.fresh, &j.run)
@@ -240,4 +244,16 @@ func (r *runner) prerequisites(w *record.Request) []record.Request {
 		}
 	}
 	return out
+}
+
+// expiredLast orders replay kinds so that the expired one comes after the
+// others (a comparison for a stable sort).
+func expiredLast(a, b vocab.ReplayKind) int {
+	rank := func(k vocab.ReplayKind) int {
+		if k == vocab.ReplayExpired {
+			return 1
+		}
+		return 0
+	}
+	return rank(a) - rank(b)
 }
