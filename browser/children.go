@@ -227,12 +227,10 @@ func (t *Tab) setUp(c *child) {
 	send(network.CommandEnable, netlog.EnableParams)
 	if c.typ == "iframe" || c.typ == "page" {
 		send(page.CommandEnable, nil) // its dialogs are reported on its own session (dialogs.go)
-		// Its tools are reported on its own session only, and only to a
-		// WebMCP domain on before its document loads (frametools.go).
+		// Its tools (a cross-site iframe's, a popup's) are reported on its
+		// own session only, and only to a WebMCP domain on before its
+		// document loads (frametools.go, popups.go).
 		send(cdpwebmcp.CommandEnable, nil)
-	}
-	if c.typ == "page" {
-		send(cdpwebmcp.CommandEnable, nil) // a popup's tools (popups.go)
 	}
 	if c.typ == "iframe" || c.typ == "worker" || c.typ == "page" {
 		send(target.CommandSetAutoAttach, autoAttach)

@@ -4,9 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/chromedp/cdproto/webmcp"
-	"github.com/chromedp/chromedp"
-
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/vocab"
 )
@@ -63,7 +60,7 @@ func (c *Client) InvokeCanceling(ctx context.Context, name, frame string, input 
 		return a.res, a.err
 	}
 	bound, cancelBound := c.within(ctx, c.bound())
-	_, cancelErr := chromedp.Call(bound, webmcp.CancelInvocation, webmcp.CancelInvocationParams{InvocationID: inv.InvocationID})
+	cancelErr := c.cancelInvocation(bound, inv.InvocationID)
 	ev, waitErr := c.trace.WaitFor(bound, mark, "toolResponded of "+inv.InvocationID, answered)
 	cancelBound()
 	stop() // a page-API promise of a canceled call may never settle

@@ -376,14 +376,22 @@ func (c *Client) noResponse(ctx context.Context, res record.Result, mark int, na
 		c.OnNoResponse(after, res)
 	}
 	if res.InvocationID != "" {
-		cancelParams := webmcp.CancelInvocationParams{InvocationID: res.InvocationID}
-		if s := c.session(c.invocationFrame(res.InvocationID)); s != nil {
-			_, _ = cdp.Call(after, s, webmcp.CancelInvocation, cancelParams)
-		} else {
-			_, _ = chromedp.Call(after, webmcp.CancelInvocation, cancelParams)
-		}
+		_ = c.cancelInvocation(after, res.InvocationID)
 	}
 	return res
+}
+
+// cancelInvocation asks the browser to cancel invocation id on the session
+// that runs it: a cross-site frame's own, else the page's.
+func (c *Client) cancelInvocation(ctx context.Context, id string) error {
+	params := webmcp.CancelInvocationParams{InvocationID: id}
+	var err error
+	if s := c.session(c.invocationFrame(id)); s != nil {
+		_, err = cdp.Call(ctx, s, webmcp.CancelInvocation, params)
+	} else {
+		_, err = chromedp.Call(ctx, webmcp.CancelInvocation, params)
+	}
+	return err
 }
 
 // session answers the session that reports the frame's tools, nil for the
