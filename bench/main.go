@@ -30,6 +30,7 @@ import (
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/fixtures/refapp"
+	"github.com/agentready/agentready/internal/laps"
 	"github.com/agentready/agentready/play"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
@@ -78,15 +79,17 @@ func run(n int, out, pwDir string, wholeSuite bool) error {
 	defer os.RemoveAll(bundles)
 
 	var evidenceShare []float64
+	stages := &stageTimes{}
 	ways := []*way{
 		{name: "floor (bare chromedp)", run: func() (time.Duration, error) {
 			took, _, err := floor(b)
 			return took, err
 		}},
 		{name: "suite (scenario + bundle)", run: func() (time.Duration, error) {
-			total, writing, err := suite(context.Background(), b, sc, bundles)
+			total, writing, took, err := suite(context.Background(), b, sc, bundles)
 			if err == nil {
 				evidenceShare = append(evidenceShare, float64(writing)/float64(total))
+				stages.add(took)
 			}
 			return total, err
 		}},
@@ -114,6 +117,7 @@ func run(n int, out, pwDir string, wholeSuite bool) error {
 		}
 	}
 	res := report(ways, evidenceShare, b.Version.Product)
+	res["suiteStages"] = stages.report()
 	if wholeSuite {
 		pw.close()
 		_ = release()
@@ -238,20 +242,56 @@ func (p *registrationPosts) count() int64 { return p.n.Load() }
 // suite is the scenario as the e2e suite plays it (play.Scenario: a fresh
 // reference app and tab, the recording, the sealed bundle); writing is the
 // share of sealing and writing the bundle.
-func suite(ctx context.Context, b *browser.Browser, sc scenarios.Scenario, dir string) (total, writing time.Duration, err error) {
+func suite(ctx context.Context, b *browser.Browser, sc scenarios.Scenario, dir string) (total, writing time.Duration, stages []laps.Lap, err error) {
 	start := time.Now()
+	ctx, watch := laps.Start(ctx)
 	s, err := play.Scenario(ctx, sc, play.Options{Browser: b, RunID: "bench", Dir: dir})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
+	laps.Mark(ctx, "close the app")
 	if s.Verdict.Outcome != vocab.Pass {
-		return 0, 0, fmt.Errorf("the scenario did not pass:\n%s", judge.Explain(s.Verdict))
+		return 0, 0, nil, fmt.Errorf("the scenario did not pass:\n%s", judge.Explain(s.Verdict))
 	}
 	// The next tab is opened ahead, and this one closed, in the background; a
 	// scenario costs until that is done too, and the other ways must not
 	// share the machine with it.
 	b.Settle()
-	return time.Since(start), s.Writing, nil
+	laps.Mark(ctx, "the next tab opening, this one closing")
+	return time.Since(start), s.Writing, watch.Laps(), nil
+}
+
+// stageTimes gathers the suite's stages over its iterations.
+type stageTimes struct {
+	order []string
+	took  map[string][]time.Duration
+}
+
+func (s *stageTimes) add(laps []laps.Lap) {
+	if s.took == nil {
+		s.took = map[string][]time.Duration{}
+	}
+	for _, l := range laps {
+		if _, ok := s.took[l.Stage]; !ok {
+			s.order = append(s.order, l.Stage)
+		}
+		s.took[l.Stage] = append(s.took[l.Stage], l.Took)
+	}
+}
+
+// report prints the median of each stage, in the order the stages first
+// ran, and returns them (ms) for the JSON.
+func (s *stageTimes) report() []map[string]any {
+	var out []map[string]any
+	fmt.Println("  where the suite's time goes (median per stage; stages met more than once are summed per run):")
+	for _, stage := range s.order {
+		d := slices.Clone(s.took[stage])
+		slices.Sort(d)
+		ms := float64(d[len(d)/2]) / float64(time.Millisecond)
+		fmt.Printf("    %-42s %7.1f ms\n", stage, ms)
+		out = append(out, map[string]any{"stage": stage, "medianMs": ms})
+	}
+	return out
 }
 
 type playwright struct {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/internal/laps"
 	"github.com/agentready/agentready/scenarios"
 )
 
@@ -48,12 +49,29 @@ func TestFloorAndSuiteWaysOnce(t *testing.T) {
 		}
 		dir := t.TempDir()
 		var total, writing time.Duration
+		var stages []laps.Lap
 		within(t, 10*time.Second, func() (err error) {
-			total, writing, err = suite(t.Context(), b, sc, dir) // it fails unless the scenario passed
+			total, writing, stages, err = suite(t.Context(), b, sc, dir) // it fails unless the scenario passed
 			return err
 		})
 		if writing <= 0 || writing >= total {
 			t.Errorf("evidence writing took %v of %v", writing, total)
+		}
+		// The breakdown reaches into the runner and the seal, and its
+		// stages add up to no more than the whole.
+		var sum time.Duration
+		seen := map[string]bool{}
+		for _, l := range stages {
+			sum += l.Took
+			seen[l.Stage] = true
+		}
+		for _, want := range []string{"the app and a tab", "open the start page", "the agent's calls", "replays", "seal (redact, judge)", "write the bundle"} {
+			if !seen[want] {
+				t.Errorf("the suite's stages lack %q: %v", want, stages)
+			}
+		}
+		if sum > total {
+			t.Errorf("the stages sum to %v, more than the whole %v", sum, total)
 		}
 		for _, name := range []string{bundle.VerdictFile, bundle.ManifestFile, bundle.IndexFile} {
 			if _, err := os.Stat(filepath.Join(dir, "CONF-01.attempt-3", name)); err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/agentready/agentready/appserver"
 	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/internal/laps"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/results"
@@ -109,6 +110,7 @@ func Start(ctx context.Context, sc scenarios.Scenario, o Options) (*Play, error)
 	if err != nil {
 		return nil, err
 	}
+	laps.Mark(ctx, "the app and a tab")
 	film := NewFilm(t.Tab)
 	t.AtMark, t.Agent = film.AtMark, o.Agent
 	if o.Live != nil {
@@ -185,11 +187,13 @@ func (p *Play) seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error)
 	sealing := time.Now()
 	b, err := bundle.Seal(meta, sc, ev)
 	writing := time.Since(sealing)
+	laps.Mark(ctx, "seal (redact, judge)")
 	if err != nil {
 		<-shot
 		return Sealed{Row: p.unsealed(sc, err)}, err
 	}
 	b.Screenshot = <-shot
+	laps.Mark(ctx, "wait for pictures")
 	b.Frames = p.film.Frames()
 	if len(ev.Faults) > 0 || !judge.AsMeant(sc, b.Verdict) {
 		b.Failure = b.Screenshot
@@ -199,6 +203,7 @@ func (p *Play) seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error)
 		return Sealed{Row: p.unsealed(sc, err), Verdict: b.Verdict}, err
 	}
 	writing += time.Since(writeStart)
+	laps.Mark(ctx, "write the bundle")
 	row := results.Of(p.Dir, sc, b, time.Since(p.start))
 	row.Run = p.o.Run
 	return Sealed{Row: row, Verdict: b.Verdict, Writing: writing}, nil

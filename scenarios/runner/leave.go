@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agentready/agentready/internal/laps"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
 )
@@ -48,7 +49,9 @@ func (r *runner) leave(ctx context.Context) {
 		return
 	}
 	r.mark(ctx, vocab.PhaseLeave)
+	laps.Mark(ctx, "marks")
 	r.waitPicture() // the page as the person left it, before it is hidden
+	laps.Mark(ctx, "wait for pictures")
 	lv := &scenarios.Leave{Mode: vocab.LeaveNavigate}
 	r.ev.Leave = lv
 	start := time.Now()
@@ -57,7 +60,9 @@ func (r *runner) leave(ctx context.Context) {
 	if err != nil {
 		lv.HideError = err.Error()
 	}
+	laps.Mark(ctx, "leave: hide")
 	r.window(ctx, vocab.PhaseLeave, r.sc.Capture.SettleTime())
+	laps.Mark(ctx, "windows of page time")
 	// The bodies the browser only announced are asked for while their
 	// document is still there: once it is left, the renderer forgets them.
 	bodies, cancel := r.t.Tab.Bind(ctx)
@@ -75,6 +80,7 @@ func (r *runner) leave(ctx context.Context) {
 		r.fault("leave the page (navigate to %s): %v", to, err)
 	}
 	lv.NavigateMs = time.Since(start).Milliseconds()
+	laps.Mark(ctx, "leave: bodies and navigate away")
 	if hidden {
 		// The person's next page is in front: a minimized window draws
 		// nothing, and a later picture would wait for a frame.
@@ -82,4 +88,5 @@ func (r *runner) leave(ctx context.Context) {
 			r.fault("show the window again after leaving the page: %v", err)
 		}
 	}
+	laps.Mark(ctx, "leave: show")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/internal/laps"
 	"github.com/agentready/agentready/observer"
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
@@ -86,11 +87,13 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	r.human(ctx)
 	person := r.personCookies(ctx) // replays.go
 	r.collect(ctx)
+	laps.Mark(ctx, "collect (cookies, bodies, journal)")
 	r.ev.Cut = cutShort(ctx, t) // partial.go
 	if r.ev.Cut == vocab.RendererCrashed {
 		r.ev.Faults = append(r.ev.Faults, crashFault(t.Tab))
 	}
 	r.replay(ctx, person)
+	laps.Mark(ctx, "replays")
 	return r.ev
 }
 
@@ -143,15 +146,19 @@ func (r *runner) open(ctx context.Context) {
 		r.ev.Env.Clock = r.sc.Clock
 	}
 	request := r.signIn(ctx)
+	laps.Mark(ctx, "start the page clock")
 	if err := r.t.Tab.Navigate(ctx, r.t.BaseURL+r.sc.Start); err != nil {
 		r.fault("open %s: %v", r.sc.Start, err)
 	}
+	laps.Mark(ctx, "open the start page")
 	if request {
 		r.signInRequest(ctx)
 	}
 	r.steps(ctx, vocab.PhaseSetup, r.sc.Setup)
 	r.settleCatalog(ctx, vocab.SettleStart, "", 0, "")
+	laps.Mark(ctx, "setup and the catalog settling")
 	catalog, page, err := r.t.Tab.Tools.CatalogAndPage(ctx)
+	laps.Mark(ctx, "read the catalog")
 	r.ev.Catalog, r.ev.PageTools = cmpOr(catalog, record.Catalog{}), page
 	if err != nil && page == nil {
 		r.fault("read the catalog: %v", err)
@@ -161,8 +168,11 @@ func (r *runner) open(ctx context.Context) {
 // agent plays the transcript's calls and records the page as the agent left it.
 func (r *runner) agent(ctx context.Context) {
 	r.mark(ctx, vocab.PhaseAgent)
+	laps.Mark(ctx, "marks")
 	r.ev.States[vocab.StateBefore] = r.state(ctx, vocab.PhaseAgent)
+	laps.Mark(ctx, "state reads")
 	r.waitPicture()
+	laps.Mark(ctx, "wait for pictures")
 	selectors := r.selectors(vocab.PhaseAgent)
 	// The page as the agent left it: when a call does not answer, that is
 	// before the suite cancels it (canceling clears the form's WebMCP
@@ -189,6 +199,7 @@ func (r *runner) agent(ctx context.Context) {
 		}
 		r.asks(len(r.sc.Agent.Calls))
 	}
+	laps.Mark(ctx, "the agent's calls")
 	r.t.Tab.Tools.OnNoResponse = nil
 	switch {
 	case beforeCancel != nil:
@@ -200,9 +211,11 @@ func (r *runner) agent(ctx context.Context) {
 		}
 		r.ev.Pages[vocab.PhaseAgent] = r.location(ctx)
 	}
+	laps.Mark(ctx, "looks (UI and URL)")
 	// A person reviews for seconds before confirming: what the page does
 	// meanwhile happened before confirmation, in the agent's phase.
 	r.window(ctx, vocab.PhaseAgent, r.sc.Capture.ReviewTime())
+	laps.Mark(ctx, "windows of page time")
 }
 
 // window gives the page d of its own time after a phase, fast-forwarded on
@@ -239,22 +252,31 @@ func (r *runner) window(ctx context.Context, after vocab.Phase, d time.Duration)
 // last call started counts in the agent's phase.
 func (r *runner) human(ctx context.Context) {
 	r.mark(ctx, vocab.PhaseHuman)
+	laps.Mark(ctx, "marks")
 	r.ev.States[vocab.PhaseAgent] = r.state(ctx, vocab.PhaseHuman)
+	laps.Mark(ctx, "state reads")
 	r.waitPicture()
+	laps.Mark(ctx, "wait for pictures")
 	if len(r.sc.Human) > 0 {
 		r.steps(ctx, vocab.PhaseHuman, r.sc.Human)
+		laps.Mark(ctx, "the person's steps")
 		r.window(ctx, vocab.PhaseHuman, r.sc.Capture.SettleTime())
+		laps.Mark(ctx, "windows of page time")
 		if sel := r.selectors(vocab.PhaseHuman); len(sel) > 0 {
 			r.ev.UI[vocab.PhaseHuman] = r.snapshot(ctx, sel)
 		}
 		r.ev.Pages[vocab.PhaseHuman] = r.location(ctx)
+		laps.Mark(ctx, "looks (UI and URL)")
 	}
 	r.leave(ctx) // leave.go: the state after the person is read after it
 	r.mark(ctx, vocab.PhaseEnd)
+	laps.Mark(ctx, "marks")
 	if len(r.sc.Human) > 0 {
 		r.ev.States[vocab.PhaseHuman] = r.state(ctx, vocab.PhaseEnd)
 	}
+	laps.Mark(ctx, "state reads")
 	r.waitPicture()
+	laps.Mark(ctx, "wait for pictures")
 }
 
 // collect takes the ordered records from the tab and the app's journal.
