@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/agentready/agentready/record"
 	"github.com/chromedp/chromedp"
@@ -79,14 +80,39 @@ func (c *Client) CatalogAndPage(ctx context.Context) (record.Catalog, []record.P
 // WaitTool waits, at most c.Bound and never past ctx, until the protocol
 // catalog has (present) or lacks (!present) the tool.
 func (c *Client) WaitTool(ctx context.Context, name string, present bool) error {
-	ctx, cancel := context.WithTimeout(ctx, c.bound())
-	defer cancel()
+	return c.WaitToolOn(ctx, name, present, nil)
+}
+
+// WaitToolOn is WaitTool on the page's clock: advance grants the page its
+// time (at most c.Bound of it) and the catalog is looked at after each
+// step, as the settle does; nil waits in real time. A page that never
+// brings the tool then costs a fraction of a second, not the bound: the
+// known-bad runs whose tool does not come were the e2e suite's slowest.
+// While the page waits for the network its time stands still, so a slow
+// server still gets what it needs (each grant has its own real bound).
+func (c *Client) WaitToolOn(ctx context.Context, name string, present bool, advance Advance) error {
 	what := fmt.Sprintf("tool %s to leave the catalog", name)
 	if present {
 		what = fmt.Sprintf("tool %s to enter the catalog", name)
 	}
-	return c.trace.WaitUntil(ctx, what, func(events []record.Event) bool {
-		_, ok := record.CatalogAt(events, len(events)).Get(name)
+	there := func() bool {
+		_, ok := c.trace.Catalog().Get(name)
 		return ok == present
-	})
+	}
+	if advance == nil {
+		ctx, cancel := context.WithTimeout(ctx, c.bound())
+		defer cancel()
+		return c.trace.WaitUntil(ctx, what, func(events []record.Event) bool {
+			_, ok := record.CatalogAt(events, len(events)).Get(name)
+			return ok == present
+		})
+	}
+	s, err := c.trace.wait(ctx, c.bound(), advance, func(time.Duration) bool { return there() })
+	switch {
+	case err != nil:
+		return fmt.Errorf("waiting for %s: %w", what, err)
+	case s.Bounded:
+		return fmt.Errorf("waiting for %s: not within %s of the page's time", what, c.bound())
+	}
+	return nil
 }

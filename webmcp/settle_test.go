@@ -140,3 +140,30 @@ func TestSettleRuleCheck(t *testing.T) {
 		}
 	}
 }
+
+// A catalog_after or wait_tool wait runs on the page's clock: a tool that
+// arrives is waited for as long as the page takes to bring it, one that
+// never comes ends the wait at the bound of the page's time (not of real
+// time: the page clock here is instant), and one that must leave is seen gone.
+func TestWaitToolOnThePageClock(t *testing.T) {
+	ms := time.Millisecond
+	r := NewRecorder()
+	p := &pageClock{r: r, at: map[time.Duration][]string{700 * ms: {"pick_flight"}}, drops: map[time.Duration][]string{200 * ms: {"search_flights"}}}
+	r.add(record.Event{Kind: record.ToolsAdded, Tools: []record.Tool{{Name: "search_flights"}}})
+	c := NewClient(noTab, r)
+	c.Bound = 3 * time.Second
+	if err := c.WaitToolOn(t.Context(), "search_flights", false, p.advance); err != nil || p.now != 200*ms {
+		t.Fatalf("the leaving tool: %v at %s, want gone at 200ms", err, p.now)
+	}
+	if err := c.WaitToolOn(t.Context(), "pick_flight", true, p.advance); err != nil || p.now != 700*ms {
+		t.Fatalf("the arriving tool: %v at %s, want there at 700ms", err, p.now)
+	}
+	start := time.Now()
+	err := c.WaitToolOn(t.Context(), "never", true, p.advance)
+	if err == nil || !strings.Contains(err.Error(), "not within 3s of the page's time") || p.now != 3700*ms {
+		t.Fatalf("a tool that never comes: %v at %s, want bounded at 3.7s", err, p.now)
+	}
+	if real := time.Since(start); real > time.Second {
+		t.Errorf("the bound was waited in real time (%s), not the page's", real)
+	}
+}

@@ -103,11 +103,12 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 		// leave with the old document, and only then is a tool that must be
 		// present looked for in the new one (a site-wide tool is on both:
 		// the old document's would answer at once).
+		advance := r.advance(ctx) // on the page's clock, as the settle
 		for _, t := range x.CatalogAfter.Absent {
-			_ = tools.WaitTool(ctx, t, false)
+			_ = tools.WaitToolOn(ctx, t, false, advance)
 		}
 		for _, t := range x.CatalogAfter.Present {
-			_ = tools.WaitTool(ctx, t, true)
+			_ = tools.WaitToolOn(ctx, t, true, advance)
 		}
 	}
 	r.ev.Calls = append(r.ev.Calls, scenarios.CallRecord{Phase: phase, Index: i, Call: c, Result: res,
@@ -146,7 +147,7 @@ func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios
 		r.settleCatalog(ctx, vocab.SettleNavigate, phase, i, "")
 		return nil
 	case s.WaitTool != "":
-		return tab.Tools.WaitTool(ctx, s.WaitTool, true)
+		return tab.Tools.WaitToolOn(ctx, s.WaitTool, true, r.advance(ctx))
 	case s.ClosePopup:
 		ctx, cancel := context.WithTimeout(ctx, r.t.Bound)
 		defer cancel()
