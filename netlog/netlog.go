@@ -17,6 +17,7 @@ import (
 	"github.com/agentready/agentready/record"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -55,6 +56,9 @@ type Recorder struct {
 	unkept map[int]unkeptWhy
 	keep   func(url string) bool // whose bodies are kept; nil: every request's
 	wake   chan struct{}         // a body to ask for (Run)
+	// loader is the document (loader id) that sent each request, by
+	// request id: a request its document left unfinished ends with it.
+	loader map[string]string
 }
 
 type unkeptWhy struct {
@@ -72,7 +76,7 @@ const MaxBody = 1 << 20
 // NewRecorder makes an empty log.
 func NewRecorder() *Recorder {
 	return &Recorder{current: map[string]int{}, session: map[string]string{}, changed: make(chan struct{}),
-		sent: map[string]int64{}, unkept: map[int]unkeptWhy{}, wake: make(chan struct{}, 1)}
+		sent: map[string]int64{}, unkept: map[int]unkeptWhy{}, wake: make(chan struct{}, 1), loader: map[string]string{}}
 }
 
 // KeepBodies says whose bodies the log keeps, by the request's URL: the
@@ -141,6 +145,9 @@ func (r *Recorder) ObserveFrom(src Source, ev any) {
 			req.Initiator = string(ev.Initiator.Type)
 		}
 		req.Target, req.FrameID = src.Target, string(ev.FrameID)
+		if ev.LoaderID != "" {
+			r.loader[id] = string(ev.LoaderID)
+		}
 		if src.Session != "" {
 			r.session[id] = src.Session
 		}
@@ -189,11 +196,43 @@ func (r *Recorder) ObserveFrom(src Source, ev any) {
 			e.Failure, e.Canceled, e.Blocked = ev.ErrorText, ev.Canceled, string(ev.BlockedReason)
 			e.FinishedAt, e.Done = float64(ev.Timestamp), true
 		}
+	case *page.EventFrameNavigated:
+		if !r.endReplaced(ev.Frame) {
+			return
+		}
 	default:
 		return
 	}
 	close(r.changed)
 	r.changed = make(chan struct{})
+}
+
+// ReplacedDocument is the failure of a request whose answer had come when
+// its document was replaced, before the browser said it had finished.
+const ReplacedDocument = "its document was replaced before it finished"
+
+// endReplaced ends the requests a frame's document sent, answered but
+// unfinished, when another document of the frame commits. Chromium 156
+// says nothing more of them (measured: a fetch whose redirect was answered
+// and whose body the page never read, before it went to the answer's URL),
+// so a wait for the log to settle would wait out its bound at every mark.
+// They end as canceled by the navigation, as Chromium reports the requests
+// it does cancel. One not answered yet is left to the browser.
+func (r *Recorder) endReplaced(frame *cdp.Frame) bool {
+	if frame == nil || frame.LoaderID == "" {
+		return false
+	}
+	ended := false
+	for id, loader := range r.loader {
+		if loader == string(frame.LoaderID) {
+			continue
+		}
+		if e := r.entry(id); e != nil && !e.Done && e.Status > 0 && e.FrameID == string(frame.ID) {
+			e.Failure, e.Canceled, e.Done = ReplacedDocument, true, true
+			ended = true
+		}
+	}
+	return ended
 }
 
 // setBody keeps body as entry i's, when it is whole and not too long.

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 )
 
 // testWait bounds the waits that are expected to succeed.
@@ -528,5 +529,44 @@ func TestEndSessionEndsOnlyThatSessionsOpenRequests(t *testing.T) {
 	}
 	if e := log[2]; e.Done {
 		t.Errorf("the page's open request was ended: %+v", e)
+	}
+}
+
+// A fetch answered (here after a redirect) whose body the page never read
+// before it went to another document is never finished by Chromium: it
+// ends when the frame's next document commits, canceled as a navigation
+// cancels, so that the marks' waits for the log to settle do not run out
+// (SIGNUP-01.stale waited 1 s at each mark). What was not answered yet,
+// a request of another frame, and the new document's own are left open.
+func TestAnAnsweredRequestEndsWithItsDocument(t *testing.T) {
+	inFrame := func(ev *network.EventRequestWillBeSent, frame, loader string) *network.EventRequestWillBeSent {
+		ev.FrameID, ev.LoaderID = cdp.FrameID(frame), cdp.LoaderID(loader)
+		return ev
+	}
+	r := observed(
+		inFrame(sent("1", "POST", "http://app.test/signup", 100, nil, "email=a"), "F", "L1"),
+		inFrame(redirected("1", "http://app.test/signup/welcome", 100.01, 303, "/signup/welcome"), "F", "L1"),
+		received("1", 100.02, 200, "text/html", nil),
+		inFrame(sent("2", "GET", "http://app.test/slow", 100.03, nil), "F", "L1"),
+		inFrame(sent("3", "GET", "http://app.test/widget", 100.04, nil), "G", "L9"),
+		received("3", 100.05, 200, "text/html", nil),
+		inFrame(sent("4", "GET", "http://app.test/signup/welcome", 100.06, nil), "F", "L2"),
+		received("4", 100.07, 200, "text/html", nil),
+	)
+	short, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
+	defer cancel()
+	if r.WaitSettled(short) == nil {
+		t.Fatal("the log settled before the new document committed")
+	}
+	r.Observe(&page.EventFrameNavigated{Frame: &cdp.Frame{ID: "F", LoaderID: "L2"}})
+	log := r.Requests()
+	hop := log[1] // the redirect's second hop, answered 200
+	if !hop.Done || !hop.Canceled || hop.Failure != ReplacedDocument {
+		t.Errorf("the answered fetch of the old document: %+v", hop)
+	}
+	for _, i := range []int{2, 3, 4} {
+		if log[i].Done {
+			t.Errorf("request %s (%s) ended with another frame's or its own document: %+v", log[i].ID, log[i].URL, log[i])
+		}
 	}
 }
