@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -74,7 +75,10 @@ type Browser struct {
 	spare      chan spareTab  // the tab opened ahead
 	closed     chan struct{}  // closed by Close: NewTab answers ErrClosed
 	background sync.WaitGroup // tabs opening and closing
-	closeOnce  sync.Once
+	// unwarmed opens the next tab for the last tab taken, until that tab
+	// has loaded its first page (Tab.warmNext); nil once it has.
+	unwarmed  atomic.Pointer[func()]
+	closeOnce sync.Once
 }
 
 // Version is what the browser says it is.

@@ -49,6 +49,9 @@ type Tab struct {
 	browserContext cdp.BrowserContextID
 	crash          *crash                                                                // Inspector.targetCrashed (crash.go)
 	onChildEvent   atomic.Pointer[func(c *child, method string, params json.RawMessage)] // for tests
+	// warmNext starts opening the next tab: once this one's first page has
+	// loaded (or it closes), not while it loads on the same cores.
+	warmNext func()
 }
 
 // hookScript reports the page-side WebMCP events into the ordered CDP stream
@@ -67,8 +70,12 @@ var hookScript = fmt.Sprintf(`(() => {
 //
 // A new browser context costs about half a second here, nearly all of it
 // waiting for its renderer process to start (Runtime.enable answers only
-// then). So the browser keeps one tab opened ahead: NewTab takes it and
-// starts opening the next while the caller works.
+// then). So the browser keeps one tab opened ahead: NewTab takes it, and
+// the next starts opening once the caller's tab has loaded its first page
+// (or is closed, or another tab is asked for). Opened at once, it slowed
+// that first load on two cores: the page clock's first command 7 → ~53 ms
+// and the load ~123 → ~157 ms (bench stages; docs/decisions/
+// 2026-12-04-where-the-time-goes.md).
 //
 // It waits for the tab opened ahead, never past ctx, and answers ErrClosed
 // once the browser is closed.
@@ -78,9 +85,20 @@ func (b *Browser) NewTab(ctx context.Context) (*Tab, error) {
 		return nil, ErrClosed
 	default:
 	}
+	// A tab taken earlier that has not loaded a page yet opens the next
+	// now: this caller needs it.
+	if warm := b.unwarmed.Swap(nil); warm != nil {
+		(*warm)()
+	}
 	select {
 	case ready := <-b.spare:
-		b.warm()
+		if ready.tab == nil {
+			b.warm()
+			return ready.tab, ready.err
+		}
+		warm := sync.OnceFunc(b.warm)
+		ready.tab.warmNext = warm
+		b.unwarmed.Store(&warm)
 		return ready.tab, ready.err
 	case <-b.closed:
 		return nil, ErrClosed
@@ -178,6 +196,9 @@ func (b *Browser) openTab(followChildren bool) (*Tab, error) {
 // are fetched first; the closing itself goes on in the background (the
 // browser waits for it when it closes), so a spec does not pay for it.
 func (t *Tab) Close() {
+	if t.warmNext != nil {
+		t.warmNext()
+	}
 	t.close.Do(func() {
 		ctx, cancel := context.WithTimeout(t.Ctx, vocab.Bound)
 		_ = t.Net.FillBodies(ctx)
@@ -209,6 +230,9 @@ func (t *Tab) Navigate(ctx context.Context, url string) error {
 	defer cancel()
 	ctx, cancelLoad := context.WithTimeout(ctx, NavigateTimeout)
 	defer cancelLoad()
+	if t.warmNext != nil {
+		defer t.warmNext()
+	}
 	return chromedp.Do(ctx, chromedp.Navigate(url))
 }
 

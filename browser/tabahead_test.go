@@ -1,0 +1,38 @@
+package browser
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// The next tab opens once the taken one has loaded its first page (not
+// while it loads), or at once when another tab is asked for first: a
+// caller that takes two tabs before loading either still gets the second.
+func TestTheNextTabOpensAfterTheFirstLoadOrWhenAsked(t *testing.T) {
+	b := launched(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	b.Settle() // the tab opened at launch is ready
+	first, err := b.NewTab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	b.Settle()
+	if n := len(b.spare); n != 0 {
+		t.Fatalf("%d tab(s) opened ahead before the taken tab loaded a page", n)
+	}
+	second, err := b.NewTab(ctx) // never navigated the first: asked for, it opens
+	if err != nil {
+		t.Fatalf("a second tab asked for before the first loaded: %v", err)
+	}
+	defer second.Close()
+	if err := second.Navigate(ctx, "about:blank"); err != nil {
+		t.Fatal(err)
+	}
+	b.Settle()
+	if n := len(b.spare); n != 1 {
+		t.Fatalf("%d tab(s) opened ahead after the taken tab loaded its page, want 1", n)
+	}
+}
