@@ -190,6 +190,9 @@ func (r *Recorder) ObserveFrom(src Source, ev any) {
 	case *network.EventLoadingFinished:
 		if e := r.entry(string(ev.RequestID)); e != nil {
 			e.FinishedAt, e.EncodedBytes, e.Done = float64(ev.Timestamp), int64(ev.EncodedDataLength), true
+			if e.Failure == ReplacedDocument { // the browser did finish it after all
+				e.Failure, e.Canceled = "", false
+			}
 		}
 	case *network.EventLoadingFailed:
 		if e := r.entry(string(ev.RequestID)); e != nil {

@@ -569,4 +569,9 @@ func TestAnAnsweredRequestEndsWithItsDocument(t *testing.T) {
 			t.Errorf("request %s (%s) ended with another frame's or its own document: %+v", log[i].ID, log[i].URL, log[i])
 		}
 	}
+	// Should the browser finish it after all, it finished.
+	r.Observe(finished("1", 100.2, 10))
+	if hop := r.Requests()[1]; !hop.Done || hop.Canceled || hop.Failure != "" || hop.EncodedBytes != 10 {
+		t.Errorf("finished after its document was replaced: %+v", hop)
+	}
 }
