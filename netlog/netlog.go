@@ -336,6 +336,19 @@ func (r *Recorder) WaitFor(ctx context.Context, mark int, match func(record.Requ
 	}
 }
 
+// Find answers the first finished request after mark that match accepts,
+// without waiting.
+func (r *Recorder) Find(mark int, match func(record.Request) bool) (record.Request, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range r.reqs[min(mark, len(r.reqs)):] {
+		if e.Done && match(*e) {
+			return *e, true
+		}
+	}
+	return record.Request{}, false
+}
+
 // WaitSettled waits until every request recorded so far has finished or
 // failed, or ctx ends (a long poll never finishes: keep the bound short).
 func (r *Recorder) WaitSettled(ctx context.Context) error {

@@ -112,7 +112,8 @@ func (c *Client) WaitToolOn(ctx context.Context, name string, present bool, adva
 	case err != nil:
 		return fmt.Errorf("waiting for %s: %w", what, err)
 	case s.Bounded:
-		return fmt.Errorf("waiting for %s: not within %s of the page's time", what, c.bound())
+		// As a real-time wait's: a wait step is then unmet, not a fault.
+		return fmt.Errorf("waiting for %s: not within %s of the page's time: %w", what, c.bound(), context.DeadlineExceeded)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package webmcp
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -160,7 +161,7 @@ func TestWaitToolOnThePageClock(t *testing.T) {
 	}
 	start := time.Now()
 	err := c.WaitToolOn(t.Context(), "never", true, p.advance)
-	if err == nil || !strings.Contains(err.Error(), "not within 3s of the page's time") || p.now != 3700*ms {
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "not within 3s of the page's time") || p.now != 3700*ms {
 		t.Fatalf("a tool that never comes: %v at %s, want bounded at 3.7s", err, p.now)
 	}
 	if real := time.Since(start); real > time.Second {

@@ -15,6 +15,7 @@ import (
 	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/webmcp"
 )
 
 const directJS = `(async (url, method, body, meta, header) => {
@@ -163,18 +164,24 @@ func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios
 			return err
 		}
 		defer cancel()
-		return r.act(ctx, i, *s.InPopup, false)
+		return r.act(ctx, i, *s.InPopup, false, nil) // the popup's time is its own
+	}
+	var advance webmcp.Advance
+	if s.IsWait() {
+		advance = r.advance(ctx)
 	}
 	ctx, cancel := tab.Bind(ctx)
 	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
 	defer cancelBound()
-	return r.act(ctx, i, s, phase == vocab.PhaseHuman)
+	return r.act(ctx, i, s, phase == vocab.PhaseHuman, advance)
 }
 
 // act does a click, fill or wait in the window ctx is bound to; with
-// review, what the person had before them is read before a click.
-func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool) error {
+// review, what the person had before them is read before a click. A wait
+// runs on the page's clock through advance (see untilOnPage), or in real
+// time when advance is nil.
+func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool, advance webmcp.Advance) error {
 	tab := r.t.Tab
 	switch {
 	case s.Click != "":
@@ -201,11 +208,26 @@ func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool) 
 			}
 		}
 		return nil
+	case s.WaitFor != "" && advance != nil:
+		sel, err := json.Marshal(s.WaitFor)
+		if err != nil {
+			return err
+		}
+		return r.untilOnPage(ctx, advance, func(ctx context.Context) (bool, error) {
+			return chromedp.Run(ctx, chromedp.Evaluate[bool]("document.querySelector("+string(sel)+") !== null"))
+		})
 	case s.WaitFor != "":
 		return chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(s.WaitFor)))
 	case s.WaitRequest != "":
 		method, p, _ := s.WaitRequest.Split()
-		_, err := tab.Net.WaitFor(ctx, r.actedAt, func(q record.Request) bool { return record.MatchRequest(q.Method, q.Path, method, p) })
+		match := func(q record.Request) bool { return record.MatchRequest(q.Method, q.Path, method, p) }
+		if advance != nil {
+			return r.untilOnPage(ctx, advance, func(context.Context) (bool, error) {
+				_, ok := tab.Net.Find(r.actedAt, match)
+				return ok, nil
+			})
+		}
+		_, err := tab.Net.WaitFor(ctx, r.actedAt, match)
 		return err
 	}
 	return fmt.Errorf("nothing to do")
