@@ -78,6 +78,7 @@ type Browser struct {
 	// unwarmed opens the next tab for the last tab taken, until that tab
 	// has loaded its first page (Tab.warmNext); nil once it has.
 	unwarmed  atomic.Pointer[func()]
+	waiting   atomic.Int32 // callers of NewTab waiting for a tab
 	closeOnce sync.Once
 }
 
@@ -225,6 +226,7 @@ func (b *Browser) Close() { b.closeOnce.Do(b.close) }
 func (b *Browser) close() {
 	close(b.closed)
 	if b.spare != nil {
+		b.warmUnwarmed() // else a tab taken and never loaded leaves none to wait for
 		if ready := <-b.spare; ready.tab != nil {
 			ready.tab.Close()
 		}

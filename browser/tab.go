@@ -87,11 +87,11 @@ func (b *Browser) NewTab(ctx context.Context) (*Tab, error) {
 	}
 	// A tab taken earlier that has not loaded a page yet opens the next
 	// now: this caller needs it.
-	if warm := b.unwarmed.Swap(nil); warm != nil {
-		(*warm)()
-	}
+	b.waiting.Add(1)
+	b.warmUnwarmed()
 	select {
 	case ready := <-b.spare:
+		b.waiting.Add(-1)
 		if ready.tab == nil {
 			b.warm()
 			return ready.tab, ready.err
@@ -99,11 +99,26 @@ func (b *Browser) NewTab(ctx context.Context) (*Tab, error) {
 		warm := sync.OnceFunc(b.warm)
 		ready.tab.warmNext = warm
 		b.unwarmed.Store(&warm)
+		// Stored first, then looked: a caller that came meanwhile either
+		// found it stored, or is counted here and gets its tab now.
+		if b.waiting.Load() > 0 {
+			b.warmUnwarmed()
+		}
 		return ready.tab, ready.err
 	case <-b.closed:
+		b.waiting.Add(-1)
 		return nil, ErrClosed
 	case <-ctx.Done():
+		b.waiting.Add(-1)
 		return nil, fmt.Errorf("waiting for a new tab: %w", ctx.Err())
+	}
+}
+
+// warmUnwarmed opens the next tab for a tab taken that has not loaded a
+// page yet, if there is one.
+func (b *Browser) warmUnwarmed() {
+	if warm := b.unwarmed.Swap(nil); warm != nil {
+		(*warm)()
 	}
 }
 

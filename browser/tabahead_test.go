@@ -36,3 +36,40 @@ func TestTheNextTabOpensAfterTheFirstLoadOrWhenAsked(t *testing.T) {
 		t.Fatalf("%d tab(s) opened ahead after the taken tab loaded its page, want 1", n)
 	}
 }
+
+// Two callers that each take a tab and wait for the other before loading
+// a page both get theirs, and a browser closed while a tab it gave has
+// loaded nothing still closes.
+func TestTabsTakenTogetherBeforeAnyLoadAndABrowserClosedThen(t *testing.T) {
+	b := launched(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	for round := range 3 {
+		tabs := make(chan *Tab, 2)
+		errs := make(chan error, 2)
+		for range 2 {
+			go func() {
+				tab, err := b.NewTab(ctx)
+				errs <- err
+				tabs <- tab
+			}()
+		}
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: two tabs asked for together: %v", round, err)
+			}
+		}
+		(<-tabs).Close()
+		(<-tabs).Close()
+	}
+	if _, err := b.NewTab(ctx); err != nil { // taken, never loaded, never closed
+		t.Fatal(err)
+	}
+	closed := make(chan struct{})
+	go func() { b.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-ctx.Done():
+		t.Fatal("the browser did not close while a tab it gave had loaded nothing")
+	}
+}

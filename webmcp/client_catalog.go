@@ -107,13 +107,48 @@ func (c *Client) WaitToolOn(ctx context.Context, name string, present bool, adva
 			return ok == present
 		})
 	}
-	s, err := c.trace.wait(ctx, c.bound(), advance, func(time.Duration) bool { return there() })
-	switch {
-	case err != nil:
+	if err := UntilOnPage(ctx, advance, c.bound(), func(context.Context) (bool, error) { return there(), nil }); err != nil {
 		return fmt.Errorf("waiting for %s: %w", what, err)
-	case s.Bounded:
-		// As a real-time wait's: a wait step is then unmet, not a fault.
-		return fmt.Errorf("waiting for %s: not within %s of the page's time: %w", what, c.bound(), context.DeadlineExceeded)
 	}
 	return nil
+}
+
+// untilStep is the page time granted between two looks of UntilOnPage:
+// the settle's step, so that a chain of the page's work through the
+// browser process lands between them.
+const untilStep = settleStep
+
+// UntilOnPage looks at done after each step of the page's own time, at
+// most bound of it, granted through advance: a wait for what the page
+// brings (a tool, an element, a request) is the page's seconds, as the
+// review and settle windows are, and what never comes costs a fraction of
+// a second, not bound in real time. While the page waits for the network
+// its time stands still, so a slow server still gets its time; in real
+// time the wait is cut, between two steps (a grant is never cut short:
+// that would fail the clock), after three times bound. Either bound run
+// out is context.DeadlineExceeded, as a real-time wait's is: the waiter
+// calls it unmet, not a fault.
+func UntilOnPage(ctx context.Context, advance Advance, bound time.Duration, done func(context.Context) (bool, error)) error {
+	realCap := time.Now().Add(3 * bound)
+	var waited time.Duration
+	for {
+		look, cancel := context.WithTimeout(ctx, bound)
+		ok, err := done(look)
+		cancel()
+		switch {
+		case err != nil:
+			return err
+		case ok:
+			return nil
+		case waited >= bound:
+			return fmt.Errorf("not within %s of the page's time: %w", bound, context.DeadlineExceeded)
+		case time.Now().After(realCap):
+			return fmt.Errorf("not within %s of real time (the page's time had moved %s): %w", 3*bound, waited, context.DeadlineExceeded)
+		}
+		step := min(untilStep, bound-waited)
+		if err := advance(ctx, step); err != nil {
+			return err
+		}
+		waited += step
+	}
 }

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -66,39 +65,6 @@ func (r *runner) lateTool(ctx context.Context, settleAt int, tool string, offere
 	}
 	ms := after.Milliseconds()
 	r.ev.CatalogSettles[settleAt].LateMs = &ms
-}
-
-// waitStep is the page time granted between two looks of a wait step on
-// the page's clock: the settle's step (webmcp), so that a chain of the
-// page's work through the browser process lands between them.
-const waitStep = 50 * time.Millisecond
-
-// untilOnPage looks at done after each waitStep of the page's own time,
-// at most the run's bound of it (ctx keeps its real-time bound too). A
-// person's wait (wait_for, wait_request) is the page's seconds, as the
-// review and settle windows are: what never comes then costs a fraction
-// of a second, not the bound in real time. While the page waits for the
-// network its time stands still, so a slow server still gets its time.
-// The bound run out is context.DeadlineExceeded, as a real-time wait's
-// is: the step is unmet, not a fault.
-func (r *runner) untilOnPage(ctx context.Context, advance webmcp.Advance, done func(context.Context) (bool, error)) error {
-	var waited time.Duration
-	for {
-		ok, err := done(ctx)
-		switch {
-		case err != nil:
-			return err
-		case ok:
-			return nil
-		case waited >= r.t.Bound:
-			return fmt.Errorf("not within %s of the page's time: %w", r.t.Bound, context.DeadlineExceeded)
-		}
-		step := min(waitStep, r.t.Bound-waited)
-		if err := advance(ctx, step); err != nil {
-			return err
-		}
-		waited += step
-	}
 }
 
 // animationsBound bounds the wait for the page's animations before its UI

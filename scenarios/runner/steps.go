@@ -166,21 +166,24 @@ func (r *runner) step(ctx context.Context, phase vocab.Phase, i int, s scenarios
 		defer cancel()
 		return r.act(ctx, i, *s.InPopup, false, nil) // the popup's time is its own
 	}
-	var advance webmcp.Advance
-	if s.IsWait() {
-		advance = r.advance(ctx)
-	}
 	ctx, cancel := tab.Bind(ctx)
 	defer cancel()
+	if s.IsWait() {
+		// On the page's clock, bounded by its time (webmcp.UntilOnPage):
+		// a real-time bound here would cut a grant of the clock short.
+		if advance := r.advance(ctx); advance != nil {
+			return r.act(ctx, i, s, false, advance)
+		}
+	}
 	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
 	defer cancelBound()
-	return r.act(ctx, i, s, phase == vocab.PhaseHuman, advance)
+	return r.act(ctx, i, s, phase == vocab.PhaseHuman, nil)
 }
 
 // act does a click, fill or wait in the window ctx is bound to; with
 // review, what the person had before them is read before a click. A wait
-// runs on the page's clock through advance (see untilOnPage), or in real
-// time when advance is nil.
+// runs on the page's clock through advance (webmcp.UntilOnPage), or in
+// real time, bounded by ctx, when advance is nil.
 func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool, advance webmcp.Advance) error {
 	tab := r.t.Tab
 	switch {
@@ -213,7 +216,7 @@ func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool, 
 		if err != nil {
 			return err
 		}
-		return r.untilOnPage(ctx, advance, func(ctx context.Context) (bool, error) {
+		return webmcp.UntilOnPage(ctx, advance, r.t.Bound, func(ctx context.Context) (bool, error) {
 			return chromedp.Run(ctx, chromedp.Evaluate[bool]("document.querySelector("+string(sel)+") !== null"))
 		})
 	case s.WaitFor != "":
@@ -222,7 +225,7 @@ func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool, 
 		method, p, _ := s.WaitRequest.Split()
 		match := func(q record.Request) bool { return record.MatchRequest(q.Method, q.Path, method, p) }
 		if advance != nil {
-			return r.untilOnPage(ctx, advance, func(context.Context) (bool, error) {
+			return webmcp.UntilOnPage(ctx, advance, r.t.Bound, func(context.Context) (bool, error) {
 				_, ok := tab.Net.Find(r.actedAt, match)
 				return ok, nil
 			})
