@@ -103,6 +103,10 @@ func (t *Tab) childTools(c *child, method string, params json.RawMessage) bool {
 		}
 	}
 	t.Trace.Observe(v)
+	if method == page.FrameNavigated.Method {
+		// Its next document: what the last one left unfinished ends with it (netlog).
+		t.Net.ObserveFrom(c.source, v)
+	}
 	return true
 }
 

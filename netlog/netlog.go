@@ -216,8 +216,10 @@ const ReplacedDocument = "its document was replaced before it finished"
 
 // endReplaced ends the requests a frame's document sent, answered but
 // unfinished, when another document of the frame commits. Chromium 156
-// says nothing more of them (measured: a fetch whose redirect was answered
-// and whose body the page never read, before it went to the answer's URL),
+// says nothing more of them (measured on the page's virtual clock, in the
+// top document and in a cross-site frame: a fetch whose redirect was
+// answered and whose body the page never read, before it went to the
+// answer's URL; browser/replaced_test.go),
 // so a wait for the log to settle would wait out its bound at every mark.
 // They end as canceled by the navigation, as Chromium reports the requests
 // it does cancel. One not answered yet is left to the browser.
