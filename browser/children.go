@@ -153,6 +153,9 @@ func (t *Tab) fromChild(ev *target.EventReceivedMessageFromTarget) {
 		if trace := t.Popups.trace(string(c.id)); err == nil && trace != nil {
 			trace.Observe(v)
 		}
+		if err == nil && m.Method == string(cdproto.EventPageFrameNavigated) {
+			t.Net.ObserveFrom(c.source, v) // what its last document left unfinished ends (netlog)
+		}
 	}
 }
 

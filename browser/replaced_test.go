@@ -18,14 +18,17 @@ import (
 // stale's way): fetch POST, answered by a redirect whose landing page the
 // page never reads, then location.assign to it. Chromium 156 never finishes
 // that fetch's second hop; the log ends it when the frame's next document
-// commits, in the top document and in a cross-site frame (its own
-// process, its own session) alike, so that a wait for the log to settle
+// commits, in the top document, in a cross-site frame (its own process,
+// its own session) and in a window the page opened alike, so that a wait for the log to settle
 // does not run out.
 func TestARequestLeftByItsReplacedDocumentEnds(t *testing.T) {
 	mux := http.NewServeMux()
 	var other string
 	mux.HandleFunc("GET /top", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `<!doctype html><iframe src="%s/form"></iframe>`, other)
+	})
+	mux.HandleFunc("GET /opener", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><script>window.open("/form")</script>`)
 	})
 	mux.HandleFunc("GET /form", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><script>
@@ -44,7 +47,7 @@ fetch("/send", {method: "POST", body: "x=1"}).then((r) => location.assign(r.url)
 	other = "http://localhost:" + port
 
 	b := launched(t)
-	for _, start := range []string{srv.URL + "/form", srv.URL + "/top"} {
+	for _, start := range []string{srv.URL + "/form", srv.URL + "/top", srv.URL + "/opener"} {
 		t.Run(strings.TrimPrefix(start, srv.URL), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 			defer cancel()
