@@ -34,15 +34,21 @@ func (sc Scenario) validateDialogs(p *problems) {
 			if !m.Kind.Valid() {
 				p.bad(key.key("kind"), "%q is not alert, confirm, prompt or beforeunload", m.Kind)
 			}
-			switch vocab.Phase(m.Phase) {
-			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd:
-			default:
-				p.bad(key.key("phase"), "%q is not setup, agent, human, leave or end", m.Phase)
-			}
+			checkEventPhase(key.key("phase"), m.Phase, p)
 			if m.Message != nil {
 				checkDocument(key.key("message"), m.Message, p)
 			}
 		}
+	}
+}
+
+// checkEventPhase refuses a phase no dialog or popup can be recorded in
+// ("" is any phase).
+func checkEventPhase(key keyPath, phase string, p *problems) {
+	switch vocab.Phase(phase) {
+	case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd:
+	default:
+		p.bad(key, "%q is not setup, agent, human, leave or end", phase)
 	}
 }
 
@@ -59,11 +65,7 @@ func (sc Scenario) validatePopups(p *problems) {
 	for name, list := range map[string][]PopupMatch{"require": e.Require, "forbid": e.Forbid} {
 		for i, m := range list {
 			key := pathOf("expect", "popups", name, i)
-			switch vocab.Phase(m.Phase) {
-			case "", vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd:
-			default:
-				p.bad(key.key("phase"), "%q is not setup, agent, human, leave or end", m.Phase)
-			}
+			checkEventPhase(key.key("phase"), m.Phase, p)
 			if m.URL != nil {
 				checkDocument(key.key("url"), m.URL, p)
 			}

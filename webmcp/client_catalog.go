@@ -102,10 +102,7 @@ func (c *Client) WaitToolOn(ctx context.Context, name string, present bool, adva
 	if advance == nil {
 		ctx, cancel := context.WithTimeout(ctx, c.bound())
 		defer cancel()
-		return c.trace.WaitUntil(ctx, what, func(events []record.Event) bool {
-			_, ok := record.CatalogAt(events, len(events)).Get(name)
-			return ok == present
-		})
+		return c.trace.WaitUntil(ctx, what, func([]record.Event) bool { return there() })
 	}
 	if err := UntilOnPage(ctx, advance, c.bound(), func(context.Context) (bool, error) { return there(), nil }); err != nil {
 		return fmt.Errorf("waiting for %s: %w", what, err)
