@@ -306,6 +306,7 @@ func startPlaywright(dir string) (*playwright, error) {
 	}
 	cmd := exec.Command("node", "conf01.mjs")
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "BENCH_DISABLE_FEATURES="+browser.DisabledFeatures)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

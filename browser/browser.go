@@ -33,8 +33,12 @@ const Features = "WebMCP,WebMCPTesting,DevToolsWebMCPSupport"
 
 // DisabledFeatures keeps chromedp's defaults and turns off the
 // BackForwardCache, which wedges virtual time (the page clock) after a
-// navigation the page starts itself.
-const DisabledFeatures = "Translate,BlinkGenPropertyTrees,BackForwardCache"
+// navigation the page starts itself, and the two omnibox popups Chromium
+// 156 preloads as WebUI in every window (a renderer each, ~0.5 s of CPU
+// per tab on this machine: more than the page under test). These are the
+// browser's own UI, which no page sees (docs/decisions/
+// 2026-12-05-browser-ui-off.md).
+const DisabledFeatures = "Translate,BlinkGenPropertyTrees,BackForwardCache,WebUIOmniboxPopup,WebUIOmniboxAimPopup"
 
 // MinMajorVersion is the oldest Chromium the suite was measured on.
 const MinMajorVersion = 156

@@ -86,7 +86,7 @@ func TestGridSessionAsksForChromeWithWebMCP(t *testing.T) {
 	}
 	m := caps.Capabilities.AlwaysMatch
 	for _, want := range []string{"--headless=new", "--no-sandbox", "--disable-gpu", "--enable-features=WebMCP,WebMCPTesting,DevToolsWebMCPSupport",
-		"--disable-features=Translate,BlinkGenPropertyTrees,BackForwardCache", "--disable-renderer-backgrounding"} {
+		"--disable-features=" + DisabledFeatures, "--disable-renderer-backgrounding"} {
 		if !slices.Contains(m.Chrome.Args, want) {
 			t.Errorf("goog:chromeOptions.args %v lack %s", m.Chrome.Args, want)
 		}

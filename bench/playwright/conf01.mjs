@@ -14,6 +14,14 @@ const browser = await chromium.launch({
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--enable-features=WebMCPTesting,DevToolsWebMCPSupport",
+    // The browser features the suite's own browser turns off (the bench
+    // passes browser.DisabledFeatures), so that the two ways are compared on
+    // the same browser, not on its window's preloaded UI. One
+    // --disable-features wins over Playwright's own, so its list is kept too.
+    ...(process.env.BENCH_DISABLE_FEATURES ? ["--disable-features=" + [process.env.BENCH_DISABLE_FEATURES,
+      "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades", "HttpsFirstBalancedModeAutoEnable",
+      "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
+      "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch"].join(",")] : []),
   ],
 });
 
