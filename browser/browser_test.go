@@ -41,6 +41,18 @@ func TestMajorOf(t *testing.T) {
 	}
 }
 
+// The headless shell judges a right app wrongly (PAY-01's cross-site frame):
+// it is refused by name; the full browser, headless or not, is not.
+func TestTheHeadlessShellIsRefused(t *testing.T) {
+	err := checkNotHeadlessShell("HeadlessChrome/156.0.8078.114")
+	if !errors.Is(err, ErrPreflight) || !strings.Contains(err.Error(), "chromium-headless-shell") || !strings.Contains(err.Error(), "apt-get install -y chromium") {
+		t.Errorf("the headless shell: %v", err)
+	}
+	if err := checkNotHeadlessShell("Chrome/156.0.8078.114"); err != nil {
+		t.Errorf("the full browser refused: %v", err)
+	}
+}
+
 func requireChromium(t *testing.T) string {
 	t.Helper()
 	path, err := FindChromium(os.Getenv(EnvChromium))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -16,6 +17,9 @@ func (b *Browser) preflight() error {
 	if b.Version.Major != 0 && b.Version.Major < MinMajorVersion {
 		return fmt.Errorf("%w: %s is too old: WebMCP needs Chromium %d or newer (apt-get install -y chromium)",
 			ErrPreflight, b.Version.Product, MinMajorVersion)
+	}
+	if err := checkNotHeadlessShell(b.Version.Product); err != nil {
+		return err
 	}
 	if b.dataDir == "" { // attached (a grid's has GridArgs): it has only the flags it was started with
 		if err := checkAttachedFlags(b.ctx); err != nil {
@@ -63,4 +67,18 @@ func (b *Browser) preflight() error {
 		return b.probeClock("http://" + ln.Addr().String())
 	}
 	return nil
+}
+
+// checkNotHeadlessShell refuses chromium-headless-shell, the old headless
+// embedder (it calls itself HeadlessChrome; the full browser in
+// --headless=new says Chrome). It keeps a cross-site frame in its page's
+// process, so a tool that lives in a cross-site frame is called where it
+// does not live, and a right app is judged FAIL: PAY-01 does on it
+// (docs/decisions/2026-12-05-browser-ui-off.md).
+func checkNotHeadlessShell(product string) error {
+	if !strings.HasPrefix(product, "HeadlessChrome/") {
+		return nil
+	}
+	return fmt.Errorf("%w: %s is chromium-headless-shell, the old headless: it keeps cross-site frames in the page's process, so tools in cross-site frames would be judged wrongly.\n  Use the full Chromium (apt-get install -y chromium; the suite runs it headless), or set %s to its path",
+		ErrPreflight, product, EnvChromium)
 }
