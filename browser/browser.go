@@ -204,6 +204,9 @@ func FindChromium(path string) (string, error) {
 		if _, err := os.Stat(path); err != nil {
 			return "", fmt.Errorf("%w: %s=%s: %v", ErrPreflight, EnvChromium, path, err)
 		}
+		if isHeadlessShell(path) {
+			return "", headlessShellRefused(EnvChromium + "=" + path)
+		}
 		return path, nil
 	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {

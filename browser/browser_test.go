@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -50,6 +51,21 @@ func TestTheHeadlessShellIsRefused(t *testing.T) {
 	}
 	if err := checkNotHeadlessShell("Chrome/156.0.8078.114"); err != nil {
 		t.Errorf("the full browser refused: %v", err)
+	}
+	// By its binary's name, before it starts (nothing is left running).
+	shell := filepath.Join(t.TempDir(), "chromium-headless-shell")
+	if err := os.WriteFile(shell, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FindChromium(shell); !errors.Is(err, ErrPreflight) || !strings.Contains(err.Error(), "chromium-headless-shell") {
+		t.Errorf("FindChromium(%s) = %v, want it refused", shell, err)
+	}
+	full := filepath.Join(t.TempDir(), "chromium")
+	if err := os.WriteFile(full, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := FindChromium(full); err != nil || got != full {
+		t.Errorf("FindChromium(%s) = %q, %v", full, got, err)
 	}
 }
 

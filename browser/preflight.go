@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -72,13 +73,25 @@ func (b *Browser) preflight() error {
 // checkNotHeadlessShell refuses chromium-headless-shell, the old headless
 // embedder (it calls itself HeadlessChrome; the full browser in
 // --headless=new says Chrome). It keeps a cross-site frame in its page's
-// process, so a tool that lives in a cross-site frame is called where it
-// does not live, and a right app is judged FAIL: PAY-01 does on it
-// (docs/decisions/2026-12-05-browser-ui-off.md).
+// process (as far as we can tell), and a right app's tool that lives in a
+// cross-site frame was judged FAIL on it: PAY-01 (docs/decisions/
+// 2026-12-05-browser-ui-off.md).
 func checkNotHeadlessShell(product string) error {
 	if !strings.HasPrefix(product, "HeadlessChrome/") {
 		return nil
 	}
-	return fmt.Errorf("%w: %s is chromium-headless-shell, the old headless: it keeps cross-site frames in the page's process, so tools in cross-site frames would be judged wrongly.\n  Use the full Chromium (apt-get install -y chromium; the suite runs it headless), or set %s to its path",
-		ErrPreflight, product, EnvChromium)
+	return headlessShellRefused(product)
+}
+
+// isHeadlessShell tells a headless shell's binary by its name, so that it
+// is refused before it starts: Debian's starts through a script that does
+// not exec it, and would outlive the suite.
+func isHeadlessShell(path string) bool {
+	name := filepath.Base(path)
+	return strings.Contains(name, "headless-shell") || strings.Contains(name, "headless_shell")
+}
+
+func headlessShellRefused(what string) error {
+	return fmt.Errorf("%w: %s is chromium-headless-shell, the old headless: on it a right app's tool in a cross-site frame was judged FAIL (PAY-01).\n  Use the full Chromium (apt-get install -y chromium; the suite runs it headless), or set %s to its path",
+		ErrPreflight, what, EnvChromium)
 }

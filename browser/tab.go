@@ -68,9 +68,11 @@ var hookScript = fmt.Sprintf(`(() => {
 
 // NewTab answers an isolated tab, never used before. Close it when done.
 //
-// A new browser context costs about half a second here, nearly all of it
-// waiting for its renderer process to start (Runtime.enable answers only
-// then). So the browser keeps one tab opened ahead: NewTab takes it, and
+// A new browser context costs a renderer process's start (Runtime.enable
+// answers only then): ~110 ms of wall time on an idle 2-core machine since
+// the window's omnibox popups are off (~200 ms before; docs/decisions/
+// 2026-12-05-browser-ui-off.md), and more under load. So the browser keeps
+// one tab opened ahead: NewTab takes it, and
 // the next starts opening once the caller's tab has loaded its first page
 // (or is closed, or another tab is asked for). Opened at once, it slowed
 // that first load on two cores: the page clock's first command 7 → ~53 ms

@@ -17,7 +17,8 @@ const browser = await chromium.launch({
     // The browser features the suite's own browser turns off (the bench
     // passes browser.DisabledFeatures), so that the two ways are compared on
     // the same browser, not on its window's preloaded UI. One
-    // --disable-features wins over Playwright's own, so its list is kept too.
+    // --disable-features wins over Playwright's own, so its list is kept too
+    // (as of playwright-core 1.65.1, less its Windows- and Edge-only names).
     ...(process.env.BENCH_DISABLE_FEATURES ? ["--disable-features=" + [process.env.BENCH_DISABLE_FEATURES,
       "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades", "HttpsFirstBalancedModeAutoEnable",
       "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
