@@ -61,15 +61,8 @@ func TestATabsWindowPreloadsNoBrowserUI(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer b.Close()
-			tab, err := b.NewTab(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tab.Close()
-			if err := tab.Navigate(t.Context(), page.URL); err != nil {
-				t.Fatal(err)
-			}
+			t.Cleanup(b.Close)
+			tab := openTab(t, b, page.URL)
 			got, inTabs := browserUIPages(t, b, tab)
 			if !tc.want {
 				if len(got) > 0 {
