@@ -3,9 +3,14 @@
 
 GO        ?= go
 GINKGO    := $(GO) tool ginkgo
-# One Ginkgo process: on 2 cores two processes (each with its own Chromium)
-# measured slower (56 s against 51 s). PROCS=2 or more on bigger machines.
-PROCS     ?= 1
+# One Ginkgo process per core, at most 4 (each has its own Chromium, or its
+# own tabs in an attached one). On 2 cores, 148 specs took 55 s on two
+# processes against 72 s on one (docs/decisions/2026-12-05-a-process-per-core.md).
+# PROCS=1 for one process, or more on bigger machines.
+CORES     := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+ifndef PROCS
+PROCS     := $(shell n=$(CORES); [ "$$n" -gt 4 ] 2>/dev/null && n=4; [ "$$n" -ge 1 ] 2>/dev/null || n=1; echo $$n)
+endif
 REPORTS   ?= reports
 EVIDENCE  ?= evidence
 export AGENTREADY_EVIDENCE ?= $(abspath $(EVIDENCE))
