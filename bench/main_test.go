@@ -149,3 +149,29 @@ func within(t *testing.T, d time.Duration, f func() error) {
 		t.Fatalf("not done after %v", d)
 	}
 }
+
+// TestCoresBusy: the share of the machine a way kept busy, from two
+// /proc/stat samples; counters that did not move, or went back, answer 0,
+// not NaN or a negative figure that would make the CPU bound say nothing.
+func TestCoresBusy(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		before, after cpuSample
+		cpus          int
+		want          float64
+	}{
+		{"half idle on two cores", cpuSample{100, 1000}, cpuSample{200, 1200}, 2, 1},
+		{"all busy", cpuSample{100, 1000}, cpuSample{100, 1400}, 4, 4},
+		{"all idle", cpuSample{100, 1000}, cpuSample{300, 1200}, 2, 0},
+		{"no time passed", cpuSample{100, 1000}, cpuSample{100, 1000}, 2, 0},
+		{"counters went back", cpuSample{100, 1000}, cpuSample{50, 1100}, 2, 0},
+		{"no CPUs counted", cpuSample{100, 1000}, cpuSample{150, 1200}, 0, 0},
+	} {
+		if got := coresBusy(c.before, c.after, c.cpus); got != c.want {
+			t.Errorf("%s: %v cores busy, want %v", c.name, got, c.want)
+		}
+	}
+	if n := cpuCount(); n < 1 {
+		t.Errorf("cpuCount() = %d on a Linux machine: /proc/stat's cpuN lines were not counted", n)
+	}
+}
