@@ -4,12 +4,18 @@
 GO        ?= go
 GINKGO    := $(GO) tool ginkgo
 # One Ginkgo process per core, at most 4 (each has its own Chromium, or its
-# own tabs in an attached one). On 2 cores, 148 specs took 55 s on two
-# processes against 72 s on one (docs/decisions/2026-12-05-a-process-per-core.md).
-# PROCS=1 for one process, or more on bigger machines.
+# own tabs in an attached one): every spec starts its own reference app. On
+# 2 cores, 148 specs took 55 s on two processes against 72 s on one
+# (docs/decisions/2026-12-05-a-process-per-core.md). Against a user's app
+# (AGENTREADY_BASE_URL) one process: that app's state is shared, and a
+# scenario must not see another's writes in its state reads. PROCS=n wins.
 CORES     := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 ifndef PROCS
+ifneq ($(AGENTREADY_BASE_URL),)
+PROCS     := 1
+else
 PROCS     := $(shell n=$(CORES); [ "$$n" -gt 4 ] 2>/dev/null && n=4; [ "$$n" -ge 1 ] 2>/dev/null || n=1; echo $$n)
+endif
 endif
 REPORTS   ?= reports
 EVIDENCE  ?= evidence

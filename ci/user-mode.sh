@@ -36,7 +36,10 @@ grep -q "^evidence: $work/evidence/user/index.html$" "$work/make.log" || fail "n
 grep -Eq '^e2e: 5 passed, 0 failed, 0 skipped$' "$work/make.log" || fail "no summary line for exactly 5 specs, none skipped (the suite's own specs are not the user's)"
 bundles=$(find "$work/evidence/user" -name manifest.json | wc -l)
 [ "$bundles" = 5 ] || fail "$bundles bundles in the run, want the app's 5 (no bundle of the suite's own specs)"
-echo "user-mode: make e2e against an app without observation endpoints: 5 scenarios, verify, index and summary, exit 0"
+# One app, one state: scenarios run at once would read each other's writes
+# (the Makefile keeps one process with AGENTREADY_BASE_URL, on any machine).
+! grep -q "Running in parallel across" "$work/make.log" || fail "make e2e ran processes in parallel against one app: each would judge the other's writes"
+echo "user-mode: make e2e against an app without observation endpoints: 5 scenarios in one process, verify, index and summary, exit 0"
 
 kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
 start_app writes-early
