@@ -9,13 +9,17 @@ GINKGO    := $(GO) tool ginkgo
 # (docs/decisions/2026-12-05-a-process-per-core.md). Against a user's app
 # (AGENTREADY_BASE_URL) one process: that app's state is shared, and a
 # scenario must not see another's writes in its state reads. PROCS=n wins.
-CORES     := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+# (The suite refuses more than one process against a user's app.)
+CORES     := $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 ifndef PROCS
 ifneq ($(AGENTREADY_BASE_URL),)
 PROCS     := 1
 else
 PROCS     := $(shell n=$(CORES); [ "$$n" -gt 4 ] 2>/dev/null && n=4; [ "$$n" -ge 1 ] 2>/dev/null || n=1; echo $$n)
 endif
+endif
+ifeq ($(shell echo '$(PROCS)' | grep -Ex '[1-9][0-9]*'),)
+$(error PROCS=$(PROCS) is not a number of processes, e.g. PROCS=2)
 endif
 REPORTS   ?= reports
 EVIDENCE  ?= evidence

@@ -26,7 +26,7 @@ start_app() {
 start_app ""
 status=0
 # A fresh environment as a user's shell has it (make test exports its own).
-run_make() { env -u AGENTREADY_EVIDENCE -u AGENTREADY_RUN_ID -u MAKEFLAGS -u MAKELEVEL make --no-print-directory "$@"; }
+run_make() { env -u AGENTREADY_EVIDENCE -u AGENTREADY_RUN_ID -u MAKEFLAGS -u MAKELEVEL -u PROCS make --no-print-directory "$@"; }
 AGENTREADY_BASE_URL=$APP_URL AGENTREADY_SCENARIOS=fixtures/plainapp/scenarios \
   run_make e2e REPORTS="$work/reports" EVIDENCE="$work/evidence" RUN_ID=user > "$work/make.log" 2>&1 || status=$?
 fail() { echo "user-mode: $1"; tail -40 "$work/make.log"; exit 1; }
@@ -36,10 +36,15 @@ grep -q "^evidence: $work/evidence/user/index.html$" "$work/make.log" || fail "n
 grep -Eq '^e2e: 5 passed, 0 failed, 0 skipped$' "$work/make.log" || fail "no summary line for exactly 5 specs, none skipped (the suite's own specs are not the user's)"
 bundles=$(find "$work/evidence/user" -name manifest.json | wc -l)
 [ "$bundles" = 5 ] || fail "$bundles bundles in the run, want the app's 5 (no bundle of the suite's own specs)"
-# One app, one state: scenarios run at once would read each other's writes
-# (the Makefile keeps one process with AGENTREADY_BASE_URL, on any machine).
-! grep -q "Running in parallel across" "$work/make.log" || fail "make e2e ran processes in parallel against one app: each would judge the other's writes"
-echo "user-mode: make e2e against an app without observation endpoints: 5 scenarios in one process, verify, index and summary, exit 0"
+echo "user-mode: make e2e against an app without observation endpoints: 5 scenarios, verify, index and summary, exit 0"
+
+# One app, one state: two processes playing it at once would each judge the
+# other's writes. The suite refuses before any spec runs, and says how out.
+AGENTREADY_BASE_URL=$APP_URL AGENTREADY_SCENARIOS=fixtures/plainapp/scenarios AGENTREADY_EVIDENCE="$work/evidence-two" \
+  go tool ginkgo --procs=2 ./e2e > "$work/two.log" 2>&1 && { tail -20 "$work/two.log"; echo "user-mode: two processes against one app were let run"; exit 1; }
+grep -q "2 processes would play scenarios against this one app at once" "$work/two.log" || { tail -30 "$work/two.log"; echo "user-mode: two processes against one app failed without saying why"; exit 1; }
+[ -z "$(find "$work/evidence-two" -name manifest.json 2>/dev/null)" ] || { echo "user-mode: two processes against one app wrote bundles before the refusal"; exit 1; }
+echo "user-mode: two processes against one app are refused before any spec runs"
 
 kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
 start_app writes-early

@@ -81,6 +81,18 @@ func (a App) Observer() *observer.Client {
 // Given words the base URL as the user gave it (the flag or variable).
 func (a App) Given() string { return given(cmp.Or(a.BaseURLFrom, EnvBaseURL), a.BaseURL) }
 
+// CheckProcesses refuses a user's app played by n processes at once. The
+// app has one state, read whole at every mark of every scenario, so each
+// scenario would judge the others' writes as its own page's: a wrong
+// verdict about the user's app. The embedded app is started afresh for
+// each spec, and shares nothing.
+func (a App) CheckProcesses(n int) error {
+	if !a.User() || n <= 1 {
+		return nil
+	}
+	return fmt.Errorf("%s: %d processes would play scenarios against this one app at once, and each scenario's state reads would hold the others' writes, judged as its own page's.\n  Run one process (PROCS=1, which make e2e chooses with %s), or give each shard an app of its own (docs/beyond-one-machine.md)", a.Given(), n, EnvBaseURL)
+}
+
 // given words a setting as the user gave it: "--url http://…" for a flag,
 // "AGENTREADY_BASE_URL=http://…" for an environment variable.
 func given(from, value string) string {

@@ -61,3 +61,25 @@ func closedPort(t *testing.T) string {
 	srv.Close()
 	return srv.URL
 }
+
+// TestAUsersAppIsPlayedByOneProcess: a user's app has one state, so several
+// processes playing it at once are refused, naming the app and the way out;
+// the embedded app (started per spec) and one process are not.
+func TestAUsersAppIsPlayedByOneProcess(t *testing.T) {
+	user := App{BaseURL: "http://127.0.0.1:8080"}
+	if err := user.CheckProcesses(2); err == nil {
+		t.Fatal("two processes against one user's app were not refused")
+	} else {
+		for _, want := range []string{"AGENTREADY_BASE_URL=http://127.0.0.1:8080", "2 processes", "PROCS=1", "an app of its own"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("the refusal does not say %q:\n%v", want, err)
+			}
+		}
+	}
+	if err := user.CheckProcesses(1); err != nil {
+		t.Errorf("one process against a user's app was refused: %v", err)
+	}
+	if err := (App{}).CheckProcesses(4); err != nil {
+		t.Errorf("the embedded app (started per spec) was refused for 4 processes: %v", err)
+	}
+}

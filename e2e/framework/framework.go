@@ -29,8 +29,11 @@ import (
 var Browser *browser.Browser
 
 // CheckApp fails the run at once when a user's app does not answer, or does
-// not serve the observation endpoints its token was given for.
+// not serve the observation endpoints its token was given for, or would be
+// played by several Ginkgo processes at once (play.App.CheckProcesses).
 func CheckApp(ctx context.Context) {
+	suite, _ := GinkgoConfiguration()
+	Expect(App.CheckProcesses(suite.ParallelTotal)).To(Succeed(), "no spec was run")
 	Expect(App.Check(ctx)).To(Succeed(), "the app under test is not usable; no spec was run")
 }
 
