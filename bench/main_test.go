@@ -4,6 +4,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -171,7 +172,28 @@ func TestCoresBusy(t *testing.T) {
 			t.Errorf("%s: %v cores busy, want %v", c.name, got, c.want)
 		}
 	}
-	if n := cpuCount(); n < 1 {
-		t.Errorf("cpuCount() = %d on a Linux machine: /proc/stat's cpuN lines were not counted", n)
+	if runtime.GOOS == "linux" {
+		if n := cpuCount(); n < 1 {
+			t.Errorf("cpuCount() = %d on a Linux machine: /proc/stat's cpuN lines were not counted", n)
+		}
+	}
+}
+
+// TestParseCPU: idle is idle, iowait and steal; guest time is inside user
+// and nice already, so it is not counted twice; a line that is not the
+// machine's total is no sample.
+func TestParseCPU(t *testing.T) {
+	//            user nice system idle iowait irq softirq steal guest guest_nice
+	s, ok := parseCPU("cpu  100 10 50 800 20 5 5 10 40 4")
+	if !ok || s.idle != 830 || s.total != 1000 {
+		t.Errorf("parseCPU = %+v, %v; want idle 830 of 1000", s, ok)
+	}
+	if s, ok := parseCPU("cpu  100 10 50 800 20 5 5"); !ok || s.idle != 820 || s.total != 990 {
+		t.Errorf("an old kernel's line without steal: %+v, %v; want idle 820 of 990", s, ok)
+	}
+	for _, bad := range []string{"", "cpu", "cpu0 1 2 3 4 5 6 7 8", "cpu 1 2 x 4 5 6 7 8", "intr 1 2 3 4 5 6 7 8"} {
+		if s, ok := parseCPU(bad); ok {
+			t.Errorf("parseCPU(%q) = %+v, true; want no sample", bad, s)
+		}
 	}
 }
