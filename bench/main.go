@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -500,21 +501,14 @@ func parseCPU(line string) (cpuSample, bool) {
 	if len(f) < 8 || f[0] != "cpu" {
 		return cpuSample{}, false
 	}
-	var v [8]uint64
-	for i := range 7 {
-		if _, err := fmt.Sscan(f[i+1], &v[i]); err != nil {
-			return cpuSample{}, false
-		}
-	}
-	if len(f) > 8 {
-		if _, err := fmt.Sscan(f[8], &v[7]); err != nil {
-			return cpuSample{}, false
-		}
-	}
 	var s cpuSample
-	for i, x := range v {
+	for i, field := range f[1:min(len(f), 9)] { // user … steal
+		x, err := strconv.ParseUint(field, 10, 64)
+		if err != nil {
+			return cpuSample{}, false
+		}
 		s.total += x
-		if i == 3 || i == 4 || i == 7 {
+		if i == 3 || i == 4 || i == 7 { // idle, iowait, steal
 			s.idle += x
 		}
 	}

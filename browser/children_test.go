@@ -147,14 +147,21 @@ func (s *sites) count(hit string) int {
 // openTab opens a tab of b at url, closed when the test ends.
 func openTab(t *testing.T, b *Browser, url string) *Tab {
 	t.Helper()
-	tab, err := b.NewTab(t.Context())
+	tab := newTab(t, t.Context(), b)
+	if err := tab.Navigate(t.Context(), url); err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// newTab takes a fresh tab for one test, closed when the test ends.
+func newTab(t *testing.T, ctx context.Context, b *Browser) *Tab {
+	t.Helper()
+	tab, err := b.NewTab(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(tab.Close)
-	if err := tab.Navigate(t.Context(), url); err != nil {
-		t.Fatal(err)
-	}
 	return tab
 }
 

@@ -51,11 +51,7 @@ fetch("/send", {method: "POST", body: "x=1"}).then((r) => location.assign(r.url)
 		t.Run(strings.TrimPrefix(start, srv.URL), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 			defer cancel()
-			tab, err := b.NewTab(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tab.Close()
+			tab := newTab(t, ctx, b)
 			if _, err := tab.StartClock(ctx, nil); err != nil { // as a run's tab
 				t.Fatal(err)
 			}
