@@ -98,7 +98,7 @@ vet:
 ## unit: the packages' own tests, with the race detector (the browser package's start Chromium)
 unit: deps
 	@mkdir -p $(REPORTS)
-	$(GO) test -race -count=1 -json $$($(GO) list ./... | grep -v -e '/e2e$$' -e /mutants) > $(REPORTS)/unit.json || { $(GO) run ./ci/summarize --failures $(REPORTS)/unit.json; exit 1; }
+	$(GO) test -race -count=1 -json $$($(GO) list ./... | grep -v -e '/e2e$$' -e '/internal/runs/mutants$$') > $(REPORTS)/unit.json || { $(GO) run ./ci/summarize --failures $(REPORTS)/unit.json; exit 1; }
 	@$(GO) run ./ci/summarize --label unit $(REPORTS)/unit.json
 
 ## test: what CI runs: vet, unit tests, the browser specs, verify every bundle they wrote, make e2e against
@@ -114,7 +114,7 @@ test: deps vet unit
 ## mutants: every variant killed by its own code, every evidence mutation flips, baseline agents pass nothing
 mutants: deps
 	@mkdir -p $(REPORTS)
-	AGENTREADY_REPORTS=$(abspath $(REPORTS)) $(GO) test -count=1 -json ./mutants > $(REPORTS)/mutants.json || { $(GO) run ./ci/summarize --failures $(REPORTS)/mutants.json; cat $(REPORTS)/mutants.txt $(REPORTS)/evidence-mutations.txt 2>/dev/null; exit 1; }
+	AGENTREADY_REPORTS=$(abspath $(REPORTS)) $(GO) test -count=1 -json ./internal/runs/mutants > $(REPORTS)/mutants.json || { $(GO) run ./ci/summarize --failures $(REPORTS)/mutants.json; cat $(REPORTS)/mutants.txt $(REPORTS)/evidence-mutations.txt 2>/dev/null; exit 1; }
 	@cat $(REPORTS)/mutants.txt $(REPORTS)/baselines.txt
 	@tail -1 $(REPORTS)/evidence-mutations.txt
 	@$(GO) run ./ci/summarize --label mutants $(REPORTS)/mutants.json

@@ -29,13 +29,13 @@ import (
 	cdpwebmcp "github.com/chromedp/cdproto/webmcp"
 	"github.com/chromedp/chromedp"
 
-	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/internal/laps"
-	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/internal/kit/laps"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 func main() {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/internal/laps"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/kit/laps"
+	"github.com/agentready/agentready/internal/live/browser"
 	"github.com/agentready/agentready/scenarios"
 )
 

@@ -38,7 +38,7 @@ bash ci/grid.sh start
 go build -o "$work/agentready" ./cmd/agentready
 
 echo "== 1. the browser package's grid tests"
-go test -count=1 -run 'Grid' -v ./browser 2>&1 | grep -E '^(=== RUN|--- |ok|FAIL|\s+grid_test)' || fail "the grid tests failed"
+go test -count=1 -run 'Grid' -v ./internal/live/browser 2>&1 | grep -E '^(=== RUN|--- |ok|FAIL|\s+grid_test)' || fail "the grid tests failed"
 
 echo "== 2. CONF-01 and the server rules through the grid"
 run_id=grid-$(date -u +%Y%m%dT%H%M%SZ)

@@ -12,12 +12,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/e2e/framework"
 	"github.com/agentready/agentready/e2e/matchers"
-	"github.com/agentready/agentready/redact/redacttest"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/evidence/redact/redacttest"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 var _ = Own("Evidence bundles", MarkBundle, func() {

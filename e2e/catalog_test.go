@@ -10,36 +10,36 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentready/agentready/e2e/framework"
-	"github.com/agentready/agentready/e2e/refpages"
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/pages"
 )
 
 var _ = Own("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 	DescribeTable("exposes exactly the page's tools, and the protocol and getTools() agree",
-		func(ctx SpecContext, p refpages.Page) {
+		func(ctx SpecContext, p pages.Page) {
 			f := framework.StartFixture(ctx, "")
 			f.Open(ctx, p)
 			catalog, err := f.Tab.Tools.Catalog(ctx)
 			Expect(err).NotTo(HaveOccurred())
-			want := p.Tools
+			want := p.Tools()
 			if want == nil {
 				want = []string{}
 			}
 			Expect(catalog.Names()).To(Equal(want))
 		},
-		Entry("/events", refpages.Events()),
-		Entry("/events/{id}", refpages.Event(refpages.EventIntro)),
-		Entry("/events/{id}/register", refpages.Register(refpages.EventIntro)),
-		Entry("/registrations", refpages.Registrations()),
-		Entry("/tasks", refpages.Tasks()),
+		Entry("/events", pages.EventList{}),
+		Entry("/events/{id}", pages.EventDetails{ID: pages.EventIntro}),
+		Entry("/events/{id}/register", pages.Registration{EventID: pages.EventIntro}),
+		Entry("/registrations", pages.Registrations{}),
+		Entry("/tasks", pages.TaskList{}),
 	)
 
 	It("marks search_events read-only", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture(ctx, "")
-		f.Open(ctx, refpages.Events())
+		f.Open(ctx, pages.EventList{})
 		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		tool, ok := catalog.Get(refpages.SearchEvents)
+		tool, ok := catalog.Get(pages.SearchEvents)
 		Expect(ok).To(BeTrue(), "search_events is not in the catalog %v", catalog.Names())
 		Expect(tool.Annotations.ReadOnly).To(BeTrue())
 		Expect(tool.Declarative).To(BeFalse())
@@ -47,10 +47,10 @@ var _ = Own("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 
 	It("declares prepare_event_registration on the form, with autosubmit and the schema the browser builds from its controls", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture(ctx, "")
-		f.Open(ctx, refpages.Register(refpages.EventIntro))
+		f.Open(ctx, pages.Registration{EventID: pages.EventIntro})
 		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		tool, ok := catalog.Get(refpages.PrepareEventRegistration)
+		tool, ok := catalog.Get(pages.PrepareEventRegistration)
 		Expect(ok).To(BeTrue())
 		Expect(tool.Declarative).To(BeTrue())
 		Expect(tool.Annotations.Autosubmit).To(BeTrue())
@@ -68,20 +68,20 @@ var _ = Own("The catalog of each page", MarkSmoke, MarkCatalog, func() {
 
 	It("loses the autosubmit annotation on the no-autosubmit variant", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture(ctx, "no-autosubmit")
-		f.Open(ctx, refpages.Register(refpages.EventIntro))
+		f.Open(ctx, pages.Registration{EventID: pages.EventIntro})
 		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		tool, ok := catalog.Get(refpages.PrepareEventRegistration)
+		tool, ok := catalog.Get(pages.PrepareEventRegistration)
 		Expect(ok).To(BeTrue(), "the form is still a tool without toolautosubmit: %v", catalog.Names())
 		Expect(tool.Annotations.Autosubmit).To(BeFalse())
 	})
 
 	It("offers add_task with the seed-000 schema", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture(ctx, "")
-		f.Open(ctx, refpages.Tasks())
+		f.Open(ctx, pages.TaskList{})
 		catalog, err := f.Tab.Tools.Catalog(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		tool, ok := catalog.Get(refpages.AddTask)
+		tool, ok := catalog.Get(pages.AddTask)
 		Expect(ok).To(BeTrue(), "add_task is not in the catalog %v", catalog.Names())
 		var schema map[string]any
 		Expect(json.Unmarshal(tool.InputSchema, &schema)).To(Succeed())

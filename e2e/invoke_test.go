@@ -10,9 +10,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentready/agentready/e2e/framework"
-	"github.com/agentready/agentready/e2e/refpages"
-	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/pages"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 var _ = Own("Invoking tools", MarkHarness, func() {
@@ -20,14 +20,14 @@ var _ = Own("Invoking tools", MarkHarness, func() {
 
 	BeforeEach(func(ctx SpecContext) {
 		f = framework.StartFixture(ctx, "")
-		f.Open(ctx, refpages.Events())
-		Expect(f.Tab.Tools.WaitTool(ctx, refpages.SearchEvents, true)).To(Succeed())
+		f.Open(ctx, pages.EventList{})
+		Expect(f.Tab.Tools.WaitTool(ctx, pages.SearchEvents, true)).To(Succeed())
 	})
 
 	It("gives the same result through the page API and through CDP", framework.Timeout, func(ctx SpecContext) {
 		input := map[string]any{"topic": "webmcp", "maxFeeTWD": 0}
-		viaPage := f.Tab.Tools.Invoke(ctx, refpages.SearchEvents, input, vocab.PageAPI)
-		viaCDP := f.Tab.Tools.Invoke(ctx, refpages.SearchEvents, input, vocab.CDP)
+		viaPage := f.Tab.Tools.Invoke(ctx, pages.SearchEvents, input, vocab.PageAPI)
+		viaCDP := f.Tab.Tools.Invoke(ctx, pages.SearchEvents, input, vocab.CDP)
 
 		Expect(viaPage.Status).To(Equal(vocab.Completed), viaPage.ErrorText)
 		Expect(viaCDP.Status).To(Equal(vocab.Completed), viaCDP.ErrorText)
@@ -38,8 +38,8 @@ var _ = Own("Invoking tools", MarkHarness, func() {
 	})
 
 	It("records both invocations in one ordered trace, each answer after its call", framework.Timeout, func(ctx SpecContext) {
-		f.Tab.Tools.Invoke(ctx, refpages.SearchEvents, map[string]any{"query": "agents"}, vocab.PageAPI)
-		f.Tab.Tools.Invoke(ctx, refpages.SearchEvents, map[string]any{"query": "forms"}, vocab.CDP)
+		f.Tab.Tools.Invoke(ctx, pages.SearchEvents, map[string]any{"query": "agents"}, vocab.PageAPI)
+		f.Tab.Tools.Invoke(ctx, pages.SearchEvents, map[string]any{"query": "forms"}, vocab.CDP)
 
 		var kinds []record.Kind
 		invokedAt := map[string]int{}
@@ -91,11 +91,11 @@ var _ = Own("Invalid parameters", MarkHarness, MarkTasks, func() {
 	DescribeTable("are answered by the page with INVALID_PARAMS, and nothing changes",
 		func(ctx SpecContext, input map[string]any) {
 			f := framework.StartFixture(ctx, "")
-			f.Open(ctx, refpages.Tasks())
-			Expect(f.Tab.Tools.WaitTool(ctx, refpages.AddTask, true)).To(Succeed())
+			f.Open(ctx, pages.TaskList{})
+			Expect(f.Tab.Tools.WaitTool(ctx, pages.AddTask, true)).To(Succeed())
 			before := f.State(ctx)
 
-			res := f.Tab.Tools.Invoke(ctx, refpages.AddTask, input, vocab.PageAPI)
+			res := f.Tab.Tools.Invoke(ctx, pages.AddTask, input, vocab.PageAPI)
 
 			Expect(res.Status).To(Equal(vocab.Completed), "the browser does not validate imperative input: the page must")
 			Expect(res.Code()).To(Equal("INVALID_PARAMS"))

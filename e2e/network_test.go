@@ -9,9 +9,9 @@ import (
 
 	"github.com/agentready/agentready/e2e/framework"
 	"github.com/agentready/agentready/e2e/matchers"
-	"github.com/agentready/agentready/e2e/refpages"
-	"github.com/agentready/agentready/har"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/netlog/har"
+	"github.com/agentready/agentready/pages"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 var _ = Own("The network log", MarkNetwork, func() {
@@ -19,12 +19,13 @@ var _ = Own("The network log", MarkNetwork, func() {
 
 	BeforeEach(func(ctx SpecContext) {
 		f = framework.StartFixture(ctx, "")
-		f.Open(ctx, refpages.Register(refpages.EventIntro))
-		Expect(f.Tab.Do(ctx, refpages.FillRegistration(demoName, demoEmail), refpages.Click(refpages.SubmitRegistration))).To(Succeed())
-		Expect(refpages.WaitUntil(f.In(ctx), `document.querySelector("#registration-result").dataset.code === "REGISTERED"`, framework.Bound)).To(Succeed())
-		f.Open(ctx, refpages.Tasks())
-		Expect(f.Tab.Tools.WaitTool(ctx, refpages.AddTask, true)).To(Succeed())
-		Expect(f.Tab.Tools.Invoke(ctx, refpages.AddTask, map[string]any{"text": "count me"}, vocab.PageAPI).Code()).To(Equal("TASK_ADDED"))
+		register := pages.Registration{EventID: pages.EventIntro}
+		f.Open(ctx, register)
+		Expect(f.Tab.Do(ctx, register.Fill(demoName, demoEmail), register.Submit())).To(Succeed())
+		Expect(register.WaitForResult(f.In(ctx), "REGISTERED", framework.Bound)).To(Succeed())
+		f.Open(ctx, pages.TaskList{})
+		Expect(f.Tab.Tools.WaitTool(ctx, pages.AddTask, true)).To(Succeed())
+		Expect(f.Tab.Tools.Invoke(ctx, pages.AddTask, map[string]any{"text": "count me"}, vocab.PageAPI).Code()).To(Equal("TASK_ADDED"))
 		Expect(f.Tab.Net.FillBodies(f.In(ctx))).To(Succeed())
 	})
 

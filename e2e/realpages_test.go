@@ -7,7 +7,7 @@ import (
 	"github.com/agentready/agentready/e2e/framework"
 	"github.com/agentready/agentready/e2e/matchers"
 	"github.com/agentready/agentready/fixtures/realpages"
-	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/internal/runs/play"
 )
 
 // Pages that behave as public WebMCP demos do (fixtures/realpages): forms

@@ -9,7 +9,7 @@ import (
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // One spec per scenario file, labelled with its ID, its family and its area,

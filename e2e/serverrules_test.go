@@ -9,9 +9,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/e2e/framework"
-	"github.com/agentready/agentready/e2e/refpages"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/pages"
 )
 
 // The server's gate, driven from real pages: what a same-origin script (or a
@@ -19,19 +19,19 @@ import (
 var _ = Own("The registration gate", MarkRegister, MarkServerRules, func() {
 	It("restores a seat once when a registration is cancelled twice", framework.Timeout, func(ctx SpecContext) {
 		f := framework.StartFixture(ctx, "")
-		regID := registerAsPerson(ctx, f.Tab, f.App.URL, refpages.EventIntro)
-		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(refpages.EventIntro, 7))
+		regID := registerAsPerson(ctx, f.Tab, f.App.URL, pages.EventIntro)
+		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 7))
 
-		Expect(f.Tab.Navigate(ctx, f.App.URL+refpages.Registrations().Path)).To(Succeed())
-		Expect(f.Tab.Do(ctx, refpages.Click(refpages.CancelButton(regID)))).To(Succeed())
-		Expect(refpages.WaitUntil(f.In(ctx), `document.querySelector('[data-registration-id="`+regID+`"]').dataset.status === "cancelled"`, framework.Bound)).To(Succeed())
-		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(refpages.EventIntro, 8))
+		Expect(f.Tab.Navigate(ctx, f.App.URL+pages.Registrations{}.Path())).To(Succeed())
+		Expect(f.Tab.Do(ctx, pages.Registrations{}.Cancel(regID))).To(Succeed())
+		Expect(pages.Registrations{}.WaitCancelled(f.In(ctx), regID, framework.Bound)).To(Succeed())
+		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 8))
 		hash := f.State(ctx).Hash
 
 		again := postFromPage(ctx, f.Tab, "/api/registrations/"+regID+"/cancel", map[string]any{})
 		Expect(again.Status).To(Equal(409))
 		Expect(again.Code()).To(Equal("ALREADY_CANCELLED"))
-		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(refpages.EventIntro, 8))
+		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(pages.EventIntro, 8))
 		Expect(f.State(ctx).Hash).To(Equal(hash))
 	})
 
@@ -39,9 +39,10 @@ var _ = Own("The registration gate", MarkRegister, MarkServerRules, func() {
 		f := framework.StartFixture(ctx, "")
 		other := framework.NewTab(ctx)
 		tabs := []*browser.Tab{f.Tab, other}
+		form := pages.Registration{EventID: pages.EventOfficeHours}
 		for i, tab := range tabs {
-			Expect(tab.Navigate(ctx, f.App.URL+refpages.Register(refpages.EventOfficeHours).Path)).To(Succeed())
-			Expect(tab.Do(ctx, refpages.FillRegistration("Racer", []string{"a@example.com", "b@example.com"}[i]))).To(Succeed())
+			Expect(tab.Navigate(ctx, f.App.URL+form.Path())).To(Succeed())
+			Expect(tab.Do(ctx, form.Fill("Racer", []string{"a@example.com", "b@example.com"}[i]))).To(Succeed())
 		}
 
 		var wg sync.WaitGroup
@@ -49,22 +50,22 @@ var _ = Own("The registration gate", MarkRegister, MarkServerRules, func() {
 		for i, tab := range tabs {
 			wg.Go(func() {
 				defer GinkgoRecover()
-				Expect(tab.Do(ctx, refpages.Click(refpages.SubmitRegistration))).To(Succeed())
-				Expect(refpages.WaitUntil(framework.In(ctx, tab), `!!document.querySelector("#registration-result").dataset.code`, framework.Bound)).To(Succeed())
-				codes[i], _ = chromedp.Run(framework.In(ctx, tab), chromedp.Evaluate[string](`document.querySelector("#registration-result").dataset.code`))
+				Expect(tab.Do(ctx, form.Submit())).To(Succeed())
+				Expect(form.WaitForResult(framework.In(ctx, tab), "", framework.Bound)).To(Succeed())
+				codes[i], _ = form.ResultData(framework.In(ctx, tab), "code")
 			})
 		}
 		wg.Wait()
 
 		Expect(codes).To(ConsistOf("REGISTERED", "EVENT_FULL"))
-		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(refpages.EventOfficeHours, 0))
+		Expect(f.State(ctx).SeatsLeft).To(HaveKeyWithValue(pages.EventOfficeHours, 0))
 		Expect(f.Journal(ctx).Count("POST", "/api/registrations")).To(Equal(2))
 	})
 
 	DescribeTable("refuses a confirmation intent used the wrong way, and writes nothing",
 		func(ctx SpecContext, misuse func(ctx context.Context, f *framework.Fixture) pageResponse, status int, code string) {
 			f := framework.StartFixture(ctx, "")
-			Expect(f.Tab.Navigate(ctx, f.App.URL+refpages.Register(refpages.EventIntro).Path)).To(Succeed())
+			Expect(f.Tab.Navigate(ctx, f.App.URL+pages.Registration{EventID: pages.EventIntro}.Path())).To(Succeed())
 
 			res := misuse(ctx, f)
 
@@ -72,35 +73,35 @@ var _ = Own("The registration gate", MarkRegister, MarkServerRules, func() {
 			Expect(res.Code()).To(Equal(code))
 		},
 		Entry("reused after it registered once", func(ctx context.Context, f *framework.Fixture) pageResponse {
-			intent := intentFromPage(ctx, f.Tab, refpages.EventIntro)
-			Expect(postFromPage(ctx, f.Tab, "/api/registrations", registration(refpages.EventIntro, intent, "first@example.com")).Status).To(Equal(201))
+			intent := intentFromPage(ctx, f.Tab, pages.EventIntro)
+			Expect(postFromPage(ctx, f.Tab, "/api/registrations", registration(pages.EventIntro, intent, "first@example.com")).Status).To(Equal(201))
 			return unchangedState(ctx, f, func() pageResponse {
-				return postFromPage(ctx, f.Tab, "/api/registrations", registration(refpages.EventIntro, intent, "second@example.com"))
+				return postFromPage(ctx, f.Tab, "/api/registrations", registration(pages.EventIntro, intent, "second@example.com"))
 			})
 		}, 403, "INTENT_USED"),
 		Entry("for another event", func(ctx context.Context, f *framework.Fixture) pageResponse {
-			intent := intentFromPage(ctx, f.Tab, refpages.EventIntro)
+			intent := intentFromPage(ctx, f.Tab, pages.EventIntro)
 			return unchangedState(ctx, f, func() pageResponse {
 				return postFromPage(ctx, f.Tab, "/api/registrations", registration("evt-paid-workshop", intent, "reader@example.com"))
 			})
 		}, 403, "INTENT_WRONG_EVENT"),
 		Entry("from another session", func(ctx context.Context, f *framework.Fixture) pageResponse {
 			other := framework.NewTab(ctx)
-			Expect(other.Navigate(ctx, f.App.URL+refpages.Register(refpages.EventIntro).Path)).To(Succeed())
-			stolen := intentFromPage(ctx, other, refpages.EventIntro)
+			Expect(other.Navigate(ctx, f.App.URL+pages.Registration{EventID: pages.EventIntro}.Path())).To(Succeed())
+			stolen := intentFromPage(ctx, other, pages.EventIntro)
 			return unchangedState(ctx, f, func() pageResponse {
-				return postFromPage(ctx, f.Tab, "/api/registrations", registration(refpages.EventIntro, stolen, "reader@example.com"))
+				return postFromPage(ctx, f.Tab, "/api/registrations", registration(pages.EventIntro, stolen, "reader@example.com"))
 			})
 		}, 403, "INTENT_WRONG_SESSION"),
 		Entry("made up", func(ctx context.Context, f *framework.Fixture) pageResponse {
 			return unchangedState(ctx, f, func() pageResponse {
-				return postFromPage(ctx, f.Tab, "/api/registrations", registration(refpages.EventIntro, "int_forged", "reader@example.com"))
+				return postFromPage(ctx, f.Tab, "/api/registrations", registration(pages.EventIntro, "int_forged", "reader@example.com"))
 			})
 		}, 403, "INTENT_NOT_FOUND"),
 		Entry("without the CSRF header", func(ctx context.Context, f *framework.Fixture) pageResponse {
-			intent := intentFromPage(ctx, f.Tab, refpages.EventIntro)
+			intent := intentFromPage(ctx, f.Tab, pages.EventIntro)
 			return unchangedState(ctx, f, func() pageResponse {
-				return fetchFromPage(ctx, f.Tab, "/api/registrations", registration(refpages.EventIntro, intent, "reader@example.com"), false)
+				return fetchFromPage(ctx, f.Tab, "/api/registrations", registration(pages.EventIntro, intent, "reader@example.com"), false)
 			})
 		}, 403, "CSRF_INVALID"),
 	)
@@ -165,10 +166,11 @@ func unchangedState(ctx context.Context, f *framework.Fixture, do func() pageRes
 // new registration's id.
 func registerAsPerson(ctx context.Context, tab *browser.Tab, baseURL, eventID string) string {
 	GinkgoHelper()
-	Expect(tab.Navigate(ctx, baseURL+refpages.Register(eventID).Path)).To(Succeed())
-	Expect(tab.Do(ctx, refpages.FillRegistration(demoName, demoEmail), refpages.Click(refpages.SubmitRegistration))).To(Succeed())
-	Expect(refpages.WaitUntil(framework.In(ctx, tab), `document.querySelector("#registration-result").dataset.code === "REGISTERED"`, framework.Bound)).To(Succeed())
-	id, err := chromedp.Run(framework.In(ctx, tab), chromedp.Evaluate[string](`document.querySelector("#registration-result").dataset.registrationId`))
+	form := pages.Registration{EventID: eventID}
+	Expect(tab.Navigate(ctx, baseURL+form.Path())).To(Succeed())
+	Expect(tab.Do(ctx, form.Fill(demoName, demoEmail), form.Submit())).To(Succeed())
+	Expect(form.WaitForResult(framework.In(ctx, tab), "REGISTERED", framework.Bound)).To(Succeed())
+	id, err := form.ResultData(framework.In(ctx, tab), "registrationId")
 	Expect(err).NotTo(HaveOccurred())
 	return id
 }

@@ -7,8 +7,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentready/agentready/e2e/framework"
-	"github.com/agentready/agentready/e2e/refpages"
-	"github.com/agentready/agentready/smoke"
+	"github.com/agentready/agentready/internal/pagecheck/smoke"
+	"github.com/agentready/agentready/pages"
 )
 
 // Schema smoke calls on every page of the embedded app, writes allowed (it
@@ -17,9 +17,9 @@ import (
 // level outside its enum.)
 var _ = Own("Schema smoke calls on the reference app", MarkSmoke, Label("smoke-calls"), func() {
 	DescribeTable("every tool agrees with its schema",
-		func(ctx SpecContext, p refpages.Page, known []string) {
+		func(ctx SpecContext, p pages.Page, known []string) {
 			f := framework.StartFixture(ctx, "")
-			rep, err := smoke.Run(ctx, framework.Browser, f.App.URL+p.Path, smoke.Options{AllowWrites: true})
+			rep, err := smoke.Run(ctx, framework.Browser, f.App.URL+p.Path(), smoke.Options{AllowWrites: true})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Calls).To(BeNumerically(">", 0), "no call was made: the check would pass on nothing")
 			var got []string
@@ -28,13 +28,13 @@ var _ = Own("Schema smoke calls on the reference app", MarkSmoke, Label("smoke-c
 			}
 			Expect(got).To(ConsistOf(known), "findings")
 		},
-		Entry("/events", framework.Timeout, refpages.Events(), []string{}),
-		Entry("/events/{id}", framework.Timeout, refpages.Event(refpages.EventIntro), []string{}),
-		Entry("/tasks", framework.Timeout, refpages.Tasks(), []string{}),
+		Entry("/events", framework.Timeout, pages.EventList{}, []string{}),
+		Entry("/events/{id}", framework.Timeout, pages.EventDetails{ID: pages.EventIntro}, []string{}),
+		Entry("/tasks", framework.Timeout, pages.TaskList{}, []string{}),
 		// Chromium 156 drops type=email from the form's schema, so the
 		// schema allows any string where the page (rightly) wants an
 		// address: a finding about browser-built schemas, kept visible.
-		Entry("/events/{id}/register", framework.Timeout, refpages.Register(refpages.EventIntro),
+		Entry("/events/{id}/register", framework.Timeout, pages.Registration{EventID: pages.EventIntro},
 			[]string{"valid-refused prepare_event_registration: valid: the required parameters"}),
 	)
 })

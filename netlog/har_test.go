@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/har"
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/netlog/har"
 	"github.com/chromedp/cdproto/network"
 )
 

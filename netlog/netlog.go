@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -219,7 +219,7 @@ const ReplacedDocument = "its document was replaced before it finished"
 // says nothing more of them (measured on the page's virtual clock, in the
 // top document and in a cross-site frame: a fetch whose redirect was
 // answered and whose body the page never read, before it went to the
-// answer's URL; browser/replaced_test.go),
+// answer's URL; internal/live/browser/replaced_test.go),
 // so a wait for the log to settle would wait out its bound at every mark.
 // They end as canceled by the navigation, as Chromium reports the requests
 // it does cancel. One not answered yet is left to the browser.

@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // ParseAttack reads an attack given on the command line (agentready run

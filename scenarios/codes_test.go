@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/internal/mdtable"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/kit/mdtable"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // TestTheReadmeListsTheCodes keeps the README's failure-code table equal to

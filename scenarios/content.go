@@ -1,6 +1,6 @@
 package scenarios
 
-import "github.com/agentready/agentready/vocab"
+import "github.com/agentready/agentready/scenarios/vocab"
 
 // What write requests carried, and what the person had before them: the
 // expectations of seed 003's content and review checks.

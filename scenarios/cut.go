@@ -1,8 +1,8 @@
 package scenarios
 
 import (
-	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Two more edits of a record, as a run the harness failed would have

@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 )
 
 var (

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Dates relative to the page's clock are written out when a scenario loads,

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Evidence is everything one run recorded. The judge reads nothing else, so

@@ -6,8 +6,8 @@
 package scenarios
 
 import (
-	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // The expectations of a scenario (its expect key), per source of evidence.

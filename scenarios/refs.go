@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Ref points at one piece of an Evidence: what a check used. It holds a

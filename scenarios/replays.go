@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // ReplayExpect says how the suite replays a recorded write as an attacker

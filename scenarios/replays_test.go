@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // A replay entry that cannot be meant does not load, naming its key.

@@ -7,8 +7,8 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // RequestLine is a request as a scenario writes it everywhere: "METHOD

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Scenario is one scenario file: what the agent was asked and did, what a

@@ -16,8 +16,8 @@ import (
 	orderedmap "github.com/pb33f/ordered-map/v2"
 	"go.yaml.in/yaml/v4"
 
-	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // The scenario file's JSON Schema is generated from the Go types: the

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentready/agentready/signin"
+	"github.com/agentready/agentready/internal/data/signin"
 )
 
 // SignIn is how a run signs in before its start page opens (package

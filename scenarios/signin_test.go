@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/signin"
+	"github.com/agentready/agentready/internal/data/signin"
 )
 
 const readerState = `{"cookies":[{"name":"desk_remember","value":"r-1","domain":"127.0.0.1","path":"/","expires":-1,"httpOnly":true,"sameSite":"Lax"}],"origins":[]}`

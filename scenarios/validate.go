@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentready/agentready/match"
-	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/data/match"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/scenarios/vocab"
 	"github.com/theory/jsonpath"
 )
 

@@ -5,7 +5,7 @@ import (
 	neturl "net/url"
 	"slices"
 
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Validation of what a scenario expects around the page (validate.go):

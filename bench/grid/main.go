@@ -20,13 +20,13 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/reporters/shard"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/shard"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 func main() {

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/report"
-	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/reporters/report"
+	"github.com/agentready/agentready/internal/reporters/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/judge/judgetest"

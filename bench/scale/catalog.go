@@ -7,8 +7,8 @@ import (
 	"net/http/httptest"
 	"strconv"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/pagetools"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/pagecheck/toollist"
 )
 
 // manyTools is a page that registers n read-only tools at load, as a big
@@ -44,7 +44,7 @@ func catalogAxis(ctx context.Context) (Axis, func(), error) {
 	ax := Axis{Name: "catalog", Unit: "tools on a page, in Chromium", Sizes: []int{10, 100, 500, 2000}, Prepare: func(n int) (*Work, error) {
 		url := srv.URL + "/?n=" + strconv.Itoa(n)
 		return &Work{Stages: []Stage{{"read catalog", func() error {
-			l, err := pagetools.Read(ctx, b, url, pagetools.DefaultOptions)
+			l, err := toollist.Read(ctx, b, url, toollist.DefaultOptions)
 			if err != nil {
 				return err
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Each builder's record holds the work it claims, and the judge still

@@ -33,8 +33,8 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/reporters/results"
 )
 
 type tally struct{ passed, failed, skipped int }

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentready/agentready/agentmodel"
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/runs/agentmodel"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
 )
 

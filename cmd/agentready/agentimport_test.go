@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/agentmodel/modeltest"
-	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/runs/agentmodel/modeltest"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 func importModelRun(t *testing.T, args ...string) (int, string) {

@@ -14,12 +14,12 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/plainapp"
-	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/reporters/shard"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/shard"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // asMain makes this test binary the agentready command when it is started

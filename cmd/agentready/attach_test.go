@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/internal/live/browser"
 )
 
 // readmeAttachCommand answers the arguments of the command the README tells

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentready/agentready/attack"
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/results"
-	"github.com/agentready/agentready/signin"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/data/signin"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/runs/attack"
+	"github.com/agentready/agentready/internal/runs/play"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // attackCmd is `agentready attack embed URL`: a page of another origin (a

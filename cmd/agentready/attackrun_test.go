@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/agentmodel/modeltest"
-	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/results"
-	"github.com/agentready/agentready/shard"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/reporters/shard"
+	"github.com/agentready/agentready/internal/runs/agentmodel/modeltest"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // ownScenario is a user's scenario that names no attack: a question about

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/report"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/reporters/report"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
 )
 
@@ -35,7 +35,7 @@ func TestBadInputIsNamedByItsFlag(t *testing.T) {
 		{"run, the variable", "ftp://example.org", runIn, nil, `agentready run: AGENTREADY_BASE_URL=ftp://example.org: the scheme "ftp" is not supported`},
 		{"run, down", "", runIn, []string{"--base-url", down}, "agentready run: --base-url " + down + " does not answer"},
 		{"run, down by the variable", down, runIn, nil, "agentready run: AGENTREADY_BASE_URL=" + down + " does not answer"},
-		{"evals, down", "", evalsIn, []string{"../../evals/testdata/tasks.evals.json", "--url", down + "/tasks"}, "agentready evals: --url " + down + " does not answer"},
+		{"evals, down", "", evalsIn, []string{"../../internal/sources/evals/testdata/tasks.evals.json", "--url", down + "/tasks"}, "agentready evals: --url " + down + " does not answer"},
 		{"mcp, down", "", mcpIn, []string{"--url", down + "/tasks"}, "agentready mcp: --url " + down + " does not answer"},
 		{"mcp, a scheme", "", mcpIn, []string{"--url", "ftp://example.org/tasks"}, `agentready mcp: --url ftp://example.org/tasks: the scheme "ftp" is not supported`},
 		{"mcp, no scheme", "", mcpIn, []string{"--url", "localhost:3000/tasks"}, "agentready mcp: --url localhost:3000/tasks lacks its scheme: give http://localhost:3000/tasks"},

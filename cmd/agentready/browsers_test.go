@@ -16,11 +16,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/fixtures/lintpages"
 	"github.com/agentready/agentready/fixtures/realpages"
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/runs/play"
 )
 
 // command is one of the commands that open a browser, as a test calls it:
@@ -59,7 +59,7 @@ func commands(t *testing.T) []command {
 		}, "4 tool(s) of " + app.URL + "/tasks pinned"},
 		{"smoke", smokeCmd, func(*testing.T, string) []string { return []string{rp.URL + "/about"} }, "smoke: 0 calls, 0 findings"},
 		{"evals", evalsCmd, func(_ *testing.T, out string) []string {
-			return []string{"../../evals/testdata/tasks.evals.json", "--url", app.URL + "/tasks", "--evidence", out, "--run-id", "r1"}
+			return []string{"../../internal/sources/evals/testdata/tasks.evals.json", "--url", app.URL + "/tasks", "--evidence", out, "--run-id", "r1"}
 		}, "evals: 2 passed, 0 failed, 1 skipped"},
 		{"run", runScenarios, func(_ *testing.T, out string) []string {
 			return []string{"--scenarios", "../../" + "scenarios/cases", "--id", "CONF-01.attempt-3", "--evidence", out, "--run-id", "r1"}

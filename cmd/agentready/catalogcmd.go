@@ -12,12 +12,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/pagetools"
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/results"
-	"github.com/agentready/agentready/signin"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/data/signin"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/pagecheck/toollist"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/runs/play"
 )
 
 // catalogCmd is `agentready catalog URL [--json]`: the tools a page offers,
@@ -62,8 +62,8 @@ func catalogCmd(args []string, stdout, stderr io.Writer) int {
 }
 
 // pageOptions adds the flags every command that reads a page shares.
-func pageOptions(fs *flag.FlagSet) *pagetools.Options {
-	o := pagetools.DefaultOptions
+func pageOptions(fs *flag.FlagSet) *toollist.Options {
+	o := toollist.DefaultOptions
 	settleFlags(fs, &o.Settle, &o.MaxWait)
 	signInFlags(fs, func(in signin.Options) {
 		o.Prepare = func(ctx context.Context, tab *browser.Tab) error { return tab.SignIn(ctx, in) }
@@ -122,14 +122,14 @@ func signInFlags(fs *flag.FlagSet, set func(signin.Options)) {
 }
 
 // readPage starts the browser (startBrowser) and lists the page's tools: exit code 2 on bad input, 1 when the page cannot be read.
-func readPage(cmd, raw string, opts pagetools.Options, stderr io.Writer) (pagetools.Listing, int) {
+func readPage(cmd, raw string, opts toollist.Options, stderr io.Writer) (toollist.Listing, int) {
 	ls, errs, code := readPages(cmd, []string{raw}, opts, stderr)
 	if code != 0 {
-		return pagetools.Listing{}, code
+		return toollist.Listing{}, code
 	}
 	if errs[0] != nil {
 		fmt.Fprintf(stderr, "agentready %s: %v\n", cmd, errs[0])
-		return pagetools.Listing{}, 1
+		return toollist.Listing{}, 1
 	}
 	return ls[0], 0
 }
@@ -138,7 +138,7 @@ func readPage(cmd, raw string, opts pagetools.Options, stderr io.Writer) (pageto
 // not an http(s) URL, or the browser does not start), then reads the pages
 // one after the other in one browser. A page that cannot be read has its
 // error at its index; the others are read all the same.
-func readPages(cmd string, raws []string, opts pagetools.Options, stderr io.Writer) ([]pagetools.Listing, []error, int) {
+func readPages(cmd string, raws []string, opts toollist.Options, stderr io.Writer) ([]toollist.Listing, []error, int) {
 	if err := opts.Rule().Check(); err != nil {
 		fmt.Fprintf(stderr, "agentready %s: %v\n", cmd, err)
 		return nil, nil, 2
@@ -159,10 +159,10 @@ func readPages(cmd string, raws []string, opts pagetools.Options, stderr io.Writ
 		return nil, nil, 2
 	}
 	defer stopBrowser()
-	listings, errs := make([]pagetools.Listing, len(urls)), make([]error, len(urls))
+	listings, errs := make([]toollist.Listing, len(urls)), make([]error, len(urls))
 	for i, u := range urls {
 		pageCtx, cancel := context.WithTimeout(ctx, opts.MaxWait+browser.NavigateTimeout+10*time.Second)
-		listings[i], errs[i] = pagetools.Read(pageCtx, b, u, opts)
+		listings[i], errs[i] = toollist.Read(pageCtx, b, u, opts)
 		cancel()
 		if errs[i] != nil {
 			listings[i].URL = u
@@ -171,7 +171,7 @@ func readPages(cmd string, raws []string, opts pagetools.Options, stderr io.Writ
 	return listings, errs, 0
 }
 
-func printListing(w io.Writer, l pagetools.Listing) {
+func printListing(w io.Writer, l toollist.Listing) {
 	if l.FinalURL != "" {
 		fmt.Fprintf(w, "%s went to %s, which offers %d tool(s)\n", l.URL, l.FinalURL, len(l.Tools))
 		if len(l.Tools) == 0 {
@@ -194,7 +194,7 @@ func printListing(w io.Writer, l pagetools.Listing) {
 	}
 }
 
-func hints(t pagetools.Tool) string {
+func hints(t toollist.Tool) string {
 	var h []string
 	a := t.Annotations
 	for _, x := range []struct {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/pagetools"
+	"github.com/agentready/agentready/internal/pagecheck/toollist"
 )
 
 // The acceptance of issue 14.1: the served reference app's tools, as a
@@ -33,7 +33,7 @@ func TestCatalogListsThePagesTools(t *testing.T) {
 	if code := catalogCmd([]string{app.URL + "/events/evt-webmcp-intro/register", "--json"}, &out, &errs); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
-	var l pagetools.Listing
+	var l toollist.Listing
 	if err := json.Unmarshal(out.Bytes(), &l); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out.String())
 	}

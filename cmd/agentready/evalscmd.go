@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentready/agentready/evals"
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/results"
-	"github.com/agentready/agentready/signin"
-	"github.com/agentready/agentready/webmcp"
+	"github.com/agentready/agentready/internal/data/signin"
+	"github.com/agentready/agentready/internal/live/webmcp"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/runs/play"
+	"github.com/agentready/agentready/internal/sources/evals"
 )
 
 // evalsCmd is `agentready evals FILE.json --url URL`: webmcp-evals eval

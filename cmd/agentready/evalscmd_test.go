@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 func runEvals(t *testing.T, base string, file string) (code int, stdout, stderr, evidence string) {
@@ -33,7 +33,7 @@ func TestEvalsSmokeAgainstTheReferenceApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer app.Close()
-	code, out, _, evidence := runEvals(t, app.URL, "../../evals/testdata/tasks.evals.json")
+	code, out, _, evidence := runEvals(t, app.URL, "../../internal/sources/evals/testdata/tasks.evals.json")
 	if code != 0 {
 		t.Fatalf("exit %d, want 0", code)
 	}
@@ -67,7 +67,7 @@ func TestEvalsSmokeFailsWhatTheCasesDoNotHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer app.Close()
-	code, out, _, evidence := runEvals(t, app.URL, "../../evals/testdata/tasks-bad.evals.json")
+	code, out, _, evidence := runEvals(t, app.URL, "../../internal/sources/evals/testdata/tasks-bad.evals.json")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
@@ -103,8 +103,8 @@ func TestEvalsRefusesAFileThatDoesNotLoad(t *testing.T) {
 		want string
 	}{
 		{[]string{file, "--url", "http://127.0.0.1:9/tasks", "--evidence", dir}, "unknown operator $contain"},
-		{[]string{"../../evals/testdata/tasks.evals.json", "--url", "tasks", "--evidence", dir}, "is not an http(s) URL"},
-		{[]string{"../../evals/testdata/tasks.evals.json", "--evidence", dir}, "usage"},
+		{[]string{"../../internal/sources/evals/testdata/tasks.evals.json", "--url", "tasks", "--evidence", dir}, "is not an http(s) URL"},
+		{[]string{"../../internal/sources/evals/testdata/tasks.evals.json", "--evidence", dir}, "usage"},
 	} {
 		var out, errs bytes.Buffer
 		if code := evalsCmd(tc.args, &out, &errs); code != 2 || !strings.Contains(errs.String(), tc.want) {

@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentready/agentready/agentmodel"
-	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/inspector"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/runs/agentmodel"
+	"github.com/agentready/agentready/internal/sources/inspector"
 	"github.com/agentready/agentready/scenarios"
 )
 

@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
-const conf01Trace = "../../inspector/testdata/conf01-attempt-3.trace.json"
+const conf01Trace = "../../internal/sources/inspector/testdata/conf01-attempt-3.trace.json"
 
 // The acceptance of issue 17.1: an Inspector-shaped trace of CONF-01
 // attempt 3 becomes a scenario that passes against the reference app, and

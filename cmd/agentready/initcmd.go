@@ -14,7 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/agentready/agentready/pagetools"
+	"github.com/agentready/agentready/internal/pagecheck/toollist"
 	"github.com/agentready/agentready/scenarios"
 )
 
@@ -67,7 +67,7 @@ func initCmd(args []string, stdout, stderr io.Writer) int {
 // scenarioFor writes a scenario that pins the listing's catalog. It is
 // loaded back before it is answered: init never writes a file that does
 // not load.
-func scenarioFor(id string, l pagetools.Listing) ([]byte, error) {
+func scenarioFor(id string, l toollist.Listing) ([]byte, error) {
 	u, err := url.Parse(l.URL)
 	if err != nil {
 		return nil, err

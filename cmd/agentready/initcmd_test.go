@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/browser"
 	"github.com/agentready/agentready/fixtures/plainapp"
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/runner"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // The acceptance of issue 14.3: init's file loads, and its catalog checks

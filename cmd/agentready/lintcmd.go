@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/lint"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/pagecheck/lint"
 )
 
 const lintUsage = "usage: agentready lint [--format text|json|sarif] [--fail-on error|warning|info] [--rule ID=off|on|error|warning|info]... [--settle 300ms] [--max-wait 5s] URL..."

@@ -12,7 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentready/agentready/fixtures/lintpages"
-	"github.com/agentready/agentready/lint"
+	"github.com/agentready/agentready/internal/pagecheck/lint"
 )
 
 // The pages register their tools at once: a short settle keeps the test quick.
@@ -227,7 +227,7 @@ func TestLintSARIFOfTheEcosystemsRest(t *testing.T) {
 // its results as "ruleId level path[:line]", paths without base.
 func sarifResults(t *testing.T, sarif []byte, base string) []string {
 	t.Helper()
-	f, err := os.Open("../../lint/testdata/sarif-2.1.0-rtm.5.json")
+	f, err := os.Open("../../internal/pagecheck/lint/testdata/sarif-2.1.0-rtm.5.json")
 	if err != nil {
 		t.Fatal(err)
 	}

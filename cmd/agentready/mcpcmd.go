@@ -8,12 +8,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentready/agentready/agentmcp"
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/internal/data/signin"
+	"github.com/agentready/agentready/internal/live/webmcp"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/runs/agentmcp"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/signin"
-	"github.com/agentready/agentready/webmcp"
 )
 
 // mcpCmd is `agentready mcp [--url URL] [--scenario FILE] [--evidence DIR]

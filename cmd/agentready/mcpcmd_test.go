@@ -13,8 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 type lockedBuffer struct {

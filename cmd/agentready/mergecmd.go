@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentready/agentready/results"
-	"github.com/agentready/agentready/shard"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/reporters/shard"
 )
 
 // mergeCmd is `agentready merge RUN...`: the run folders of the N shards of

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/internal/reporters/shard"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/shard"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Two families of the suite's own scenarios against the embedded app, run

@@ -9,12 +9,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/internal/data/signin"
+	"github.com/agentready/agentready/internal/live/webmcp"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/reporters/shard"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/shard"
-	"github.com/agentready/agentready/signin"
-	"github.com/agentready/agentready/webmcp"
 )
 
 // runScenarios is `agentready run`: a user's scenarios against their app

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/bundle"
 	"github.com/agentready/agentready/fixtures/plainapp"
-	"github.com/agentready/agentready/play"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 const plainScenarios = "../../fixtures/plainapp/scenarios"

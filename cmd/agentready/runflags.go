@@ -12,9 +12,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
 )
 

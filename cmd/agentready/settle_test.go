@@ -39,7 +39,7 @@ func TestABadSettleIsRefused(t *testing.T) {
 			return runScenarios(urlFlag(args, "--base-url", "--evidence", t.TempDir()), stdout, stderr)
 		}
 		evalsAt := func(args []string, stdout, stderr io.Writer) int {
-			return evalsCmd(urlFlag(args, "--url", "../../evals/testdata/tasks.evals.json", "--evidence", t.TempDir()), stdout, stderr)
+			return evalsCmd(urlFlag(args, "--url", "../../internal/sources/evals/testdata/tasks.evals.json", "--evidence", t.TempDir()), stdout, stderr)
 		}
 		for name, cmd := range map[string]func([]string, io.Writer, io.Writer) int{"catalog": catalogCmd, "lint": lintCmd, "init": initCmd, "smoke": smokeCmd,
 			"run": run, "evals": evalsAt, "mcp": mcp} {

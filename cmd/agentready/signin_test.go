@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/smoke"
+	"github.com/agentready/agentready/internal/pagecheck/smoke"
 )
 
 // signedInState signs in to the refapp's library desk over HTTP and saves

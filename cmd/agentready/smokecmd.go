@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/smoke"
+	"github.com/agentready/agentready/internal/pagecheck/smoke"
+	"github.com/agentready/agentready/internal/runs/play"
 )
 
 // smokeCmd is `agentready smoke URL [--allow-writes] [--json]`: each tool

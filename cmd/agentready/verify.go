@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/internal/evidence/bundle"
 )
 
 // verify checks bundles; a folder without a manifest is taken as a run

@@ -5,7 +5,7 @@ import (
 	"io"
 	"runtime/debug"
 
-	"github.com/agentready/agentready/bundle"
+	"github.com/agentready/agentready/internal/evidence/bundle"
 )
 
 // versionCmd prints what a bug report needs: the suite's version and

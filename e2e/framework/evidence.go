@@ -16,13 +16,13 @@ import (
 	. "github.com/onsi/ginkgo/v2" //nolint:revive
 	. "github.com/onsi/gomega"    //nolint:revive
 
-	"github.com/agentready/agentready/bundle"
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/results"
+	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/reporters/shard"
+	"github.com/agentready/agentready/internal/runs/play"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/shard"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // EnvEvidence names the folder bundles go to; each run gets <folder>/<run-id>/.

@@ -15,14 +15,14 @@ import (
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // the framework speaks Ginkgo
 	. "github.com/onsi/gomega"    //nolint:revive
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/e2e/refpages"
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/observer"
-	"github.com/agentready/agentready/play"
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/live/observer"
+	"github.com/agentready/agentready/internal/runs/play"
+	"github.com/agentready/agentready/pages"
 	"github.com/agentready/agentready/scenarios/runner"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Browser is this Ginkgo process's browser, started by SetUpBrowser.
@@ -78,9 +78,9 @@ func NewTab(ctx context.Context) *browser.Tab {
 }
 
 // Open navigates the fixture's tab to a page of the app.
-func (f *Fixture) Open(ctx context.Context, p refpages.Page) {
+func (f *Fixture) Open(ctx context.Context, p pages.Page) {
 	GinkgoHelper()
-	Expect(f.Tab.Navigate(ctx, f.App.URL+p.Path)).To(Succeed())
+	Expect(f.Tab.Navigate(ctx, f.App.URL+p.Path())).To(Succeed())
 }
 
 // AppState is the reference app's state document, in its own words.

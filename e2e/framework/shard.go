@@ -9,8 +9,8 @@ import (
 	. "github.com/onsi/ginkgo/v2" //nolint:revive
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/agentready/agentready/results"
-	"github.com/agentready/agentready/shard"
+	"github.com/agentready/agentready/internal/reporters/results"
+	"github.com/agentready/agentready/internal/reporters/shard"
 )
 
 // Shard is this run's part of the specs (AGENTREADY_SHARD=k/N; the zero

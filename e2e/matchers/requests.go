@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/netlog"
-	"github.com/agentready/agentready/record"
 	"github.com/onsi/gomega/types"
 )
 

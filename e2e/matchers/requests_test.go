@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/netlog"
-	"github.com/agentready/agentready/record"
 	"github.com/chromedp/cdproto/network"
 	"github.com/onsi/gomega"
 )

@@ -6,7 +6,7 @@ import (
 
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 	"github.com/onsi/gomega/types"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 func TestHaveMeantVerdictHoldsTheDeparture(t *testing.T) {

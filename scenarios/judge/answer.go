@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 func (j *judge) judgeAnswer(a *scenarios.AnswerExpect) {

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // underAttack is a run of a question on an event page while get_event_details'

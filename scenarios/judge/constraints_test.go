@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // match: constraints judges an output as webmcp-evals judges a result: a

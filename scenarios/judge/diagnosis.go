@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentready/agentready/record"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Diagnosis locates a FAIL on the recorded chain (vocab.Chain): the first

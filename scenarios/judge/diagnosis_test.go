@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // wantDiagnosis fails the test unless v is a FAIL whose diagnosis is want,

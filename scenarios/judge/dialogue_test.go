@@ -7,7 +7,7 @@ import (
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/judge/judgetest"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // answer.asks_first: the agent's first move is a question. A question

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // judgeDirect checks what the server answered the requests a scenario sent

@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge/judgetest"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // verdictLevel are the checks about the verdict as a whole, which no piece

@@ -3,9 +3,9 @@ package judge
 import (
 	"fmt"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // A harness fault is never the app's fault. A run cut short (interrupted,

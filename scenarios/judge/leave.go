@@ -5,7 +5,7 @@ import (
 	"maps"
 
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // The leave phase (docs/decisions/2026-12-04-leave-phase.md): after the

@@ -5,9 +5,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // judgePage judges where the page is after each phase: its URL, or its

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Skip is a check the judge did not make, and why: a replay that does not

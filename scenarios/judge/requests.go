@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // netCount counts the requests of a phase's window that match, and

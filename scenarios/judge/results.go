@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentready/agentready/match"
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/match"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // judgeOutput checks a completed call's result (output, output_text,

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // A text result is judged the same whichever transport gave it, by every

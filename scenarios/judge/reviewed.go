@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // judgeReviewedIsSent is reviewed-equals-sent by default: every write to

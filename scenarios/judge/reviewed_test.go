@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge/judgetest"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 const reviewedID = "reviewed_is_sent[0] POST /api/registrations"

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge/judgetest"
 )

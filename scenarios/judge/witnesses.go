@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // judgeWitnesses holds the two witnesses of requests to each other, whole:

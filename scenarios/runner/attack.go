@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/live/webmcp"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/webmcp"
 )
 
 // PlantScript is the script that plants a scenario's attack (issue 30 item

@@ -14,11 +14,11 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/agentready/agentready/browser"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/live/browser"
 	"github.com/agentready/agentready/netlog"
-	"github.com/agentready/agentready/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // one answers the only entry of method and path in the log.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Two cross-site widgets offer prepare_payment: a call by name alone is the

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agentready/agentready/internal/laps"
+	"github.com/agentready/agentready/internal/kit/laps"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // The leave phase (docs/decisions/2026-12-04-leave-phase.md): after the

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/live/browser"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // A run cut short is the harness's news, never the app's: the evidence

@@ -16,10 +16,10 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/agentready/agentready/observer"
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/live/observer"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // A replay's fresh write (replays.go): a new confirmation fetched as the

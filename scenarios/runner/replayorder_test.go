@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // With two entries, the first entry's expired replay moves the app's clock

@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
 )
 

@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/fixtures/refapp"
-	"github.com/agentready/agentready/observer"
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/live/observer"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // These tests perform real replays against the reference app with no

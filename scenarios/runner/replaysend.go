@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
 )
 

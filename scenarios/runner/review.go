@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // reviewJS reads, in one evaluation, what the person has before them as

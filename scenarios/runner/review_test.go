@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // signupScenario is testdata/SIGNUP-REVIEW.yaml, started at start: the

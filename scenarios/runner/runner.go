@@ -12,14 +12,14 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/internal/laps"
-	"github.com/agentready/agentready/observer"
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/data/signin"
+	"github.com/agentready/agentready/internal/kit/laps"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/live/observer"
+	"github.com/agentready/agentready/internal/live/webmcp"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/signin"
-	"github.com/agentready/agentready/vocab"
-	"github.com/agentready/agentready/webmcp"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Target is what a scenario runs against: an app and a fresh tab.

@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/browser"
-	"github.com/agentready/agentready/browser/browsertest"
 	"github.com/agentready/agentready/fixtures/realpages"
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/live/browser/browsertest"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/runner"
 )

@@ -7,9 +7,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/agentready/agentready/internal/live/webmcp"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
-	"github.com/agentready/agentready/webmcp"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // advance is how a settle waits: on the page's virtual clock, fast-forwarded,

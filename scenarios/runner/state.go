@@ -12,10 +12,10 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
-	"github.com/agentready/agentready/observer"
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/live/observer"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // journalOn: the app keeps a journal and the scenario records it.

@@ -12,10 +12,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/live/webmcp"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
-	"github.com/agentready/agentready/webmcp"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 const directJS = `(async (url, method, body, meta, header) => {

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/record"
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
-	"github.com/agentready/agentready/vocab"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 // Confirm is a small confirmation run written out by hand, the shape

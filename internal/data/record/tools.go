@@ -1,0 +1,309 @@
+package record
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentready/agentready/scenarios/vocab"
+)
+
+// Tool is one tool as the suite sees it.
+type Tool struct {
+	Name        string          `json:"name"`
+	ToolID      string          `json:"toolId,omitempty"` // sent by Chromium 159+, not by 156
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	Annotations Annotations     `json:"annotations"`
+	Declarative bool            `json:"declarative"`
+	FrameID     string          `json:"frameId,omitempty"`
+	// Frame is the URL of the document that offers the tool when that is
+	// not the top document (an iframe's): two frames may offer tools of one
+	// name, and a person tells them apart by it. "" for the top document's.
+	Frame string `json:"frame,omitempty"`
+	// CrossOrigin says that frame is of another origin than the top
+	// document, so the top document's getTools() does not list the tool
+	// (Chromium 156): only the frame's own session reports it.
+	CrossOrigin bool `json:"crossOrigin,omitempty"`
+	// RegisteredBy is the script whose registerTool() call made the tool:
+	// the innermost frame with a URL of the registration's stack trace, as
+	// Chromium's toolsAdded carries it, without its query and fragment (a
+	// script URL may carry a key). Empty for a form, or when the browser
+	// sent no stack (an inline script has the page's URL).
+	RegisteredBy string `json:"registeredBy,omitempty"`
+}
+
+// Annotations are the tool's hints, as the protocol names them.
+type Annotations struct {
+	ReadOnly         bool `json:"readOnly,omitempty"`
+	Consequential    bool `json:"consequential,omitempty"`
+	UntrustedContent bool `json:"untrustedContent,omitempty"`
+	Debugging        bool `json:"debugging,omitempty"`
+	Autosubmit       bool `json:"autosubmit,omitempty"`
+}
+
+// NormalizeSchema answers the schema as compact JSON of an object, whether the
+// browser sent it as an object or as a string that holds one.
+func NormalizeSchema(raw json.RawMessage) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil && json.Valid([]byte(s)) {
+			raw = []byte(s)
+		}
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return raw
+	}
+	return buf.Bytes()
+}
+
+// Catalog is the set of tools a page offers, sorted by name.
+type Catalog []Tool
+
+// Names lists the tool names in order.
+func (c Catalog) Names() []string {
+	names := make([]string, len(c))
+	for i, t := range c {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// SameOrigin answers the tools of the top document's origin: those its
+// getTools() lists.
+func (c Catalog) SameOrigin() Catalog {
+	return slices.DeleteFunc(slices.Clone(c), func(t Tool) bool { return t.CrossOrigin })
+}
+
+// Get finds a tool by name.
+func (c Catalog) Get(name string) (Tool, bool) {
+	i := slices.IndexFunc(c, func(t Tool) bool { return t.Name == name })
+	if i < 0 {
+		return Tool{}, false
+	}
+	return c[i], true
+}
+
+// CatalogAt folds the first n events of a trace into the catalog of tools that
+// were registered after them.
+func CatalogAt(events []Event, n int) Catalog {
+	byKey := map[string]Tool{}
+	key := func(t Tool) string { return t.FrameID + "\x00" + t.Name }
+	for _, e := range events[:min(n, len(events))] {
+		switch e.Kind {
+		case ToolsAdded:
+			for _, t := range e.Tools {
+				byKey[key(t)] = t
+			}
+		case ToolsRemoved:
+			for _, t := range e.Tools {
+				delete(byKey, key(t))
+			}
+		}
+	}
+	out := make(Catalog, 0, len(byKey))
+	for _, t := range byKey {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b Tool) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.FrameID, b.FrameID))
+	})
+	return out
+}
+
+// PageTool is a tool as the page API getTools() describes it.
+type PageTool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	Annotations map[string]bool `json:"annotations,omitempty"`
+}
+
+// Disagreement compares what the protocol reports with what the page API
+// reports; it answers nil when they name the same tools with the same
+// descriptions and schemas, and otherwise an error that shows both lists.
+func Disagreement(protocol Catalog, page []PageTool) error {
+	// getTools() in the top document lists the tools of its origin's
+	// frames, and frames may offer tools of one name: each protocol tool is
+	// compared with the page tool of its name and description, else the
+	// first of its name.
+	protocol = protocol.SameOrigin()
+	var diffs []string
+	pageByName := map[string][]PageTool{}
+	for _, p := range page {
+		pageByName[p.Name] = append(pageByName[p.Name], p)
+	}
+	for _, t := range protocol {
+		same := pageByName[t.Name]
+		i := max(0, slices.IndexFunc(same, func(p PageTool) bool { return p.Description == t.Description }))
+		var p PageTool
+		ok := len(same) > 0
+		if ok {
+			p = same[i]
+			pageByName[t.Name] = slices.Delete(same, i, i+1)
+		}
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("%s: in the protocol catalog, not in getTools()", t.Name))
+		case p.Description != t.Description:
+			diffs = append(diffs, fmt.Sprintf("%s: description differs", t.Name))
+		case len(t.InputSchema) == 0 && TooDeepForProtocol(p.InputSchema):
+			// The protocol could not carry it; getTools() read as text did.
+		case !JSONEqual(NormalizeSchema(p.InputSchema), t.InputSchema):
+			diffs = append(diffs, fmt.Sprintf("%s: inputSchema differs: protocol %s, page %s", t.Name, t.InputSchema, NormalizeSchema(p.InputSchema)))
+		case p.Annotations != nil && !sameHints(p.Annotations, t.Annotations):
+			diffs = append(diffs, fmt.Sprintf("%s: annotations differ: protocol %+v, page %v", t.Name, t.Annotations, p.Annotations))
+		}
+	}
+	for name, left := range pageByName {
+		for range left {
+			diffs = append(diffs, fmt.Sprintf("%s: in getTools(), not in the protocol catalog", name))
+		}
+	}
+	if len(diffs) == 0 {
+		return nil
+	}
+	slices.Sort(diffs)
+	pageNames := make([]string, 0, len(page))
+	for _, p := range page {
+		pageNames = append(pageNames, p.Name)
+	}
+	slices.Sort(pageNames)
+	return fmt.Errorf("the protocol and the page API disagree on the catalog:\n  protocol: %v\n  getTools(): %v\n  %s",
+		protocol.Names(), pageNames, strings.Join(diffs, "\n  "))
+}
+
+// ProtocolSchemaDepth is the nesting (objects and arrays) above which
+// Chromium's protocol drops a tool's inputSchema from its events: CDP
+// transfers values as CBOR with a stack limit. getTools() read as a JSON
+// string has no such limit.
+const ProtocolSchemaDepth = 100
+
+// TooDeepForProtocol reports whether a schema nests deeper than
+// ProtocolSchemaDepth. A schema that is not JSON is not too deep.
+func TooDeepForProtocol(raw json.RawMessage) bool {
+	dec := json.NewDecoder(bytes.NewReader(NormalizeSchema(raw)))
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			if depth++; depth > ProtocolSchemaDepth {
+				return true
+			}
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+}
+
+// CompleteSchemas answers the protocol catalog with each schema the
+// protocol dropped for its depth taken from getTools(); protocol is not
+// changed.
+func CompleteSchemas(protocol Catalog, page []PageTool) Catalog {
+	out := slices.Clone(protocol)
+	for i, t := range out {
+		if len(t.InputSchema) != 0 {
+			continue
+		}
+		for _, p := range page {
+			if p.Name == t.Name && TooDeepForProtocol(p.InputSchema) {
+				out[i].InputSchema = NormalizeSchema(p.InputSchema)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// sameHints compares the page API's hints (readOnlyHint, …) with the
+// protocol's (readOnly, …). Chromium 156 gives declarative tools no page
+// annotations at all, so only a page that states them is compared. Every
+// hint is read with its Hint suffix first and under its bare name second,
+// because the page API has used both spellings.
+func sameHints(page map[string]bool, a Annotations) bool {
+	hint := func(name string) bool {
+		if v, ok := page[name+"Hint"]; ok {
+			return v
+		}
+		return page[name]
+	}
+	return hint("readOnly") == a.ReadOnly && hint("consequential") == a.Consequential &&
+		hint("untrustedContent") == a.UntrustedContent && hint("debugging") == a.Debugging &&
+		hint("autosubmit") == a.Autosubmit
+}
+
+// Kind names a trace event.
+type Kind string
+
+// The kinds of trace event.
+const (
+	ToolsAdded    Kind = "tools_added"
+	ToolsRemoved  Kind = "tools_removed"
+	ToolInvoked   Kind = "tool_invoked"
+	ToolResponded Kind = "tool_responded"
+	ToolActivated Kind = "tool_activated" // the page's toolactivated event
+	ToolCanceled  Kind = "tool_canceled"  // the page's toolcancel event
+	// AttackPlanted: the harness planted a scenario's attack text (Planted
+	// says where; ToolName, whose result or description).
+	AttackPlanted Kind = "attack_planted"
+)
+
+// Event is one entry of the trace, in the order the browser sent it.
+//
+// WebMCP protocol events carry no timestamp in Chromium 156, so Time is when
+// the suite received the event; Seq is the order.
+type Event struct {
+	Seq          int             `json:"seq"`
+	Time         time.Time       `json:"time"`
+	Kind         Kind            `json:"kind"`
+	Tools        []Tool          `json:"tools,omitempty"`
+	ToolName     string          `json:"toolName,omitempty"`
+	FrameID      string          `json:"frameId,omitempty"`
+	InvocationID string          `json:"invocationId,omitempty"`
+	Input        json.RawMessage `json:"input,omitempty"`
+	Status       string          `json:"status,omitempty"`
+	Output       json.RawMessage `json:"output,omitempty"`
+	ErrorText    string          `json:"errorText,omitempty"`
+	// Inferred says why the suite added this event itself: Chromium sends
+	// no toolsRemoved when a document goes away, so the suite removes that
+	// document's tools when its frame navigates or is detached.
+	Inferred string `json:"inferred,omitempty"`
+	// Planted is where an attack_planted event's text went.
+	Planted vocab.AttackPlace `json:"planted,omitempty"`
+}
+
+// Result is one invocation's outcome, the same for both transports.
+type Result struct {
+	Tool         string          `json:"tool"`
+	Transport    vocab.Transport `json:"transport"`
+	InvocationID string          `json:"invocationId,omitempty"`
+	Status       vocab.Status    `json:"status"`
+	Output       json.RawMessage `json:"output,omitempty"`     // the tool's output, when it is JSON
+	OutputText   string          `json:"outputText,omitempty"` // the tool's output, when it is not JSON
+	ErrorText    string          `json:"errorText,omitempty"`
+	Duration     time.Duration   `json:"durationNs"`
+}
+
+// Code answers the "code" field of a JSON object output, or "".
+func (r Result) Code() string {
+	var o struct {
+		Code string `json:"code"`
+	}
+	_ = json.Unmarshal(r.Output, &o)
+	return o.Code
+}

@@ -1,0 +1,151 @@
+package webmcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/chromedp/chromedp"
+)
+
+// pageToolsJS answers the tools as one JSON string, not as a value: CDP
+// transfers a value as nested CBOR with a depth limit, so a schema nested
+// deeper than that ("CBOR: stack limit exceeded") made the whole catalog
+// unreadable. A string has no depth; Go decodes it.
+const pageToolsJS = `(async () => {
+  const mc = document.modelContext;
+  if (!mc) throw new Error("document.modelContext is undefined: WebMCP is off");
+  return JSON.stringify((await mc.getTools()).map((t) => ({
+    name: t.name, title: t.title, description: t.description,
+    inputSchema: typeof t.inputSchema === "string" ? JSON.parse(t.inputSchema) : t.inputSchema,
+    annotations: t.annotations,
+  })));
+})()`
+
+// PageTools asks the page API for its tools, within c.Bound.
+func (c *Client) PageTools(ctx context.Context) ([]record.PageTool, error) {
+	ctx, cancel := c.within(ctx, c.bound())
+	defer cancel()
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](pageToolsJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return nil, err
+	}
+	var tools []record.PageTool
+	if err := json.Unmarshal([]byte(text), &tools); err != nil {
+		return nil, fmt.Errorf("the page's tools are not JSON: %w", err)
+	}
+	return tools, nil
+}
+
+// Catalog answers the page's catalog once the protocol events and the page
+// API getTools() agree on it, waiting at most c.Bound for events still on
+// their way. When they still disagree, the error shows both lists.
+func (c *Client) Catalog(ctx context.Context) (record.Catalog, error) {
+	catalog, _, err := c.CatalogAndPage(ctx)
+	return catalog, err
+}
+
+// CatalogAndPage is Catalog that also answers what getTools() said, so that a
+// record can show both.
+func (c *Client) CatalogAndPage(ctx context.Context) (record.Catalog, []record.PageTool, error) {
+	wait, cancel := c.within(ctx, c.bound())
+	defer cancel()
+	page, err := c.PageTools(wait)
+	if err != nil {
+		return c.trace.Catalog(), nil, fmt.Errorf("getTools(): %w", err)
+	}
+	names := make([]string, len(page))
+	for i, p := range page {
+		names[i] = p.Name
+	}
+	slices.Sort(names)
+	_ = c.trace.WaitUntil(wait, "the protocol catalog to match getTools()", func(events []record.Event) bool {
+		return slices.Equal(record.CatalogAt(events, len(events)).SameOrigin().Names(), names)
+	})
+	if wait.Err() != nil && ctx.Err() == nil && !slices.Equal(c.trace.Catalog().SameOrigin().Names(), names) {
+		// One more look: the page may have changed while we waited.
+		again, cancel := c.within(ctx, c.bound())
+		if page2, err := c.PageTools(again); err == nil {
+			page = page2
+		}
+		cancel()
+	}
+	catalog := record.CompleteSchemas(c.trace.Catalog(), page)
+	return catalog, page, record.Disagreement(catalog, page)
+}
+
+// WaitTool waits, at most c.Bound and never past ctx, until the protocol
+// catalog has (present) or lacks (!present) the tool.
+func (c *Client) WaitTool(ctx context.Context, name string, present bool) error {
+	return c.WaitToolOn(ctx, name, present, nil)
+}
+
+// WaitToolOn is WaitTool on the page's clock: advance grants the page its
+// time (at most c.Bound of it) and the catalog is looked at after each
+// step, as the settle does; nil waits in real time. A page that never
+// brings the tool then costs a fraction of a second, not the bound: the
+// known-bad runs whose tool does not come were the e2e suite's slowest.
+// While the page waits for the network its time stands still, so a slow
+// server still gets what it needs (each grant has its own real bound).
+func (c *Client) WaitToolOn(ctx context.Context, name string, present bool, advance Advance) error {
+	what := fmt.Sprintf("tool %s to leave the catalog", name)
+	if present {
+		what = fmt.Sprintf("tool %s to enter the catalog", name)
+	}
+	there := func() bool {
+		_, ok := c.trace.Catalog().Get(name)
+		return ok == present
+	}
+	if advance == nil {
+		ctx, cancel := context.WithTimeout(ctx, c.bound())
+		defer cancel()
+		return c.trace.WaitUntil(ctx, what, func([]record.Event) bool { return there() })
+	}
+	if err := UntilOnPage(ctx, advance, c.bound(), func(context.Context) (bool, error) { return there(), nil }); err != nil {
+		return fmt.Errorf("waiting for %s: %w", what, err)
+	}
+	return nil
+}
+
+// untilStep is the page time granted between two looks of UntilOnPage:
+// the settle's step, so that a chain of the page's work through the
+// browser process lands between them.
+const untilStep = settleStep
+
+// UntilOnPage looks at done after each step of the page's own time, at
+// most bound of it, granted through advance: a wait for what the page
+// brings (a tool, an element, a request) is the page's seconds, as the
+// review and settle windows are, and what never comes costs a fraction of
+// a second, not bound in real time. While the page waits for the network
+// its time stands still, so a slow server still gets its time; in real
+// time the wait is cut, between two steps (a grant is never cut short:
+// that would fail the clock), after three times bound. Either bound run
+// out is context.DeadlineExceeded, as a real-time wait's is: the waiter
+// calls it unmet, not a fault.
+func UntilOnPage(ctx context.Context, advance Advance, bound time.Duration, done func(context.Context) (bool, error)) error {
+	realCap := time.Now().Add(3 * bound)
+	var waited time.Duration
+	for {
+		look, cancel := context.WithTimeout(ctx, bound)
+		ok, err := done(look)
+		cancel()
+		switch {
+		case err != nil:
+			return err
+		case ok:
+			return nil
+		case waited >= bound:
+			return fmt.Errorf("not within %s of the page's time: %w", bound, context.DeadlineExceeded)
+		case time.Now().After(realCap):
+			return fmt.Errorf("not within %s of real time (the page's time had moved %s): %w", 3*bound, waited, context.DeadlineExceeded)
+		}
+		step := min(untilStep, bound-waited)
+		if err := advance(ctx, step); err != nil {
+			return err
+		}
+		waited += step
+	}
+}
