@@ -140,7 +140,7 @@ func TestVerifyFailsARunFolderWithAPartOfABundle(t *testing.T) {
 	if code := verify([]string{run}, &out, &errs); code != 1 {
 		t.Errorf("exit %d, want 1:\n%s%s", code, out.String(), errs.String())
 	}
-	for _, want := range []string{"ok     A  " + filepath.Join(run, "A"), "FAILED   " + filepath.Join(run, "B"), "manifest.json: missing or not JSON", "verify: 1 passed, 1 failed"} {
+	for _, want := range []string{"ok     A  " + filepath.Join(run, "A"), "FAILED   " + filepath.Join(run, "B"), "manifest.json: missing: this folder is no whole bundle", "verify: 1 passed, 1 failed"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("verify's output lacks %q:\n%s", want, out.String())
 		}

@@ -14,7 +14,9 @@ import (
 // verify checks bundles; a folder without a manifest is taken as a run
 // folder and every folder in it is checked as a bundle. It exits 1 when any
 // bundle does not verify (or a run folder's folder is no whole bundle), 2
-// on bad usage or a folder that holds no bundle at all.
+// on bad usage, a folder that holds no bundle at all, or a bundle whose
+// files cannot be read as a record (damaged: each problem names the file
+// and the field).
 func verify(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("verify", "agentready verify [--json] BUNDLE|RUN-FOLDER...", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON report per bundle")
@@ -35,12 +37,15 @@ func verify(args []string, stdout, stderr io.Writer) int {
 		dirs = append(dirs, found...)
 	}
 	var reports []bundle.Report
-	failed := 0
+	failed, damaged := 0, 0
 	for _, d := range dirs {
 		rep := bundle.Verify(d)
 		reports = append(reports, rep)
 		if !rep.OK {
 			failed++
+		}
+		if rep.Damaged {
+			damaged++
 		}
 		if *asJSON {
 			continue
@@ -49,7 +54,7 @@ func verify(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "ok     %s  %s (%s)\n", rep.ScenarioID, d, rep.Outcome)
 			continue
 		}
-		fmt.Fprintf(stdout, "FAILED %s  %s\n", rep.ScenarioID, d)
+		fmt.Fprintf(stdout, "%s %s  %s\n", map[bool]string{false: "FAILED", true: "DAMAGED"}[rep.Damaged], rep.ScenarioID, d)
 		for _, p := range rep.Problems {
 			fmt.Fprintf(stdout, "       %s: %s\n", p.File, p.Problem)
 		}
@@ -61,7 +66,10 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintf(stdout, "verify: %d passed, %d failed\n", len(dirs)-failed, failed)
 	}
-	if failed > 0 {
+	switch {
+	case damaged > 0:
+		return 2
+	case failed > 0:
 		return 1
 	}
 	return 0

@@ -89,7 +89,7 @@ func (j *judge) callExpect(c scenarios.CallRecord) *scenarios.CallExpect {
 	var steps []scenarios.Step
 	switch c.Phase {
 	case vocab.PhaseAgent:
-		if c.Index < len(j.sc.Agent.Calls) {
+		if c.Index >= 0 && c.Index < len(j.sc.Agent.Calls) {
 			return j.sc.Agent.Calls[c.Index].Expect
 		}
 		return nil
@@ -98,7 +98,7 @@ func (j *judge) callExpect(c scenarios.CallRecord) *scenarios.CallExpect {
 	case vocab.PhaseHuman:
 		steps = j.sc.Human
 	}
-	if c.Index < len(steps) && steps[c.Index].Call != nil {
+	if c.Index >= 0 && c.Index < len(steps) && steps[c.Index].Call != nil {
 		return steps[c.Index].Call.Expect
 	}
 	return nil

@@ -50,7 +50,7 @@ func (j *judge) directExpect(d scenarios.DirectRecord) *scenarios.DirectRequest 
 	case vocab.PhaseHuman:
 		steps = j.sc.Human
 	}
-	if d.Index < len(steps) {
+	if d.Index >= 0 && d.Index < len(steps) {
 		return steps[d.Index].Request
 	}
 	return nil

@@ -250,19 +250,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	var r run
 	var cat catalogFile
 	ev := &scenarios.Evidence{}
-	decode := func(name string, dst any, required bool) error {
-		data, ok := files[name]
-		if !ok {
-			if required {
-				return fmt.Errorf("%s is missing", name)
-			}
-			return nil
-		}
-		if err := json.Unmarshal(data, dst); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		return nil
-	}
+	decode := func(name string, dst any, required bool) error { return decodeFile(files, name, dst, required) }
 	var requests record.Log
 	var journal record.Journal
 	var states map[vocab.Phase]*record.Snapshot
@@ -283,8 +271,10 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		return Bundle{}, err
 	}
 	calls, err := restoreCalls(b.Scenario, ev.Trace, r.Calls)
-	if err != nil {
-		return Bundle{}, fmt.Errorf("%s: %w", RunFile, err)
+	if fe := (scenarios.FieldError{}); errors.As(err, &fe) {
+		return Bundle{}, &DamageError{File: RunFile, Field: fe.Field, Err: errors.New(fe.Problem)}
+	} else if err != nil {
+		return Bundle{}, &DamageError{File: RunFile, Field: "calls", Err: err}
 	}
 	ev.ScenarioID, ev.Env, ev.Calls, ev.Marks, ev.Final, ev.Cut, ev.Faults, ev.Unmet = r.ScenarioID, r.Env, calls, r.Marks, r.Final, r.Cut, r.Faults, r.Unmet
 	ev.AppOutput, ev.CatalogSettles = r.AppOutput, r.CatalogSettles
@@ -298,22 +288,34 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 	ev.Replays, ev.SignIn = r.Replays, r.SignIn
 	if r.FinalInScenario {
 		if b.Scenario.Agent.Final == nil {
-			return Bundle{}, fmt.Errorf("%s takes the final words from the scenario, which has none", RunFile)
+			return Bundle{}, damage(RunFile, "finalInScenario", "takes the final words from the scenario, which has none")
 		}
 		final := *b.Scenario.Agent.Final
 		ev.Final = &final
 	}
 	ev.ProbeReads, ev.Windows, ev.Direct, ev.Pages, ev.Reviews = r.ProbeReads, r.Windows, r.Direct, r.Pages, r.Reviews
 	ev.Leave = r.Leave
-	_ = json.Unmarshal(r.Capture, &ev.Capture)
+	if err := decodeFile(map[string][]byte{RunFile: r.Capture}, RunFile, &ev.Capture, true); err != nil {
+		// A capture that does not read would turn every source off in
+		// silence: every absence would then read as "not recorded".
+		err.(*DamageError).Field = "capture" + dotted(err.(*DamageError).Field)
+		return Bundle{}, err
+	}
 	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
 	if n := cat.FromTrace; n != nil {
 		if *n < 0 || *n > len(ev.Trace) {
-			return Bundle{}, fmt.Errorf("%s: the catalog is the trace's first %d events, of %d", CatalogFile, *n, len(ev.Trace))
+			return Bundle{}, damage(CatalogFile, "fromTrace", "the catalog is the trace's first %d events, of %d", *n, len(ev.Trace))
 		}
 		ev.Catalog = record.CatalogAt(ev.Trace, *n)
 	}
 	ev.States, ev.UI = states, ui
+	if errs := ev.Check(b.Scenario); len(errs) > 0 {
+		var all []error
+		for _, e := range errs {
+			all = append(all, &DamageError{File: fileOf(e.Field), Field: e.Field, Err: errors.New(e.Problem)})
+		}
+		return Bundle{}, errors.Join(all...)
+	}
 	if _, ok := files[RequestsFile]; ok {
 		ev.Requests = requests
 		if ev.Requests == nil {

@@ -113,7 +113,7 @@ func restoreCalls(sc scenarios.Scenario, trace []record.Event, files []callFile)
 	out := make([]scenarios.CallRecord, len(files))
 	event := func(i, k int, kind record.Kind) (record.Event, error) {
 		if k < 0 || k >= len(trace) || trace[k].Kind != kind || trace[k].InvocationID != files[i].Result.InvocationID {
-			return record.Event{}, fmt.Errorf("call %d points at trace event %d, which is no %s of its invocation", i, k, kind)
+			return record.Event{}, scenarios.FieldError{Field: fmt.Sprintf("calls[%d]", i), Problem: fmt.Sprintf("points at trace event %d, which is no %s of its invocation", k, kind)}
 		}
 		return trace[k], nil
 	}
@@ -125,7 +125,7 @@ func restoreCalls(sc scenarios.Scenario, trace []record.Event, files []callFile)
 				return nil, err
 			}
 			if err := json.Unmarshal(e.Input, &c.Call.Input); err != nil {
-				return nil, fmt.Errorf("call %d: the input in trace event %d: %w", i, *f.InputInTrace, err)
+				return nil, scenarios.FieldError{Field: fmt.Sprintf("calls[%d].inputInTrace", i), Problem: fmt.Sprintf("the input in trace event %d: %v", *f.InputInTrace, err)}
 			}
 		}
 		if f.OutputInTrace != nil {
@@ -135,7 +135,7 @@ func restoreCalls(sc scenarios.Scenario, trace []record.Event, files []callFile)
 			}
 			if f.OutputInTrace.AsText {
 				if err := json.Unmarshal(e.Output, &c.Result.OutputText); err != nil {
-					return nil, fmt.Errorf("call %d: the text in trace event %d: %w", i, f.OutputInTrace.Event, err)
+					return nil, scenarios.FieldError{Field: fmt.Sprintf("calls[%d].outputInTrace", i), Problem: fmt.Sprintf("the text in trace event %d: %v", f.OutputInTrace.Event, err)}
 				}
 			} else {
 				c.Result.Output = e.Output
@@ -144,11 +144,15 @@ func restoreCalls(sc scenarios.Scenario, trace []record.Event, files []callFile)
 		if f.ExpectInScenario {
 			x := scenarioExpect(sc, c)
 			if x == nil {
-				return nil, fmt.Errorf("call %d (%s %d) takes its expectation from the scenario, which has none for it", i, c.Phase, c.Index)
+				field := fmt.Sprintf("calls[%d].index", i)
+				if c.Phase != vocab.PhaseSetup && c.Phase != vocab.PhaseAgent && c.Phase != vocab.PhaseHuman {
+					field = fmt.Sprintf("calls[%d].phase", i)
+				}
+				return nil, scenarios.FieldError{Field: field, Problem: fmt.Sprintf("the call (%s %d) takes its expectation from the scenario, which has none for it", c.Phase, c.Index)}
 			}
 			// A copy: the record does not share the scenario's values.
 			if err := json.Unmarshal(compact(x), &c.Call.Expect); err != nil {
-				return nil, err
+				return nil, scenarios.FieldError{Field: fmt.Sprintf("calls[%d]", i), Problem: err.Error()}
 			}
 		}
 		out[i] = c

@@ -2,7 +2,7 @@ package bundle
 
 import (
 	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -24,7 +24,13 @@ type Report struct {
 	ScenarioID string        `json:"scenarioId,omitempty"`
 	OK         bool          `json:"ok"`
 	Outcome    vocab.Outcome `json:"outcome,omitempty"`
-	Problems   []Problem     `json:"problems"`
+	// Damaged: a file of the bundle cannot be read as what it stands for
+	// (not JSON, a wrong type, null where a record is due, an index that
+	// points nowhere, a word the format does not have, nesting past the
+	// bound): bad input, which the command answers with exit 2, rather
+	// than a record that reads and judges otherwise (exit 1).
+	Damaged  bool      `json:"damaged,omitempty"`
+	Problems []Problem `json:"problems"`
 }
 
 // Verify checks a bundle offline: every file against the manifest's hash (a
@@ -32,18 +38,39 @@ type Report struct {
 // recorded evidence, whose verdict must equal verdict.json byte for byte. It
 // needs no browser and no network.
 func Verify(dir string) Report {
+	files, err := readFiles(dir)
+	if err != nil {
+		return Report{Bundle: dir, Problems: []Problem{{File: dir, Problem: fmt.Sprintf("cannot read the bundle: %v", err)}}}
+	}
+	return verifyFiles(dir, files)
+}
+
+// verifyFiles is Verify on files already read (name → bytes).
+func verifyFiles(dir string, files map[string][]byte) Report {
 	rep := Report{Bundle: dir, Problems: []Problem{}}
 	bad := func(file, format string, args ...any) {
 		rep.Problems = append(rep.Problems, Problem{File: file, Problem: fmt.Sprintf(format, args...)})
 	}
-	files, err := readFiles(dir)
-	if err != nil {
-		bad(dir, "cannot read the bundle: %v", err)
-		return rep
+	damaged := func(err error) {
+		rep.Damaged = true
+		var de *DamageError
+		for _, e := range unjoin(err) {
+			if errors.As(e, &de) {
+				bad(de.File, "%s", de.Problem())
+			} else {
+				bad(dir, "cannot read the evidence: %v", e)
+			}
+		}
 	}
 	var m Manifest
-	if err := json.Unmarshal(files[ManifestFile], &m); err != nil {
-		bad(ManifestFile, "missing or not JSON: %v", err)
+	if _, ok := files[ManifestFile]; !ok {
+		// No manifest: a part of a bundle, which does not verify; its
+		// files were never claimed to be a record, so nothing is damaged.
+		bad(ManifestFile, "missing: this folder is no whole bundle")
+		return rep
+	}
+	if err := decodeFile(files, ManifestFile, &m, true); err != nil {
+		damaged(err)
 		return rep
 	}
 	rep.ScenarioID = m.ScenarioID
@@ -65,12 +92,14 @@ func Verify(dir string) Report {
 			bad(name, "extra: not in the manifest")
 		}
 	}
-	if len(rep.Problems) > 0 {
-		return rep
-	}
 	b, err := fromFiles(files)
 	if err != nil {
-		bad(dir, "cannot read the evidence: %v", err)
+		// Read even when a hash differs: a file that no longer reads is
+		// damage, whatever else was changed.
+		damaged(err)
+		return rep
+	}
+	if len(rep.Problems) > 0 {
 		return rep
 	}
 	if b.Scenario.ID != m.ScenarioID || b.Evidence.ScenarioID != m.ScenarioID {
