@@ -154,8 +154,15 @@ type Env struct {
 	Clock *time.Time `json:"clock,omitempty"`
 	// Session is the tab's session as the app's journal names it (a hash
 	// of the session cookie, see observer.SessionHash): the journal is
-	// judged for this session only. Empty: every entry is the tab's.
+	// judged for this session only; an entry without a session is then
+	// another client's (a tab's first request, before its cookie was set,
+	// lies before every judged window). Empty: the tab had no session
+	// cookie, and every entry is the tab's.
 	Session string `json:"session,omitempty"`
+	// SessionUnread is why the tab's session cookie could not be read:
+	// which journal entries are the tab's is then unknown, and the journal
+	// is no witness of the tab's requests.
+	SessionUnread string `json:"sessionUnread,omitempty"`
 }
 
 // CallRecord is one call and its result.

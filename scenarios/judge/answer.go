@@ -40,9 +40,16 @@ func (j *judge) judgeAnswer(a *scenarios.AnswerExpect) {
 	}
 	for i, m := range a.MustNotClaim {
 		id := fmt.Sprintf("answer.must_not_claim[%d]", i)
-		if strings.Contains(lower, strings.ToLower(m)) {
+		switch claimed, negated := claims(final, m); {
+		case j.ev.Final == nil:
+			// A model that ran out of turns, or a run cut short, leaves no
+			// final words: the claim it would have made is unknown.
+			j.inconclusive(id, vocab.SrcAnswer, vocab.EvidenceMissing, "not "+m, nil, "the record holds no final words of the agent: whether it claims "+fmt.Sprintf("%q", m)+" is unknown").at(scenarios.FinalRef())
+		case claimed:
 			j.fail(id, vocab.SrcAnswer, vocab.AnswerOverclaims, "not "+m, nil, fmt.Sprintf("the final words claim %q", m)).at(scenarios.FinalRef())
-		} else {
+		case negated > 0:
+			j.pass(id, vocab.SrcAnswer, "not "+m, nil, fmt.Sprintf("the final words say %q only negated (%d time(s))", m, negated)).at(scenarios.FinalRef())
+		default:
 			j.pass(id, vocab.SrcAnswer, "not "+m, nil, "no such claim").at(scenarios.FinalRef())
 		}
 	}

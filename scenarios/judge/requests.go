@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
@@ -40,10 +41,26 @@ func (j *judge) netWindow(phase vocab.Phase) (lo, hi int, ok bool) {
 	return span(from.Requests, to.Requests, len(j.ev.Requests))
 }
 
+// windowUnread says which witness cannot show a phase's window, and why.
+func (j *judge) windowUnread(phase vocab.Phase, netOK, journalOK bool) string {
+	var why []string
+	if !netOK {
+		why = append(why, fmt.Sprintf("the %s marks of the network log lie outside its %d requests", phase, len(j.ev.Requests)))
+	}
+	if !journalOK {
+		if j.ev.Env.SessionUnread != "" {
+			why = append(why, "the tab's session was not read ("+j.ev.Env.SessionUnread+"), so which journal entries are the tab's is unknown")
+		} else {
+			why = append(why, fmt.Sprintf("the %s marks of the journal lie outside its %d entries or out of order (a read that failed)", phase, len(j.ev.Journal)))
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
 // journalWindow answers the positions of the tab's entries in a phase's
 // window of the journal.
 func (j *judge) journalWindow(phase vocab.Phase) ([]int, bool) {
-	if !j.ev.Capture.Observer || j.ev.Journal == nil {
+	if !j.ev.Capture.Observer || j.ev.Journal == nil || j.ev.Env.SessionUnread != "" {
 		return nil, false
 	}
 	from, to, ok := j.ev.Window(phase)
@@ -54,25 +71,27 @@ func (j *judge) journalWindow(phase vocab.Phase) ([]int, bool) {
 	if !ok || !j.journalMarksInOrder() {
 		return nil, false
 	}
-	// The tab's own entries: a shared app's other sessions do not count.
-	// An entry without a session (a request before the cookie was set)
-	// cannot be anyone else's.
+	// The tab's own entries: a shared app's other sessions do not count,
+	// nor entries without a session when the tab has one (another
+	// client's first request looks just like that).
 	at := []int{}
 	for i := lo; i < hi; i++ {
-		if e, s := j.ev.Journal[i], j.ev.Env.Session; s == "" || e.Session == "" || e.Session == s {
+		if e, s := j.ev.Journal[i], j.ev.Env.Session; s == "" || e.Session == s {
 			at = append(at, i)
 		}
 	}
 	return at, true
 }
 
-// span clips a window of marks to a record of n entries; marks that are
-// negative or out of order (a mark taken when a read failed) are no window.
+// span is a window of marks over a record of n entries. Marks that are
+// negative or out of order (a mark taken when a read failed), or past the
+// record's end (entries the record should hold and does not), are no
+// window: what is missing is never read as "nothing happened".
 func span(from, to, n int) (lo, hi int, ok bool) {
-	if from < 0 || to < from {
+	if from < 0 || to < from || to > n {
 		return 0, 0, false
 	}
-	return min(from, n), min(to, n), true
+	return from, to, true
 }
 
 func (j *judge) journalCount(phase vocab.Phase, method, pattern string) (int, []int, bool) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
 
@@ -27,6 +28,10 @@ func (j *judge) judgeWitnesses() {
 		lo, hi, ok := span(from.Requests, to.Requests, len(j.ev.Requests))
 		journal, okJ := j.journalWindow(phase)
 		if !ok || !okJ {
+			// Both witnesses were on, and one of them cannot show this
+			// window: the agreement is unknown, not kept.
+			j.inconclusive("witnesses."+string(phase), vocab.SrcJournal, vocab.EvidenceMissing, nil, nil,
+				"the network log and the app's journal cannot be held to each other here: "+j.windowUnread(phase, ok, okJ)).at(scenarios.WindowRef(phase))
 			continue
 		}
 		seen, maybe := map[string]int{}, map[string]int{}

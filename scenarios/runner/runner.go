@@ -283,7 +283,11 @@ func (r *runner) human(ctx context.Context) {
 func (r *runner) collect(ctx context.Context) {
 	tab := r.t.Tab
 	if r.journalOn() {
-		r.ev.Env.Session = r.sessionHash(ctx)
+		session, err := r.sessionHash(ctx)
+		r.ev.Env.Session = session
+		if err != nil {
+			r.ev.Env.SessionUnread = err.Error()
+		}
 	}
 	bodies, cancel := tab.Bind(ctx)
 	bodies, cancelBound := context.WithTimeout(bodies, r.t.Bound)

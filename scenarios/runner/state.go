@@ -139,7 +139,7 @@ func (r *runner) probe(ctx context.Context) (map[string]probed, error) {
 // sessionHash names the tab's session the way the app's journal does
 // (observer.SessionHash of its session cookie), so that the journal is
 // judged for this tab only; "" when the tab has no such cookie.
-func (r *runner) sessionHash(ctx context.Context) string {
+func (r *runner) sessionHash(ctx context.Context) (string, error) {
 	name := cmp.Or(r.t.Observer.SessionCookie, observer.DefaultSessionCookie)
 	ctx, cancel := r.t.Tab.Bind(ctx)
 	defer cancel()
@@ -147,12 +147,12 @@ func (r *runner) sessionHash(ctx context.Context) string {
 	defer cancelBound()
 	res, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{r.t.BaseURL + "/"}})
 	if err != nil {
-		return ""
+		return "", fmt.Errorf("read the session cookie %s: %w", name, err)
 	}
 	for _, c := range res.Cookies {
 		if c.Name == name {
-			return observer.SessionHash(c.Value)
+			return observer.SessionHash(c.Value), nil
 		}
 	}
-	return ""
+	return "", nil
 }
