@@ -241,30 +241,58 @@ func (j *judge) verdict() Verdict {
 	return v
 }
 
+// expectationKinds is every kind of expectation a scenario can write, with
+// the sources a check of it comes from: one table, so that a kind cannot be
+// left out of the rule below (issue 43 item 5: page and popups were, and a
+// scenario with only expect.page could never PASS). The test holds it to
+// scenarios.Expect field by field.
+var expectationKinds = []struct {
+	key     string // the YAML key under expect:
+	named   func(e scenarios.Expect) bool
+	sources []vocab.Source // a check from any of them satisfies it
+}{
+	{"case", func(e scenarios.Expect) bool { return e.Case != nil }, []vocab.Source{vocab.SrcCase}},
+	{"catalog", func(e scenarios.Expect) bool { return e.Catalog != nil }, []vocab.Source{vocab.SrcCatalog}},
+	{"calls", func(e scenarios.Expect) bool { return e.Calls != nil }, []vocab.Source{vocab.SrcTrace}},
+	{"requests", func(e scenarios.Expect) bool { return len(e.Requests) > 0 }, []vocab.Source{vocab.SrcNetwork, vocab.SrcJournal}},
+	{"guarded", func(e scenarios.Expect) bool { return len(e.Guarded) > 0 }, []vocab.Source{vocab.SrcNetwork, vocab.SrcJournal}},
+	{"writes", func(e scenarios.Expect) bool { return len(e.Writes) > 0 }, []vocab.Source{vocab.SrcNetwork, vocab.SrcJournal}},
+	{"state", func(e scenarios.Expect) bool { return len(e.State) > 0 }, []vocab.Source{vocab.SrcState}},
+	{"ui", func(e scenarios.Expect) bool { return len(e.UI) > 0 }, []vocab.Source{vocab.SrcUI}},
+	{"page", func(e scenarios.Expect) bool { return len(e.Page) > 0 }, []vocab.Source{vocab.SrcUI}},
+	{"content", func(e scenarios.Expect) bool { return len(e.Content) > 0 }, []vocab.Source{vocab.SrcNetwork}},
+	{"submitted", func(e scenarios.Expect) bool { return len(e.Submitted) > 0 }, []vocab.Source{vocab.SrcNetwork, vocab.SrcUI}},
+	{"dialogs", func(e scenarios.Expect) bool { return e.Dialogs != nil }, []vocab.Source{vocab.SrcUI}},
+	{"popups", func(e scenarios.Expect) bool { return e.Popups != nil }, []vocab.Source{vocab.SrcUI}},
+	{"answer", func(e scenarios.Expect) bool { return e.Answer != nil }, []vocab.Source{vocab.SrcAnswer}},
+	{"embedder", func(e scenarios.Expect) bool { return e.Embedder != nil }, []vocab.Source{vocab.SrcCatalog, vocab.SrcNetwork}},
+}
+
+// notExpectationKinds are the keys under expect: that tune checks the run
+// makes anyway rather than name a source: they can neither add nor remove
+// a PASS of their own.
+var notExpectationKinds = map[string]string{
+	"reviewed_is_sent": "turns the reviewed-is-sent check off, with a reason",
+	"replays":          "tunes the replays the runner makes of every write; their checks skip when a run made none",
+}
+
 // requireNamedSources makes sure every source the scenario names was
 // checked at least once: no PASS with nothing checked.
 func (j *judge) requireNamedSources() {
 	e := j.sc.Expect
-	// Each entry is satisfied by a check from any of its sources: requests
-	// are judged from the network log, the app's journal, or both.
 	var named [][]vocab.Source
-	need := func(cond bool, srcs ...vocab.Source) {
-		if cond {
-			named = append(named, srcs)
+	for _, k := range expectationKinds {
+		if k.named(e) {
+			named = append(named, k.sources)
 		}
 	}
-	need(e.Case != nil, vocab.SrcCase)
-	need(e.Catalog != nil, vocab.SrcCatalog)
-	need(e.Calls != nil || slices.ContainsFunc(j.ev.Calls, func(c scenarios.CallRecord) bool { return j.callExpect(c) != nil }), vocab.SrcTrace)
-	need(len(e.Requests) > 0 || len(e.Guarded) > 0 || len(e.Writes) > 0, vocab.SrcNetwork, vocab.SrcJournal)
-	need(len(e.Content) > 0, vocab.SrcNetwork)
-	need(len(e.Submitted) > 0, vocab.SrcNetwork, vocab.SrcUI)
-	need(len(e.State) > 0, vocab.SrcState)
-	need(slices.ContainsFunc(append(slices.Clone(j.sc.Setup), j.sc.Human...), func(s scenarios.Step) bool { return s.Request != nil }), vocab.SrcNetwork)
-	need(len(e.UI) > 0, vocab.SrcUI)
-	need(e.Dialogs != nil, vocab.SrcUI)
-	need(e.Answer != nil, vocab.SrcAnswer)
-	need(e.Embedder != nil, vocab.SrcCatalog, vocab.SrcNetwork)
+	// Inline expectations and a step's request name their sources too.
+	if slices.ContainsFunc(j.ev.Calls, func(c scenarios.CallRecord) bool { return j.callExpect(c) != nil }) {
+		named = append(named, []vocab.Source{vocab.SrcTrace})
+	}
+	if slices.ContainsFunc(append(slices.Clone(j.sc.Setup), j.sc.Human...), func(s scenarios.Step) bool { return s.Request != nil }) {
+		named = append(named, []vocab.Source{vocab.SrcNetwork})
+	}
 	if len(named) == 0 {
 		j.inconclusive("expectations", vocab.SrcCase, vocab.EvidenceMissing, nil, nil, "the scenario expects nothing: nothing was checked")
 		return

@@ -274,3 +274,16 @@ func FuzzVerify(f *testing.F) {
 		}
 	})
 }
+
+// A file cut short and not sealed again (a copy that stopped) is changed
+// and damaged in one problem of its own file: the hash and the reading
+// name one file once, and verify's exit is still 2.
+func TestATruncatedFileIsOneProblemOfItsFile(t *testing.T) {
+	files := maps.Clone(seeds(t)["CONF-01.attempt-2"])
+	files[RunFile] = files[RunFile][:len(files[RunFile])/2]
+	rep := verifyFiles("b", files)
+	if !rep.Damaged || len(rep.Problems) != 1 || rep.Problems[0].File != RunFile ||
+		!strings.HasPrefix(rep.Problems[0].Problem, "changed: ") || !strings.Contains(rep.Problems[0].Problem, "; and it does not read: ") {
+		t.Errorf("want one problem of %s, changed and unreadable: %+v", RunFile, rep)
+	}
+}

@@ -56,6 +56,12 @@ func verifyFiles(dir string, files map[string][]byte) Report {
 		var de *DamageError
 		for _, e := range unjoin(err) {
 			if errors.As(e, &de) {
+				// One problem per file: a changed file that no longer reads
+				// says both in one line.
+				if i := slices.IndexFunc(rep.Problems, func(p Problem) bool { return p.File == de.File }); i >= 0 {
+					rep.Problems[i].Problem += "; and it does not read: " + de.Problem()
+					continue
+				}
 				bad(de.File, "%s", de.Problem())
 			} else {
 				bad(dir, "cannot read the evidence: %v", e)
