@@ -131,7 +131,7 @@ func (j *judge) judgeTextState(id string, phase vocab.Phase, q string, el record
 	switch {
 	case !el.Present:
 		j.fail(id, vocab.SrcUI, vocab.UINotState, want, nil, fmt.Sprintf("the element is absent; the state holds %q at %s", want, q)).at(refs...)
-	case !strings.Contains(el.Text, want):
+	case !showsValue(el.Text, want, isNumber(v)):
 		j.fail(id, vocab.SrcUI, vocab.UINotState, want, el.Text, fmt.Sprintf("text %q lacks %q, which the state holds at %s", el.Text, want, q)).at(refs...)
 	default:
 		j.pass(id, vocab.SrcUI, want, el.Text, fmt.Sprintf("the element shows %q, as the state holds at %s", want, q)).at(refs...)

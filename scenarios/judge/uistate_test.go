@@ -26,6 +26,13 @@ func TestTheUIShowsWhatTheStateHolds(t *testing.T) {
 		{"a number the state holds", "revision 2", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":2}}`}), "$.drafts.draft.rev", vocab.Pass, ""},
 		{"saved with the old title on screen", "Saved: Winter plan", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":2}}`}), "$.drafts.draft.title", vocab.Fail, vocab.UINotState},
 		{"the state holds no such path", "Saved: Spring plan", snapshot(map[string]string{"drafts": `{"draft":{"rev":2}}`}), "$.drafts.draft.title", vocab.Inconclusive, vocab.EvidenceMissing},
+		// Issue 43 item 5: a value matches as a value, not inside another.
+		{"the state's 0 inside 30", "30 seats left", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":0}}`}), "$.drafts.draft.rev", vocab.Fail, vocab.UINotState},
+		{"the state's 8 as the whole of 8.5", "revision 8.5", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":8}}`}), "$.drafts.draft.rev", vocab.Fail, vocab.UINotState},
+		{"the state's 5 before a full stop", "revision 5.", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":5}}`}), "$.drafts.draft.rev", vocab.Pass, ""},
+		{"a title inside a longer word", "Saved: Introduction", snapshot(map[string]string{"drafts": `{"draft":{"title":"Intro","rev":2}}`}), "$.drafts.draft.title", vocab.Fail, vocab.UINotState},
+		{"a title, then the same title as a word", "Introduction, then Intro", snapshot(map[string]string{"drafts": `{"draft":{"title":"Intro","rev":2}}`}), "$.drafts.draft.title", vocab.Pass, ""},
+		{"a title in a script without spaces", "已儲存：春季計畫草稿", snapshot(map[string]string{"drafts": `{"draft":{"title":"春季計畫","rev":2}}`}), "$.drafts.draft.title", vocab.Pass, ""},
 		{"the state was not read", "Saved: Spring plan", nil, "$.drafts.draft.title", vocab.Inconclusive, vocab.EvidenceMissing},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
