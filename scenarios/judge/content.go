@@ -39,6 +39,20 @@ func (j *judge) judgeContent(want []scenarios.ContentExpect) {
 				"the network log of "+phaseWords(phase)+" was not recorded: what the requests carried is unknown").at(scenarios.WindowRef(phase))
 			continue
 		}
+		// The network log never holds what a page sends as it unloads
+		// (leave.go): there, what it lacks is unseen, not unsent.
+		switch unseen, known := j.unseenOnLeave(phase, method, pattern, len(at)); {
+		case !known && len(at) == 0:
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, expected, nil,
+				fmt.Sprintf("no request %s %s in the network log of %s; the run left the page, and the log never holds what a page sends as it unloads: without the app's journal, whether one was sent is unknown", method, pattern, phaseWords(phase))).at(refs...)
+			continue
+		case unseen > 0:
+			j.inconclusive(id+".unseen", vocab.SrcJournal, vocab.EvidenceMissing, expected, unseen,
+				fmt.Sprintf("the app's journal holds %d request(s) %s %s in %s that the network log lacks (sent as the page unloaded): what they carried is unknown", unseen, method, pattern, phaseWords(phase))).at(scenarios.WindowRef(phase))
+			if len(at) == 0 {
+				continue
+			}
+		}
 		if len(at) == 0 {
 			j.fail(id, vocab.SrcNetwork, vocab.ContentMismatch, expected, nil,
 				fmt.Sprintf("no request %s %s in %s carried anything to judge", method, pattern, phaseWords(phase))).at(refs...)
@@ -294,4 +308,19 @@ func phaseWords(p vocab.Phase) string {
 		return "the leave phase"
 	}
 	return "the run (the agent's and the person's phases)"
+}
+
+// unseenOnLeave answers, for a phase whose window covers the leave of a run
+// that left the page, how many requests the journal saw that the network
+// log (seen of them) lacks; known is false when there is no journal to
+// tell. Elsewhere the network log sees all: 0, true.
+func (j *judge) unseenOnLeave(phase vocab.Phase, method, pattern string, seen int) (unseen int, known bool) {
+	if !j.ev.Left() || (phase != vocab.PhaseLeave && phase != vocab.PhaseAll) {
+		return 0, true
+	}
+	byJournal, _, ok := j.journalCount(phase, method, pattern)
+	if !ok {
+		return 0, false
+	}
+	return max(0, byJournal-seen), true
 }

@@ -89,3 +89,50 @@ func TestTheHarnesssNavigationAwayIsNotCounted(t *testing.T) {
 		t.Fatalf("a page's own GET on leave was not counted: %s %v", v.Outcome, v.Codes)
 	}
 }
+
+// content on the leave phase reads the network log, which never holds what
+// a page sends as it unloads: a request only the journal saw is unknown in
+// what it carried, and with no journal a request not in the log is not
+// "none sent" (issue 43 item 4). With both witnesses and neither holding
+// one, nothing was sent: the content check fails.
+func TestContentOnLeaveNeverReadsTheLogsBlindSpotAsNothing(t *testing.T) {
+	contentCheck := func(t *testing.T, v judge.Verdict) judge.Check {
+		t.Helper()
+		i := slices.IndexFunc(v.Checks, func(c judge.Check) bool { return c.ID == "content[0] POST /api/registrations (leave)" || c.ID == "content[0] POST /api/registrations (leave).unseen" })
+		if i < 0 {
+			t.Fatalf("no content check among %d checks:\n%s", len(v.Checks), judge.Explain(v))
+		}
+		return v.Checks[i]
+	}
+	expectContent := func(sc *scenarios.Scenario) {
+		sc.Expect.Content = []scenarios.ContentExpect{{Request: "POST /api/registrations", Phase: vocab.PhaseLeave, Body: map[string]any{"email": "reader@example.com"}}}
+	}
+	t.Run("the journal saw a beacon", func(t *testing.T) {
+		sc, ev := judgetest.Conf01(t)
+		judgetest.Left(ev)
+		expectContent(&sc)
+		if err := ev.InsertJournalEntry(vocab.PhaseLeave, judgetest.Entry(7, "POST", "/api/registrations", 403, "INTENT_REQUIRED")); err != nil {
+			t.Fatal(err)
+		}
+		if c := contentCheck(t, judge.Judge(sc, ev)); c.Status != vocab.CheckInconclusive || c.Code != vocab.EvidenceMissing {
+			t.Errorf("content of a beacon only the journal saw: %s %s %s", c.Status, c.Code, c.Message)
+		}
+	})
+	t.Run("no journal", func(t *testing.T) {
+		sc, ev := judgetest.Conf01(t)
+		judgetest.Left(ev)
+		expectContent(&sc)
+		ev.Journal, ev.Capture.Observer = nil, false
+		if c := contentCheck(t, judge.Judge(sc, ev)); c.Status != vocab.CheckInconclusive || c.Code != vocab.EvidenceMissing {
+			t.Errorf("content on leave with no journal: %s %s %s", c.Status, c.Code, c.Message)
+		}
+	})
+	t.Run("both witnesses saw none", func(t *testing.T) {
+		sc, ev := judgetest.Conf01(t)
+		judgetest.Left(ev)
+		expectContent(&sc)
+		if c := contentCheck(t, judge.Judge(sc, ev)); c.Status != vocab.CheckFail || c.Code != vocab.ContentMismatch {
+			t.Errorf("content on leave that neither witness saw: %s %s %s", c.Status, c.Code, c.Message)
+		}
+	})
+}
