@@ -98,7 +98,9 @@ func TestTheHarnesssNavigationAwayIsNotCounted(t *testing.T) {
 func TestContentOnLeaveNeverReadsTheLogsBlindSpotAsNothing(t *testing.T) {
 	contentCheck := func(t *testing.T, v judge.Verdict) judge.Check {
 		t.Helper()
-		i := slices.IndexFunc(v.Checks, func(c judge.Check) bool { return c.ID == "content[0] POST /api/registrations (leave)" || c.ID == "content[0] POST /api/registrations (leave).unseen" })
+		i := slices.IndexFunc(v.Checks, func(c judge.Check) bool {
+			return c.ID == "content[0] POST /api/registrations (leave)" || c.ID == "content[0] POST /api/registrations (leave).unseen"
+		})
 		if i < 0 {
 			t.Fatalf("no content check among %d checks:\n%s", len(v.Checks), judge.Explain(v))
 		}
