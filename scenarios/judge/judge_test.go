@@ -410,6 +410,19 @@ func conf01Mutations() []mutation {
 			ev.Faults = []string{"read the journal at the start of human: connection refused"}
 		}, vocab.Inconclusive, []vocab.Code{vocab.HarnessFault, vocab.EvidenceMissing}},
 
+		// Issue 43 item 8: after the agent, a server error is the app's
+		// answer about its state; before, a read that failed.
+		{"the app answers the state read after the person's step with 500", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			const why = "GET /agentready/state answered 500 Internal Server Error: boom"
+			ev.States[vocab.PhaseHuman] = &record.Snapshot{Docs: map[string]json.RawMessage{},
+				Errors: map[string]string{record.ObserverSource: why}, Answered: map[string]int{record.ObserverSource: 500}}
+		}, vocab.Fail, []vocab.Code{vocab.StateMismatch, vocab.EvidenceMissing}},
+
+		{"the state read after the person's step failed on the way", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ev.States[vocab.PhaseHuman] = &record.Snapshot{Docs: map[string]json.RawMessage{},
+				Errors: map[string]string{record.ObserverSource: "GET /agentready/state: connection refused"}}
+		}, vocab.Inconclusive, []vocab.Code{vocab.EvidenceMissing}},
+
 		// Issue 43 item 3: a journal whose tab is unknown witnesses nothing.
 		{"the session cookie was not read, and only the journal witnessed", func(t *testing.T, sc *scenarios.Scenario, ev *scenarios.Evidence) {
 			sc.Capture.Network = ptr(false)

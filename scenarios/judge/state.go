@@ -34,6 +34,15 @@ func (j *judge) judgeState(want map[vocab.Phase]scenarios.State) {
 			j.inconclusive(id, vocab.SrcState, vocab.EvidenceMissing, w, nil, "the app's state after "+string(phase)+" was not read (no probes, no observer)").at(ref)
 			continue
 		}
+		// A read the app answered with a server error after the agent
+		// acted is the app's answer about its state (issue 43 item 8).
+		for _, source := range keys(got.Answered) {
+			if phase == vocab.StateBefore {
+				continue
+			}
+			j.fail(id+".answered "+source, vocab.SrcState, vocab.StateMismatch, "the state of "+source, got.Answered[source],
+				fmt.Sprintf("after %s the app answered the read of %s with a server error: %s", phase, source, got.Errors[source])).at(after)
+		}
 		if w.Unchanged {
 			j.judgeUnchanged(id+".unchanged", phase, before, got)
 		}

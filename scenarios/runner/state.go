@@ -37,6 +37,20 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 		}
 		s.Errors[source] = err.Error()
 	}
+	// answered keeps a server error the app gave a read after the agent's
+	// phase began as the app's answer (the judge fails its state), and
+	// says whether it did; before the agent, it is a read that failed.
+	afterAgent := window != vocab.PhaseAgent
+	answered := func(source string, status int) bool {
+		if !afterAgent || status < 500 {
+			return false
+		}
+		if s.Answered == nil {
+			s.Answered = map[string]int{}
+		}
+		s.Answered[source] = status
+		return true
+	}
 	// The observation endpoint is read while the page fetches the probes:
 	// two reads of the same moment, neither of which changes anything.
 	// What they answer is recorded in the same order as before.
@@ -59,7 +73,10 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 	}
 	if obs != nil {
 		if o := <-obs; o.err != nil {
-			r.fault("read the app's state: %v", o.err)
+			var ae *observer.AnswerError
+			if !errors.As(o.err, &ae) || !answered(record.ObserverSource, ae.Status) {
+				r.fault("read the app's state: %v", o.err)
+			}
 			failed(record.ObserverSource, o.err)
 		} else {
 			s.Docs[record.ObserverSource] = o.doc
@@ -76,6 +93,7 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 			case !ok:
 				failed(name, fmt.Errorf("not read"))
 			case got.Error != "":
+				answered(name, got.Status)
 				failed(name, errors.New(got.Error))
 			default:
 				s.Docs[name] = got.Body
@@ -91,7 +109,7 @@ const probeJS = `(async (base, probes, header) => {
     try {
       const r = await fetch(base + path, { headers: { Accept: "application/json", [header]: name }, credentials: "include", cache: "no-store" });
       const text = await r.text();
-      if (!r.ok) { out[name] = { error: "GET " + path + " answered " + r.status + ": " + text.slice(0, 200) }; return; }
+      if (!r.ok) { out[name] = { error: "GET " + path + " answered " + r.status + ": " + text.slice(0, 200), status: r.status }; return; }
       try { out[name] = { body: JSON.parse(text) }; } catch (e) { out[name] = { error: "GET " + path + " did not answer JSON: " + text.slice(0, 200) }; }
     } catch (e) { out[name] = { error: "GET " + path + ": " + String(e) }; }
   }));
@@ -99,8 +117,9 @@ const probeJS = `(async (base, probes, header) => {
 })`
 
 type probed struct {
-	Body  json.RawMessage `json:"body"`
-	Error string          `json:"error"`
+	Body   json.RawMessage `json:"body"`
+	Error  string          `json:"error"`
+	Status int             `json:"status"` // of an answer that was not 2xx
 }
 
 // settleDocument lets a navigation in progress (a form that submitted to a

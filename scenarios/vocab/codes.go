@@ -80,7 +80,7 @@ var Codes = map[Code]CodeInfo{
 	UIMismatch:                   {"an element's value, visibility, enabled state, text or WebMCP pseudo-class differs", []Source{SrcUI}, true},
 	UINotState:                   {"an element's text lacks the value the app's state holds after the phase (text_contains_state): the page shows old or other data", []Source{SrcUI, SrcState}, true},
 	StateChanged:                 {"a document of the app's state changed where it must not", []Source{SrcState}, true},
-	StateMismatch:                {"a value at a path of the app's state, or its change since before the agent, differs from the expected one", []Source{SrcState}, true},
+	StateMismatch:                {"a value at a path of the app's state, or its change since before the agent, differs from the expected one; or the app answered a read of its state with a server error after the agent acted", []Source{SrcState}, true},
 	CatalogMismatch:              {"the start page offers other tools than expected, or annotations differ", []Source{SrcCatalog}, true},
 	SchemaMismatch:               {"a tool's input schema differs from the expected one (with schema_match subset: lacks part of it)", []Source{SrcCatalog}, true},
 	AnswerOverclaims:             {"the agent's final words claim something the evidence does not show (e.g. 'registered' when only prepared)", []Source{SrcAnswer}, true},

@@ -34,6 +34,10 @@ func (r Request) IsProbe() bool {
 type Snapshot struct {
 	Docs   map[string]json.RawMessage `json:"docs"`
 	Errors map[string]string          `json:"errors,omitempty"` // source → why it could not be read
+	// Answered is, of the sources in Errors, those the app itself answered
+	// with a server error (5xx): source → status. The read reached the
+	// app; what the app said is its state's answer, not a read that failed.
+	Answered map[string]int `json:"answered,omitempty"`
 }
 
 // Document is the snapshot as one JSON value (sources as keys).

@@ -121,6 +121,15 @@ func (c *Client) Advance(ctx context.Context, d time.Duration) (time.Time, error
 	return a.Now, err
 }
 
+// AnswerError is the app's own answer with a status other than 200: the
+// app answered, and the read did not fail on the way.
+type AnswerError struct {
+	Status int
+	msg    string
+}
+
+func (e *AnswerError) Error() string { return e.msg }
+
 func (c *Client) get(ctx context.Context, path string, dst any) error {
 	return c.do(ctx, http.MethodGet, path, nil, dst)
 }
@@ -151,7 +160,7 @@ func (c *Client) do(ctx context.Context, method, path string, send []byte, dst a
 		return fmt.Errorf("%s %s answered 404: %w", method, req.URL, ErrNoClock)
 	}
 	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s %s answered %s: %.200s", method, req.URL, res.Status, strings.TrimSpace(string(body)))
+		return &AnswerError{Status: res.StatusCode, msg: fmt.Sprintf("%s %s answered %s: %.200s", method, req.URL, res.Status, strings.TrimSpace(string(body)))}
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
 		return fmt.Errorf("%s %s: not the expected JSON: %w", method, req.URL, err)

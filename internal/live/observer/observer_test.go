@@ -1,6 +1,7 @@
 package observer
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -53,5 +54,22 @@ func TestCheckReadsConfiguredPathsWithTheToken(t *testing.T) {
 	c.Token = "wrong"
 	if err := c.Check(t.Context()); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("a wrong token: %v", err)
+	}
+}
+
+// The app's own answer is told from a read that failed on the way: a 500
+// is an *AnswerError with its status, a closed port is not.
+func TestAServerErrorIsTheAppsAnswer(t *testing.T) {
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "boom", http.StatusInternalServerError)
+	}))
+	_, err := New(app.URL, "t").State(t.Context())
+	var ae *AnswerError
+	if !errors.As(err, &ae) || ae.Status != 500 || !strings.Contains(err.Error(), "500") {
+		t.Errorf("State on a 500: %v (%T), want an *AnswerError of 500", err, err)
+	}
+	app.Close()
+	if _, err := New(app.URL, "t").State(t.Context()); err == nil || errors.As(err, &ae) {
+		t.Errorf("State on a closed app: %v, want an error that is no answer", err)
 	}
 }
