@@ -36,7 +36,7 @@ func (ev *Evidence) CutAfter(phase vocab.Phase, how vocab.Code, fault string) {
 		ev.Reviews = nil
 		ev.Direct = nil
 	}
-	ev.Faults = append(ev.Faults, fault)
+	ev.Faults = append(ev.Faults, WholeFault(fault))
 }
 
 func deleteCalls(calls []CallRecord, phase vocab.Phase) []CallRecord {
@@ -57,7 +57,7 @@ func deleteCalls(calls []CallRecord, phase vocab.Phase) []CallRecord {
 // tools), calls the browser never answered, no request, no page, and the
 // faults that say why.
 func (ev *Evidence) NotOpened(why string) {
-	ev.Faults = append(ev.Faults, "open the start page: "+why, "read the catalog: getTools(): no document")
+	ev.Faults = append(ev.Faults, WholeFault("open the start page: "+why), WholeFault("read the catalog: getTools(): no document"))
 	ev.Catalog, ev.PageTools, ev.Trace = record.Catalog{}, []record.PageTool{}, []record.Event{}
 	for i := range ev.Calls {
 		c := &ev.Calls[i]

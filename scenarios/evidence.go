@@ -61,8 +61,8 @@ type Evidence struct {
 	Final  *string        `json:"final"`
 	// Dialogue is the agent's questions to the person before its final
 	// words and the person's replies (the scenario's user:), in order.
-	Dialogue []Turn   `json:"dialogue,omitempty"`
-	Faults   []string `json:"faults,omitempty"` // harness problems met on the way
+	Dialogue []Turn  `json:"dialogue,omitempty"`
+	Faults   []Fault `json:"faults,omitempty"` // harness problems met on the way (fault.go)
 	// AppOutput is what the app the suite started (agentready.yaml) wrote
 	// on stdout and stderr during the scenario, line by line: for people
 	// reading a failure; the judge reads none of it.

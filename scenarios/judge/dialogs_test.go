@@ -66,7 +66,7 @@ func TestDialogsRequiredAndForbidden(t *testing.T) {
 	// A harness fault fails nothing: the missing dialog is inconclusive.
 	v = judgeWith(scenarios.DialogsExpect{Require: []scenarios.DialogMatch{confirmDelete}}, func(ev *scenarios.Evidence) {
 		ev.Dialogs = nil
-		ev.Faults = append(ev.Faults, "the page could not be read")
+		ev.Faults = append(ev.Faults, scenarios.WholeFault("the page could not be read"))
 	})
 	if v.Outcome != vocab.Inconclusive {
 		t.Errorf("a missing dialog with a harness fault is %s, want INCONCLUSIVE\n%s", v.Outcome, Explain(v))

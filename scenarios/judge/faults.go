@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
@@ -10,13 +11,15 @@ import (
 
 // A harness fault is never the app's fault. A run cut short (interrupted,
 // or its browser lost) and every fault the runner met on the way are each
-// an inconclusive check of their own, first in the verdict; and while any
-// of them stands, no check fails: one that would is inconclusive with the
-// fault's code, its finding kept in its message. A fault does not say which
-// evidence it kept from being recorded (a failed read at one mark breaks
-// every window after it; a page that did not open leaves an empty catalog
-// that looks like a page with no tools), so it covers the whole record
-// (docs/decisions/2026-12-01-faults-first.md).
+// an inconclusive check of their own, first in the verdict; and a check
+// that would fail on evidence a fault may have kept from being recorded is
+// inconclusive with the fault's code, its finding kept in its message. A
+// fault that says where it began (scenarios.Fault.From) covers the
+// evidence of that phase and after: a defect recorded before it still
+// FAILs, with the fault listed beside it. A fault without a place, a cut,
+// and a call that never began cover the whole record
+// (docs/decisions/2026-12-01-faults-first.md,
+// docs/decisions/2026-12-06-faults-in-their-place.md).
 
 // judgeFaults makes the harness's own checks: the cut, then each fault.
 func (j *judge) judgeFaults() {
@@ -39,7 +42,7 @@ func (j *judge) judgeFaults() {
 	}
 	for i, f := range j.ev.Faults {
 		j.inconclusive(fmt.Sprintf("harness[%d]", i), vocab.SrcTrace, vocab.HarnessFault, nil, nil,
-			"the harness could not record everything: "+f).at(scenarios.FaultRef(i))
+			"the harness could not record everything: "+faultWhere(f)).at(scenarios.FaultRef(i))
 	}
 	for _, c := range j.neverBegan() {
 		j.inconclusive(fmt.Sprintf("harness.call.%s[%d].%s", c.Phase, c.Index, c.Call.Tool), vocab.SrcTrace, vocab.HarnessFault, nil, c.Result.ErrorText,
@@ -77,30 +80,55 @@ func (j *judge) neverBegan() []scenarios.CallRecord {
 }
 
 // faultCode is the code a fault of this record gives a check that would
-// fail: the strongest there is (vocab.FaultCodes); "" without a fault.
-func (j *judge) faultCode() vocab.Code {
+// fail on evidence it touches: the strongest there is (vocab.FaultCodes);
+// "" when no fault touches it.
+func (j *judge) faultCode(c Check) vocab.Code {
 	if j.ev == nil {
 		return ""
 	}
 	switch {
 	case j.ev.Cut == vocab.RunInterrupted || j.ev.Cut == vocab.BrowserLost || j.ev.Cut == vocab.RendererCrashed:
 		return j.ev.Cut
-	case j.ev.Cut != "" || len(j.ev.Faults) > 0 || len(j.neverBegan()) > 0:
+	case j.ev.Cut != "" || len(j.neverBegan()) > 0:
 		return vocab.HarnessFault
+	}
+	for _, f := range j.ev.Faults {
+		if j.faultTouches(f, c) {
+			return vocab.HarnessFault
+		}
 	}
 	return ""
 }
 
-// faultsFirst turns every failing check of a faulty record inconclusive,
-// with the fault's code: a FAIL needs evidence that was recorded.
-func (j *judge) faultsFirst() {
-	code := j.faultCode()
-	if code == "" {
-		return
+// faultTouches: a check rests on evidence the fault may have cut when any
+// of its references does, or when it names none (nothing shows it stands
+// clear of the fault).
+func (j *judge) faultTouches(f scenarios.Fault, c Check) bool {
+	if len(c.Evidence) == 0 {
+		return true
 	}
+	return slices.ContainsFunc(c.Evidence, func(r scenarios.Ref) bool { return j.ev.Touches(f, r) })
+}
+
+// faultWhere is a fault's words, with the phase it began in when it says.
+func faultWhere(f scenarios.Fault) string {
+	if f.From == "" {
+		return f.Text
+	}
+	return f.Text + " (the evidence of " + string(f.From) + " and after is in doubt; what came before stands)"
+}
+
+// faultsFirst turns every failing check that rests on evidence a fault
+// touches inconclusive, with the fault's code: a FAIL needs evidence that
+// was recorded.
+func (j *judge) faultsFirst() {
 	for i := range j.checks {
 		c := &j.checks[i]
 		if c.Status != vocab.CheckFail {
+			continue
+		}
+		code := j.faultCode(*c)
+		if code == "" {
 			continue
 		}
 		c.Message = fmt.Sprintf("not judged: %s. On this record it would fail with %s: %s", faultWords[code], c.Code, c.Message)

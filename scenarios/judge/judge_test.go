@@ -407,7 +407,7 @@ func conf01Mutations() []mutation {
 			m := ev.Marks[vocab.PhaseHuman]
 			m.Journal = 0
 			ev.Marks[vocab.PhaseHuman] = m
-			ev.Faults = []string{"read the journal at the start of human: connection refused"}
+			ev.Faults = []scenarios.Fault{scenarios.WholeFault("read the journal at the start of human: connection refused")}
 		}, vocab.Inconclusive, []vocab.Code{vocab.HarnessFault, vocab.EvidenceMissing}},
 
 		// Issue 43 item 8: after the agent, a server error is the app's
@@ -564,7 +564,7 @@ func conf01Mutations() []mutation {
 		}, vocab.Fail, []vocab.Code{vocab.DeclarativeCompletionMissing, vocab.EvidenceDisagrees}},
 
 		{"the harness met a fault", func(t *testing.T, _ *scenarios.Scenario, ev *scenarios.Evidence) {
-			ev.Faults = []string{"record the page: context deadline exceeded"}
+			ev.Faults = []scenarios.Fault{scenarios.WholeFault("record the page: context deadline exceeded")}
 		}, vocab.Inconclusive, []vocab.Code{vocab.HarnessFault}},
 
 		{"the prompt does not give the email", func(t *testing.T, sc *scenarios.Scenario, _ *scenarios.Evidence) {
@@ -740,7 +740,7 @@ func TestTheVerdictIsDeterministic(t *testing.T) {
 	ev.States[vocab.PhaseHuman] = conf01State(5, 6, 1)
 	ev.UI[vocab.PhaseHuman] = nil
 	ev.Calls[0].Call.Input = map[string]any{}
-	ev.Faults = []string{"b", "a"}
+	ev.Faults = []scenarios.Fault{scenarios.WholeFault("b"), scenarios.WholeFault("a")}
 	assertDeterministic(t, sc, ev)
 	for range 20 {
 		assertDeterministic(t, sc, ev)

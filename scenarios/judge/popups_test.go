@@ -57,7 +57,7 @@ func TestPopupsRequiredAndForbidden(t *testing.T) {
 	// app's: the required popup is then inconclusive, not missing.
 	v = judgeWith(scenarios.PopupsExpect{Require: []scenarios.PopupMatch{{URL: "http://other.test/"}}}, func(ev *scenarios.Evidence) {
 		ev.Popups[0].Error = "attach to it: Target.attachToTarget: context deadline exceeded"
-		ev.Faults = append(ev.Faults, "attach to the popup http://auth.test/signin?client=app (popup 0): attach to it: …")
+		ev.Faults = append(ev.Faults, scenarios.WholeFault("attach to the popup http://auth.test/signin?client=app (popup 0): attach to it: …"))
 	})
 	wantVerdict(t, v, vocab.Inconclusive, vocab.HarnessFault)
 }

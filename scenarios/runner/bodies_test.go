@@ -216,7 +216,7 @@ func TestAFormThatNavigatesWithAFileIsSaidToMissItsBody(t *testing.T) {
 	// or the body without the file's content (a longer form): both are
 	// said, neither kept.
 	want := "the body of POST /signup (request " + strconv.Itoa(at+1) + " of the log) is not in the record: the browser "
-	if len(ev.Faults) != 1 || !strings.HasPrefix(ev.Faults[0], want) {
+	if len(ev.Faults) != 1 || !strings.HasPrefix(ev.Faults[0].Text, want) {
 		t.Errorf("faults %q, want one starting %q", ev.Faults, want)
 	}
 	join := ev.Reviews[len(ev.Reviews)-1]
@@ -249,7 +249,7 @@ func TestABodyOverTheCaptureLimitIsSaidNotCut(t *testing.T) {
 	}
 	size := len("draft_id=d-1001&subject=Logs&message=") + netlog.MaxBody
 	want := fmt.Sprintf("the body of POST /api/drafts (request %d of the log) is not in the record: its %d bytes are over the capture limit of %d", at+1, size, netlog.MaxBody)
-	if !slices.Equal(ev.Faults, []string{want}) {
+	if !slices.Equal(scenarios.FaultTexts(ev.Faults), []string{want}) {
 		t.Errorf("faults %q\nwant %q", ev.Faults, want)
 	}
 }

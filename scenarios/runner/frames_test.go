@@ -19,7 +19,7 @@ func TestACallToANameTwoFramesOfferNamesItsFrame(t *testing.T) {
 		{Tool: "prepare_payment", Frame: "#tip-payment", Input: map[string]any{"cardholder": "Ann"}},
 	}
 	ev, _ := play(t, sc, nil)
-	if len(ev.Faults) != 1 || !strings.Contains(ev.Faults[0], "2 frames offer a tool \"prepare_payment\"") || !strings.Contains(ev.Faults[0], "amount=2.00") {
+	if len(ev.Faults) != 1 || !strings.Contains(ev.Faults[0].Text, "2 frames offer a tool \"prepare_payment\"") || !strings.Contains(ev.Faults[0].Text, "amount=2.00") {
 		t.Errorf("faults %q, want one naming both frames", ev.Faults)
 	}
 	if len(ev.Calls) != 2 {

@@ -77,7 +77,7 @@ func (r *runner) leave(ctx context.Context) {
 	}
 	start = time.Now()
 	if err := r.t.Tab.Navigate(ctx, to); err != nil {
-		r.fault("leave the page (navigate to %s): %v", to, err)
+		r.faultFrom(vocab.PhaseLeave, "leave the page (navigate to %s): %v", to, err)
 	}
 	lv.NavigateMs = time.Since(start).Milliseconds()
 	laps.Mark(ctx, "leave: bodies and navigate away")
@@ -85,7 +85,7 @@ func (r *runner) leave(ctx context.Context) {
 		// The person's next page is in front: a minimized window draws
 		// nothing, and a later picture would wait for a frame.
 		if err := r.t.Tab.Show(ctx); err != nil {
-			r.fault("show the window again after leaving the page: %v", err)
+			r.faultFrom(vocab.PhaseLeave, "show the window again after leaving the page: %v", err)
 		}
 	}
 	laps.Mark(ctx, "leave: show")

@@ -43,12 +43,12 @@ func Partial(sc scenarios.Scenario, t Target, why string) *scenarios.Evidence {
 	ev.Catalog = cmpOr(tab.Trace.Catalog(), record.Catalog{})
 	ev.Trace = tab.Trace.Events()
 	ev.Console = tab.Console.Entries()
-	ev.Faults = []string{"the run did not finish: " + why}
+	ev.Faults = []scenarios.Fault{scenarios.WholeFault("the run did not finish: " + why)}
 	ev.Cut = vocab.RunInterrupted
 	switch {
 	case crashed(tab):
 		ev.Cut = vocab.RendererCrashed
-		ev.Faults = append(ev.Faults, crashFault(tab))
+		ev.Faults = append(ev.Faults, scenarios.WholeFault(crashFault(tab)))
 	case tab.Ctx != nil && tab.Ctx.Err() != nil:
 		ev.Cut = vocab.BrowserLost
 	}

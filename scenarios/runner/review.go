@@ -97,7 +97,7 @@ type reviewed struct {
 func (r *runner) review(ctx context.Context, i int, sel string) error {
 	args, err := json.Marshal([]any{sel, r.seenSelectors()})
 	if err != nil {
-		r.fault("read the page before human step %d (click %s): %v", i, sel, err)
+		r.faultFrom(vocab.PhaseHuman, "read the page before human step %d (click %s): %v", i, sel, err)
 		return nil
 	}
 	read := chromedp.Evaluate[reviewed](reviewJS + "(..." + string(args) + ")")
@@ -112,14 +112,14 @@ func (r *runner) review(ctx context.Context, i int, sel string) error {
 	}
 	switch {
 	case err != nil:
-		r.fault("read the page before human step %d (click %s): %v", i, sel, err)
+		r.faultFrom(vocab.PhaseHuman, "read the page before human step %d (click %s): %v", i, sel, err)
 		return nil
 	case got.NotYet:
-		r.fault("read the page before human step %d (click %s): the element went out of sight", i, sel)
+		r.faultFrom(vocab.PhaseHuman, "read the page before human step %d (click %s): the element went out of sight", i, sel)
 		return nil
 	}
 	for _, e := range got.Errors {
-		r.fault("read the page before human step %d (click %s): selector %s", i, sel, e)
+		r.faultFrom(vocab.PhaseHuman, "read the page before human step %d (click %s): selector %s", i, sel, e)
 	}
 	rv := scenarios.Review{Phase: vocab.PhaseHuman, Index: i, Click: sel, Requests: r.t.Tab.Net.Len()}
 	if got.InForm {

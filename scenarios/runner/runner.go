@@ -55,6 +55,11 @@ type Target struct {
 	// ReplaysOff, when set, says why no write is replayed (agentready run
 	// --replays off): the record says so instead of holding replays.
 	ReplaysOff string
+	// AppEnded, when set, tells whether the app the suite started has
+	// ended, and in what words. It is asked at each mark, so that an app
+	// that ended is a fault of the phase it ended in: what earlier phases
+	// recorded stands (issue 43 item 1).
+	AppEnded func() (ended bool, words string)
 }
 
 // Run plays a scenario and records what happened. It judges nothing. A
@@ -90,7 +95,7 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	laps.Mark(ctx, "collect (cookies, bodies, journal)")
 	r.ev.Cut = cutShort(ctx, t) // partial.go
 	if r.ev.Cut == vocab.RendererCrashed {
-		r.ev.Faults = append(r.ev.Faults, crashFault(t.Tab))
+		r.ev.Faults = append(r.ev.Faults, scenarios.WholeFault(crashFault(t.Tab)))
 	}
 	r.replay(ctx, person)
 	laps.Mark(ctx, "replays")
@@ -107,6 +112,10 @@ type runner struct {
 	clock   *browser.Clock // the page's fixed clock, or nil
 	// pictured waits for AtMark's picture of the last mark, or is nil.
 	pictured func()
+	// marked is the phase of the last mark taken (setup before the first).
+	marked vocab.Phase
+	// appEnded: the app's end is in the faults already.
+	appEnded bool
 }
 
 func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
@@ -125,7 +134,26 @@ func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
 }
 
 func (r *runner) fault(format string, args ...any) {
-	r.ev.Faults = append(r.ev.Faults, fmt.Sprintf(format, args...))
+	r.ev.Faults = append(r.ev.Faults, scenarios.WholeFault(fmt.Sprintf(format, args...)))
+}
+
+// noteAppEnded keeps the app's end, once, as a fault of the phase it
+// ended in: the one that began at the last mark.
+func (r *runner) noteAppEnded(during vocab.Phase) {
+	if r.appEnded || r.t.AppEnded == nil {
+		return
+	}
+	if ended, words := r.t.AppEnded(); ended {
+		r.appEnded = true
+		r.faultFrom(cmp.Or(during, vocab.PhaseSetup), "%s (noticed at the end of %s)", words, cmp.Or(during, vocab.PhaseSetup))
+	}
+}
+
+// faultFrom keeps a fault that may have cut the evidence of phase and
+// after, not what earlier phases recorded: a step of the person's that
+// timed out says nothing against the agent's window before it.
+func (r *runner) faultFrom(phase vocab.Phase, format string, args ...any) {
+	r.ev.Faults = append(r.ev.Faults, scenarios.FaultFrom(phase, fmt.Sprintf(format, args...)))
 }
 
 // open loads the start page (on the scenario's fixed clock, when it has
@@ -240,7 +268,7 @@ func (r *runner) window(ctx context.Context, after vocab.Phase, d time.Duration)
 	} else {
 		took, err := r.clock.Advance(ctx, d)
 		if err != nil && ctx.Err() == nil {
-			r.fault("the page's time after %s: %v", after, err)
+			r.faultFrom(after, "the page's time after %s: %v", after, err)
 		}
 		w.RealTime = took
 	}
@@ -281,6 +309,7 @@ func (r *runner) human(ctx context.Context) {
 
 // collect takes the ordered records from the tab and the app's journal.
 func (r *runner) collect(ctx context.Context) {
+	r.noteAppEnded(r.marked)
 	tab := r.t.Tab
 	if r.journalOn() {
 		session, err := r.sessionHash(ctx)
@@ -350,11 +379,13 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 		j, err := r.t.Observer.Journal(ctx, 0)
 		m.Journal = len(j)
 		if err != nil {
-			r.fault("read the journal at the start of %s: %v", phase, err)
+			r.faultFrom(cmp.Or(r.marked, vocab.PhaseSetup), "read the journal at the start of %s: %v", phase, err) // its mark ends the window before
 			m.Journal = -1 // no window: the judge calls it missing, not 0
 		}
 	}
 	r.ev.Marks[phase] = m
+	r.noteAppEnded(r.marked)
+	r.marked = phase
 	if d := r.t.Tab.Dialogs; d != nil {
 		d.SetPhase(phase)
 	}

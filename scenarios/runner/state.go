@@ -41,6 +41,10 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 	// phase began as the app's answer (the judge fails its state), and
 	// says whether it did; before the agent, it is a read that failed.
 	afterAgent := window != vocab.PhaseAgent
+	// A read that failed is a fault of the phase whose state it is: what
+	// earlier phases recorded stands.
+	of := map[vocab.Phase]vocab.Phase{vocab.PhaseAgent: vocab.PhaseSetup, vocab.PhaseHuman: vocab.PhaseAgent}[window]
+	of = cmp.Or(of, vocab.PhaseHuman)
 	answered := func(source string, status int) bool {
 		if !afterAgent || status < 500 {
 			return false
@@ -75,7 +79,7 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 		if o := <-obs; o.err != nil {
 			var ae *observer.AnswerError
 			if !errors.As(o.err, &ae) || !answered(record.ObserverSource, ae.Status) {
-				r.fault("read the app's state: %v", o.err)
+				r.faultFrom(of, "read the app's state: %v", o.err)
 			}
 			failed(record.ObserverSource, o.err)
 		} else {
@@ -84,7 +88,7 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 	}
 	if len(r.sc.Probes) > 0 {
 		if err := probeErr; err != nil {
-			r.fault("probe the app's state: %v", err)
+			r.faultFrom(of, "probe the app's state: %v", err)
 		}
 		for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
 			method, path, _ := r.sc.Probes[name].Split()

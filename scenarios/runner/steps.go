@@ -91,7 +91,7 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 		// The call could not be addressed (no such frame, or a name several
 		// frames offer and the call names none): the case's mistake, never
 		// the page's answer.
-		r.fault("%s call %d (%s): %v", phase, i, c.Tool, err)
+		r.faultFrom(phase, "%s call %d (%s): %v", phase, i, c.Tool, err)
 		res.Status, res.ErrorText = vocab.Failed, err.Error()
 	}
 	if c.Expect == nil || !c.Expect.NotInCatalog {
@@ -124,7 +124,7 @@ func (r *runner) steps(ctx context.Context, phase vocab.Phase, steps []scenarios
 		case s.IsWait() && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 			r.ev.Unmet = append(r.ev.Unmet, fmt.Sprintf("%s step %d (%s): not within %s", phase, i, strings.Join(s.Kinds(), ","), r.t.Bound))
 		default:
-			r.fault("%s step %d (%s): %v", phase, i, strings.Join(s.Kinds(), ","), err)
+			r.faultFrom(phase, "%s step %d (%s): %v", phase, i, strings.Join(s.Kinds(), ","), err)
 		}
 	}
 }

@@ -118,7 +118,7 @@ type run struct {
 	// stored in scenario.json; Final is then left out.
 	FinalInScenario bool                      `json:"finalInScenario,omitempty"`
 	Cut             vocab.Code                `json:"cut,omitempty"`
-	Faults          []string                  `json:"faults,omitempty"`
+	Faults          []scenarios.Fault         `json:"faults,omitempty"`
 	Unmet           []string                  `json:"unmet,omitempty"`
 	ProbeReads      []scenarios.ProbeRead     `json:"probeReads,omitempty"`
 	Windows         []scenarios.Window        `json:"windows,omitempty"`

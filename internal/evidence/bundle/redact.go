@@ -79,7 +79,7 @@ func keepVerdict(b Bundle, raw judge.Verdict, red *redact.Redaction, sc scenario
 	}
 	fault := red.String(fmt.Sprintf("redaction would change the verdict from %s %v to %s %v (checks that differ: %s): a check depends on part of a value kept out of the bundle; quote personal values whole, or declare less of them personal",
 		raw.Outcome, codeList(raw.Codes), b.Verdict.Outcome, codeList(b.Verdict.Codes), strings.Join(differingChecks(raw, b.Verdict), ", ")))
-	b.Evidence.Faults = append(slices.Clone(b.Evidence.Faults), fault)
+	b.Evidence.Faults = append(slices.Clone(b.Evidence.Faults), scenarios.WholeFault(fault))
 	back, err := throughFiles(b)
 	if err != nil {
 		return Bundle{}, err

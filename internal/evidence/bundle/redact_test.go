@@ -316,7 +316,7 @@ func TestSealHoldsTheBundlesVerdictToTheRawRecords(t *testing.T) {
 	// come first), never the PASS the redacted record alone would not bear
 	// out, nor a FAIL against the app.
 	if b.Verdict.Outcome != vocab.Inconclusive || !slices.Contains(b.Verdict.Codes, vocab.HarnessFault) || len(b.Evidence.Faults) != 1 ||
-		!strings.Contains(b.Evidence.Faults[0], "redaction would change the verdict from PASS [] to FAIL [answer_incomplete]") {
+		!strings.Contains(b.Evidence.Faults[0].Text, "redaction would change the verdict from PASS [] to FAIL [answer_incomplete]") {
 		t.Fatalf("a verdict redaction changed must carry that cause: %s %v, faults %q", b.Verdict.Outcome, b.Verdict.Codes, b.Evidence.Faults)
 	}
 	dir := filepath.Join(t.TempDir(), "flip")

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -90,7 +91,8 @@ func (t *timeline) faultRows() {
 			Detail: vocab.Codes[c].Meaning, File: bundle.RunFile, refs: []scenarios.Ref{scenarios.CutRef()}})
 	}
 	for i, f := range t.ev.Faults {
-		t.add(Row{Phase: vocab.PhaseEnd, Kind: RowFault, Who: "harness", What: fmt.Sprintf("harness fault %d", i+1), Detail: f, Bad: true,
+		// A fault with a place shows in its phase's rows.
+		t.add(Row{Phase: cmp.Or(f.From, vocab.PhaseEnd), Kind: RowFault, Who: "harness", What: fmt.Sprintf("harness fault %d", i+1), Detail: f.Text, Bad: true,
 			File: bundle.RunFile, refs: []scenarios.Ref{scenarios.FaultRef(i)}})
 	}
 }

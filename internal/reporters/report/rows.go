@@ -448,7 +448,7 @@ func (t *timeline) steps(p vocab.Phase, steps []scenarios.Step) []untimed {
 			}
 			anchor = firstRequest(s.Request.Method, s.Request.Path, false)
 		}
-		if f := cmp.Or(failed(t.ev.Unmet), failed(t.ev.Faults)); f != "" {
+		if f := cmp.Or(failed(t.ev.Unmet), failed(scenarios.FaultTexts(t.ev.Faults))); f != "" {
 			r.What += ": not met"
 			r.Detail, r.Bad = strings.TrimSpace(r.Detail+"\n"+f), true
 		}

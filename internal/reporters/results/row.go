@@ -96,7 +96,7 @@ func Of(dir string, sc scenarios.Scenario, b bundle.Bundle, took time.Duration) 
 				r.Calls++
 			}
 		}
-		r.Final, r.Faults = ev.Final != nil, ev.Faults
+		r.Final, r.Faults = ev.Final != nil, scenarios.FaultTexts(ev.Faults)
 	}
 	return r
 }

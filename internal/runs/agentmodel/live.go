@@ -41,7 +41,7 @@ func (a *Agent) Live(sc scenarios.Scenario, tab *browser.Tab) play.Live {
 					ev.Model = data
 				}
 				if rec.Fault != "" {
-					ev.Faults = append(ev.Faults, rec.Fault)
+					ev.Faults = append(ev.Faults, scenarios.FaultFrom(vocab.PhaseAgent, rec.Fault))
 				}
 				ev.Dialogue = rec.Dialogue
 			}

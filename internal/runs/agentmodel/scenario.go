@@ -37,7 +37,7 @@ func AsScenario(b bundle.Bundle, id string) (scenarios.Scenario, Record, error) 
 	case rec.Fault != "" || len(b.Evidence.Faults) > 0:
 		fault := rec.Fault
 		if fault == "" {
-			fault = b.Evidence.Faults[0]
+			fault = b.Evidence.Faults[0].Text
 		}
 		return scenarios.Scenario{}, rec, fmt.Errorf("the run had a harness fault, so it holds no whole play of the model to keep: %s", fault)
 	case b.Evidence.Cut != "":

@@ -427,7 +427,7 @@ func FlipWith(ms []Mutation, records map[string]*scenarios.Evidence, scs map[str
 			if r.Applies = m.Apply(scs[id], ev); r.Applies {
 				r.Got = judge.Judge(scs[id], ev)
 				r.Flipped = m.Flipped(ev, r.Got)
-				r.Faults = ev.Faults
+				r.Faults = scenarios.FaultTexts(ev.Faults)
 			}
 			out = append(out, r)
 		}

@@ -174,7 +174,7 @@ func TestACrashedRendererIsNamedInTheVerdict(t *testing.T) {
 			t.Error("no Inspector.targetCrashed within 10s of Page.crash")
 		}
 	})
-	if ev.Cut != vocab.RendererCrashed || !slices.ContainsFunc(ev.Faults, func(f string) bool { return strings.Contains(f, "renderer crashed at") }) {
+	if ev.Cut != vocab.RendererCrashed || !slices.ContainsFunc(ev.Faults, func(f scenarios.Fault) bool { return strings.Contains(f.Text, "renderer crashed at") }) {
 		t.Errorf("cut %q, want %s and the crash among the faults (faults %q)", ev.Cut, vocab.RendererCrashed, ev.Faults)
 	}
 	v := sealed(t, sc, ev, vocab.RendererCrashed)

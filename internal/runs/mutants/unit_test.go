@@ -54,7 +54,7 @@ func TestEveryMutationNamesItsOwnCode(t *testing.T) {
 // only with the mutation's exact outcome and its own code, on evidence
 // without a harness fault.
 func TestFlippedNeedsItsOutcomeItsCodeAndNoFault(t *testing.T) {
-	clean, faulty := &scenarios.Evidence{}, &scenarios.Evidence{Faults: []string{"the tab crashed"}}
+	clean, faulty := &scenarios.Evidence{}, &scenarios.Evidence{Faults: []scenarios.Fault{scenarios.WholeFault("the tab crashed")}}
 	verdict := func(o vocab.Outcome, codes ...vocab.Code) judge.Verdict {
 		return judge.Verdict{Outcome: o, Codes: codes}
 	}
@@ -62,7 +62,7 @@ func TestFlippedNeedsItsOutcomeItsCodeAndNoFault(t *testing.T) {
 	drop := Mutation{Name: "drop", Outcome: vocab.Inconclusive, Code: vocab.EvidenceMissing}
 	noCode := Mutation{Name: "no code", Outcome: vocab.Fail}
 	lost := Mutation{Name: "lost", Outcome: vocab.Inconclusive, Code: vocab.BrowserLost}
-	cut := &scenarios.Evidence{Cut: vocab.BrowserLost, Faults: []string{"human step 0: context canceled"}}
+	cut := &scenarios.Evidence{Cut: vocab.BrowserLost, Faults: []scenarios.Fault{scenarios.WholeFault("human step 0: context canceled")}}
 	for _, c := range []struct {
 		name string
 		m    Mutation
@@ -98,7 +98,7 @@ func TestFlippedNeedsItsOutcomeItsCodeAndNoFault(t *testing.T) {
 func TestFlipCountsNoFaultAndNoWrongCode(t *testing.T) {
 	records, scs := handMade(t)
 	fault := func(_ scenarios.Scenario, ev *scenarios.Evidence) bool {
-		ev.Faults = append(ev.Faults, "observer: connection refused")
+		ev.Faults = append(ev.Faults, scenarios.WholeFault("observer: connection refused"))
 		return true
 	}
 	ms := []Mutation{
@@ -296,9 +296,9 @@ func TestRejectsOnlyAFaultlessFail(t *testing.T) {
 		{"a plain FAIL", silent, func(*scenarios.Evidence) {}, vocab.Fail, true},
 		// The judge itself fails nothing next to a fault now (faults first):
 		// the would-be FAIL is INCONCLUSIVE, and no rejection either.
-		{"a would-be FAIL next to a harness fault", silent, func(ev *scenarios.Evidence) { ev.Faults = []string{"screenshot: timeout"} }, vocab.Inconclusive, false},
+		{"a would-be FAIL next to a harness fault", silent, func(ev *scenarios.Evidence) { ev.Faults = []scenarios.Fault{scenarios.WholeFault("screenshot: timeout")} }, vocab.Inconclusive, false},
 		{"a would-be FAIL in a run cut short", silent, func(ev *scenarios.Evidence) { ev.Cut = vocab.BrowserLost }, vocab.Inconclusive, false},
-		{"an INCONCLUSIVE from a harness fault", hmAmb01, func(ev *scenarios.Evidence) { ev.Faults = []string{"the tab crashed"} }, vocab.Inconclusive, false},
+		{"an INCONCLUSIVE from a harness fault", hmAmb01, func(ev *scenarios.Evidence) { ev.Faults = []scenarios.Fault{scenarios.WholeFault("the tab crashed")} }, vocab.Inconclusive, false},
 		{"an INCONCLUSIVE from a source not recorded", hmAmb01, func(ev *scenarios.Evidence) { ev.States = nil }, vocab.Inconclusive, false},
 		{"a PASS", hmAmb01, func(*scenarios.Evidence) {}, vocab.Pass, false},
 	} {
@@ -314,7 +314,7 @@ func TestRejectsOnlyAFaultlessFail(t *testing.T) {
 	}
 	// Should a FAIL ever come next to a fault (a judge of another
 	// version), it is still no rejection.
-	for _, ev := range []*scenarios.Evidence{{Faults: []string{"screenshot: timeout"}}, {Cut: vocab.RunInterrupted}} {
+	for _, ev := range []*scenarios.Evidence{{Faults: []scenarios.Fault{scenarios.WholeFault("screenshot: timeout")}}, {Cut: vocab.RunInterrupted}} {
 		if Rejects(ev, judge.Verdict{Outcome: vocab.Fail}) {
 			t.Errorf("a FAIL next to faults %q, cut %q, counts as a rejection", ev.Faults, ev.Cut)
 		}

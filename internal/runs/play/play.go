@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentready/agentready/internal/data/record"
@@ -86,11 +87,13 @@ type Play struct {
 	// server is the app started by the suite (agentready.yaml), nil for
 	// others; outMark is where its output stood when the play began (0 for
 	// an app started for this scenario alone: its start is the scenario's).
-	server  *appserver.Server
-	outMark int64
-	once    sync.Once
-	sealed  Sealed
-	err     error
+	server *appserver.Server
+	// appEndNoted: the runner placed the app's end among the faults.
+	appEndNoted atomic.Bool
+	outMark     int64
+	once        sync.Once
+	sealed      Sealed
+	err         error
 }
 
 // Sealed is a play sealed into its bundle.
@@ -117,8 +120,18 @@ func Start(ctx context.Context, sc scenarios.Scenario, o Options) (*Play, error)
 		live := o.Live(sc, t.Tab)
 		t.Agent, o.Agent, o.Judged = live.Agent, live.Agent, live.Judged
 	}
-	p := &Play{Scenario: sc, Target: t, Meta: Meta(o.Browser, o.RunID, o.Commit, sc, t), Dir: o.bundleDir(sc),
+	p := &Play{Scenario: sc, Meta: Meta(o.Browser, o.RunID, o.Commit, sc, t), Dir: o.bundleDir(sc),
 		o: o, film: film, done: done, start: start, server: server}
+	if server != nil {
+		t.AppEnded = func() (bool, string) {
+			ended, words := p.appEnded()
+			if ended {
+				p.appEndNoted.Store(true)
+			}
+			return ended, words
+		}
+	}
+	p.Target = t
 	if server != nil && o.App.Launch.Shares(server) {
 		p.outMark = server.Output().Mark()
 	}
@@ -156,17 +169,28 @@ func (p *Play) Seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error)
 	return p.sealed, p.err
 }
 
+// appEnded tells whether the app the play started has ended, in the words
+// of a fault.
+func (p *Play) appEnded() (bool, string) {
+	exited, how := p.server.Exited()
+	if !exited {
+		return false, ""
+	}
+	return true, fmt.Sprintf("the app `%s` ended (%s) during the scenario; its last lines: %s",
+		p.server.Line, how, strings.Join(p.server.Output().LastLines(3), " | "))
+}
+
 func (p *Play) seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error) {
 	sc := p.Scenario
 	if p.server != nil {
 		if out := strings.TrimRight(string(p.server.Output().Since(p.outMark)), "\n"); out != "" {
 			ev.AppOutput = strings.Split(out, "\n")
 		}
-		if exited, how := p.server.Exited(); exited {
+		if ended, words := p.appEnded(); ended && !p.appEndNoted.Load() {
 			// What the page met after the app ended is the harness's
-			// problem to say, not the app's verdict.
-			ev.Faults = append(ev.Faults, fmt.Sprintf("the app `%s` ended (%s) during the scenario; its last lines: %s",
-				p.server.Line, how, strings.Join(p.server.Output().LastLines(3), " | ")))
+			// problem to say, not the app's verdict. The runner placed it
+			// when it saw it at a mark; a run cut short did not.
+			ev.Faults = append(ev.Faults, scenarios.WholeFault(words))
 		}
 	}
 	if p.o.Judged != nil {
