@@ -380,7 +380,7 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 		m.Journal = len(j)
 		if err != nil {
 			r.faultFrom(cmp.Or(r.marked, vocab.PhaseSetup), "read the journal at the start of %s: %v", phase, err) // its mark ends the window before
-			m.Journal = -1 // no window: the judge calls it missing, not 0
+			m.Journal = -1                                                                                         // no window: the judge calls it missing, not 0
 		}
 	}
 	r.ev.Marks[phase] = m

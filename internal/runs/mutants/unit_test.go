@@ -296,7 +296,9 @@ func TestRejectsOnlyAFaultlessFail(t *testing.T) {
 		{"a plain FAIL", silent, func(*scenarios.Evidence) {}, vocab.Fail, true},
 		// The judge itself fails nothing next to a fault now (faults first):
 		// the would-be FAIL is INCONCLUSIVE, and no rejection either.
-		{"a would-be FAIL next to a harness fault", silent, func(ev *scenarios.Evidence) { ev.Faults = []scenarios.Fault{scenarios.WholeFault("screenshot: timeout")} }, vocab.Inconclusive, false},
+		{"a would-be FAIL next to a harness fault", silent, func(ev *scenarios.Evidence) {
+			ev.Faults = []scenarios.Fault{scenarios.WholeFault("screenshot: timeout")}
+		}, vocab.Inconclusive, false},
 		{"a would-be FAIL in a run cut short", silent, func(ev *scenarios.Evidence) { ev.Cut = vocab.BrowserLost }, vocab.Inconclusive, false},
 		{"an INCONCLUSIVE from a harness fault", hmAmb01, func(ev *scenarios.Evidence) { ev.Faults = []scenarios.Fault{scenarios.WholeFault("the tab crashed")} }, vocab.Inconclusive, false},
 		{"an INCONCLUSIVE from a source not recorded", hmAmb01, func(ev *scenarios.Evidence) { ev.States = nil }, vocab.Inconclusive, false},
