@@ -270,6 +270,11 @@ type ProbeRead struct {
 	Window vocab.Phase `json:"window"` // the phase whose window the request fell in
 	Method string      `json:"method"`
 	Path   string      `json:"path"`
+	// Token is the value of the probe header this read carried, drawn for
+	// it alone: the network log's request with it is the harness's. Empty
+	// in bundles before issue 43 (and for the leave's navigation, which
+	// the judge knows by Leave.To).
+	Token string `json:"token,omitempty"`
 }
 
 // Mark is a position in each ordered record where a phase starts.

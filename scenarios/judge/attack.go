@@ -86,10 +86,10 @@ func (j *judge) judgeAttack() {
 	} else {
 		for i := max(lo, j.requestsFrom(first)); i < hi; i++ {
 			r := j.ev.Requests[i]
-			if r.IsProbe() {
+			if j.harnessRead(i) {
 				continue
 			}
-			if guardedBy(j.sc.Expect.Guarded, r) && r.Counted() {
+			if guardedBy(j.sc.Expect.Guarded, r) && j.counted(i) {
 				rep.GuardedWrites = append(rep.GuardedWrites, r.Method+" "+r.Path)
 				refs = append(refs, scenarios.RequestRef(i))
 			}

@@ -114,7 +114,7 @@ func (j *judge) judgeEmbedderWrites(app string) {
 		var refs []scenarios.Ref
 		for i := lo; i < hi; i++ {
 			r := j.ev.Requests[i]
-			if record.IsWrite(r.Method) && r.Counted() && sameOrigin(app, r.URL) && r.Status >= 200 && r.Status < 300 {
+			if record.IsWrite(r.Method) && j.counted(i) && sameOrigin(app, r.URL) && r.Status >= 200 && r.Status < 300 {
 				wrote = append(wrote, fmt.Sprintf("%s %s → %d", r.Method, r.Path, r.Status))
 				refs = append(refs, scenarios.RequestRef(i))
 			}

@@ -114,6 +114,7 @@ type judge struct {
 	ev      *scenarios.Evidence
 	checks  []Check
 	skipped []Skip
+	harness map[int]bool // the network log's reads of the harness (harness.go)
 }
 
 // add keeps a check and answers it, for at to name its evidence.

@@ -22,7 +22,7 @@ func (j *judge) netCount(phase vocab.Phase, method, pattern string) (int, []int,
 	var at []int
 	away := j.leaveNavigation() // leave.go: the harness's own
 	for i := lo; i < hi; i++ {
-		if r := j.ev.Requests[i]; r.Counted() && i != away && record.MatchRequest(r.Method, r.Path, method, pattern) {
+		if r := j.ev.Requests[i]; j.counted(i) && i != away && record.MatchRequest(r.Method, r.Path, method, pattern) {
 			at = append(at, i)
 		}
 	}

@@ -54,7 +54,7 @@ func (j *judge) judgeSubmitted(want []scenarios.SubmittedExpect) {
 		n := 0
 		for k := at + 1; k < hi; k++ {
 			r := j.ev.Requests[k]
-			if !record.MatchRequest(r.Method, r.Path, method, pattern) || !r.Counted() {
+			if !record.MatchRequest(r.Method, r.Path, method, pattern) || !j.counted(k) {
 				continue
 			}
 			n++
@@ -130,7 +130,7 @@ func (j *judge) reviewFor(s scenarios.SubmittedExpect, method, pattern string, l
 	slices.SortStableFunc(reviews, func(a, b *scenarios.Review) int { return cmp.Compare(a.Requests, b.Requests) })
 	for k := max(lo, reviews[0].Requests); k < hi; k++ {
 		r := j.ev.Requests[k]
-		if !record.MatchRequest(r.Method, r.Path, method, pattern) || !r.Counted() {
+		if !record.MatchRequest(r.Method, r.Path, method, pattern) || !j.counted(k) {
 			continue
 		}
 		last := reviews[0]

@@ -80,7 +80,7 @@ func (j *judge) netWrites(phase vocab.Phase) ([]string, []int, bool) {
 	var out []string
 	var at []int
 	for i := lo; i < hi; i++ {
-		if r := j.ev.Requests[i]; record.IsWrite(r.Method) && r.Counted() && sameOrigin(j.appBase(), r.URL) {
+		if r := j.ev.Requests[i]; record.IsWrite(r.Method) && j.counted(i) && sameOrigin(j.appBase(), r.URL) {
 			out = append(out, r.Method+" "+r.Path)
 			at = append(at, i)
 		}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"crypto/rand"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -72,8 +73,15 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 	}
 	var docs map[string]probed
 	var probeErr error
+	// Each probe carries a token of its own, drawn here: the judge takes
+	// a request as the harness's only when it carries one of these, once
+	// (issue 43 item 6: page script can set any header, not this value).
+	tokens := map[string]string{}
+	for name := range r.sc.Probes {
+		tokens[name] = rand.Text()
+	}
 	if len(r.sc.Probes) > 0 {
-		docs, probeErr = r.probe(ctx)
+		docs, probeErr = r.probe(ctx, tokens)
 	}
 	if obs != nil {
 		if o := <-obs; o.err != nil {
@@ -92,7 +100,7 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 		}
 		for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
 			method, path, _ := r.sc.Probes[name].Split()
-			r.ev.ProbeReads = append(r.ev.ProbeReads, scenarios.ProbeRead{Window: window, Method: method, Path: path})
+			r.ev.ProbeReads = append(r.ev.ProbeReads, scenarios.ProbeRead{Window: window, Method: method, Path: path, Token: tokens[name]})
 			switch got, ok := docs[name]; {
 			case !ok:
 				failed(name, fmt.Errorf("not read"))
@@ -109,9 +117,9 @@ func (r *runner) state(ctx context.Context, window vocab.Phase) *record.Snapshot
 
 const probeJS = `(async (base, probes, header) => {
   const out = {};
-  await Promise.all(probes.map(async ([name, path]) => {
+  await Promise.all(probes.map(async ([name, path, token]) => {
     try {
-      const r = await fetch(base + path, { headers: { Accept: "application/json", [header]: name }, credentials: "include", cache: "no-store" });
+      const r = await fetch(base + path, { headers: { Accept: "application/json", [header]: token }, credentials: "include", cache: "no-store" });
       const text = await r.text();
       if (!r.ok) { out[name] = { error: "GET " + path + " answered " + r.status + ": " + text.slice(0, 200), status: r.status }; return; }
       try { out[name] = { body: JSON.parse(text) }; } catch (e) { out[name] = { error: "GET " + path + " did not answer JSON: " + text.slice(0, 200) }; }
@@ -141,12 +149,12 @@ func (r *runner) settleDocument(ctx context.Context) {
 // probe fetches every probe from the page, all at once, started in name
 // order: reads that change nothing need not wait for each other (the judge
 // matches them to the journal by method and path, not by order).
-func (r *runner) probe(ctx context.Context) (map[string]probed, error) {
+func (r *runner) probe(ctx context.Context, tokens map[string]string) (map[string]probed, error) {
 	r.settleDocument(ctx)
-	var pairs [][2]string
+	var pairs [][3]string
 	for _, name := range slices.Sorted(maps.Keys(r.sc.Probes)) {
 		_, path, _ := r.sc.Probes[name].Split()
-		pairs = append(pairs, [2]string{name, path})
+		pairs = append(pairs, [3]string{name, path, tokens[name]})
 	}
 	args, err := json.Marshal([]any{r.t.BaseURL, pairs, record.ProbeHeader})
 	if err != nil {

@@ -18,14 +18,24 @@ const ObserverSource = "observer"
 // itself to read the app's state: they are not the app's nor the agent's.
 const ProbeHeader = "X-Agentready-Probe"
 
-// IsProbe tells whether the harness sent r to read the app's state.
+// IsProbe tells whether r claims to be a read the harness sent to learn
+// the app's state: a GET carrying the probe header. The harness only
+// reads, so a write with the header is the page's, whatever it claims; the
+// judge also holds the header's value to the tokens the harness drew
+// (ProbeToken).
 func (r Request) IsProbe() bool {
-	for k := range r.RequestHeaders {
+	_, ok := r.ProbeToken()
+	return ok && (strings.EqualFold(r.Method, "GET") || strings.EqualFold(r.Method, "HEAD"))
+}
+
+// ProbeToken is the value of r's probe header, when it has one.
+func (r Request) ProbeToken() (string, bool) {
+	for k, v := range r.RequestHeaders {
 		if strings.EqualFold(k, ProbeHeader) {
-			return true
+			return v, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // Snapshot is the app's state at one moment, as JSON documents by source.
