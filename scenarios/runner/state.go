@@ -1,9 +1,9 @@
 package runner
 
 import (
-	"crypto/rand"
 	"cmp"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
