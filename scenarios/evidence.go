@@ -44,6 +44,11 @@ type Evidence struct {
 	// state, by the phase window they fell in: the judge does not count
 	// them as the app's or the agent's.
 	ProbeReads []ProbeRead `json:"probeReads,omitempty"`
+	// PageToolsHung are the same-origin frames whose getTools() did not
+	// settle when the harness asked, after the top document's getTools()
+	// left their tools out (webmcp.Client.HungFrames): the browser's hang,
+	// which the catalog agreement reads as unknown, not as a disagreement.
+	PageToolsHung []string `json:"pageToolsHung,omitempty"`
 	// UI holds the elements the expectations name, after each phase.
 	UI map[vocab.Phase][]record.Element `json:"ui"`
 	// Pages are the page's URL after each phase, read with its UI.

@@ -55,13 +55,7 @@ func (j *judge) judgeCatalog(c *scenarios.CatalogExpect) {
 	if c.Contract != nil {
 		j.judgeContract(c.Contract)
 	}
-	if j.ev.PageTools == nil {
-		j.inconclusive("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "what getTools() answered was not recorded").at(cat)
-	} else if err := record.Disagreement(j.ev.Catalog, j.ev.PageTools); err != nil {
-		j.fail("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceDisagrees, nil, nil, err.Error()).at(cat)
-	} else {
-		j.pass("catalog.agreement", vocab.SrcCatalog, nil, nil, "the protocol and getTools() report the same tools").at(cat)
-	}
+	j.judgeCatalogAgreement(cat)
 	if c.Exactly != nil {
 		j.judgeExactly(c.Exactly)
 	}
@@ -160,4 +154,39 @@ func sortedNames(c record.Catalog) []string {
 	names := c.Names()
 	slices.Sort(names)
 	return names
+}
+
+// judgeCatalogAgreement holds the protocol's catalog to getTools(). The
+// tools of a frame whose own getTools() never settled are left out of the
+// comparison (the browser's hang, not the page's: issue 43 item 2); what
+// is left must agree, and when nothing else differs the check is
+// INCONCLUSIVE, naming the frames.
+func (j *judge) judgeCatalogAgreement(cat scenarios.Ref) {
+	if j.ev.PageTools == nil {
+		j.inconclusive("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceMissing, nil, nil, "what getTools() answered was not recorded").at(cat)
+		return
+	}
+	hung := j.ev.PageToolsHung
+	rest := slices.DeleteFunc(slices.Clone(j.ev.Catalog), func(t record.Tool) bool { return slices.Contains(hung, t.FrameID) })
+	switch err := record.Disagreement(rest, j.ev.PageTools); {
+	case err != nil:
+		j.fail("catalog.agreement", vocab.SrcCatalog, vocab.EvidenceDisagrees, nil, nil, err.Error()).at(cat)
+	case len(rest) < len(j.ev.Catalog):
+		j.inconclusive("catalog.agreement", vocab.SrcCatalog, vocab.HarnessFault, nil, hung,
+			fmt.Sprintf("getTools() in %d same-origin frame(s) never settled when asked (a Chromium hang), and the top document's left their tools out: whether the page API lists %s is unknown; the other tools agree",
+				len(hung), strings.Join(toolNames(j.ev.Catalog, hung), ", "))).at(cat)
+	default:
+		j.pass("catalog.agreement", vocab.SrcCatalog, nil, nil, "the protocol and getTools() report the same tools").at(cat)
+	}
+}
+
+// toolNames are the names of the tools of the frames, in catalog order.
+func toolNames(c record.Catalog, frames []string) []string {
+	var out []string
+	for _, t := range c {
+		if slices.Contains(frames, t.FrameID) {
+			out = append(out, t.Name)
+		}
+	}
+	return out
 }

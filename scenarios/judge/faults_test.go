@@ -3,6 +3,7 @@ package judge
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/scenarios"
@@ -130,5 +131,41 @@ func TestAFaultIsWrittenAsEarlierBundlesHeldIt(t *testing.T) {
 		if err := json.Unmarshal([]byte(bad), &f); err == nil {
 			t.Errorf("Unmarshal(%s) = %+v, want an error", bad, f)
 		}
+	}
+}
+
+// Issue 43 item 2: a same-origin frame whose getTools() never settled
+// leaves its tools out of the top document's getTools(): the agreement is
+// unknown for them, not a disagreement; the other tools are still held to
+// each other.
+func TestAFrameWhoseGetToolsHungIsNoDisagreement(t *testing.T) {
+	framed := func(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
+		sc, ev := goodConf01(t)
+		tool := ev.Catalog[0]
+		tool.Name, tool.FrameID, tool.Frame = "demo_search", "F-DEMO", "https://localhost:8443/demo/frame"
+		ev.Catalog = append(ev.Catalog, tool) // the protocol saw it; getTools() did not list it
+		return sc, ev
+	}
+	agreement := func(t *testing.T, v Verdict) Check {
+		t.Helper()
+		for _, c := range v.Checks {
+			if c.ID == "catalog.agreement" {
+				return c
+			}
+		}
+		t.Fatalf("no catalog.agreement:\n%s", Explain(v))
+		return Check{}
+	}
+	sc, ev := framed(t)
+	if c := agreement(t, Judge(sc, ev)); c.Status != vocab.CheckFail || c.Code != vocab.EvidenceDisagrees {
+		t.Errorf("a frame's tool getTools() left out, no hang recorded: %s %s", c.Status, c.Code)
+	}
+	ev.PageToolsHung = []string{"F-DEMO"}
+	if c := agreement(t, Judge(sc, ev)); c.Status != vocab.CheckInconclusive || c.Code != vocab.HarnessFault || !strings.Contains(c.Message, "demo_search") {
+		t.Errorf("the same with the frame's getTools() hung: %s %s %s", c.Status, c.Code, c.Message)
+	}
+	ev.PageTools[0].Description = "Register now."
+	if c := agreement(t, Judge(sc, ev)); c.Status != vocab.CheckFail || c.Code != vocab.EvidenceDisagrees {
+		t.Errorf("a hung frame does not excuse the top document's own difference: %s %s", c.Status, c.Code)
 	}
 }

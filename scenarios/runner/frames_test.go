@@ -1,10 +1,12 @@
 package runner_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
 
@@ -30,5 +32,29 @@ func TestACallToANameTwoFramesOfferNamesItsFrame(t *testing.T) {
 	}
 	if r := ev.Calls[1].Result; r.Status != vocab.Completed || !strings.Contains(string(r.Output), "2.00 EUR") {
 		t.Errorf("the call named by its frame: %+v", r)
+	}
+}
+
+// Issue 43 item 2: a documentation page hosts a demo in a same-origin
+// iframe. Chromium 156 now and then leaves the frame's getTools() unsettled
+// for the page's life (about one load in five under load), and the top
+// document's getTools() then lists none of its tools. Each load is judged
+// PASS, or INCONCLUSIVE on the catalog agreement alone with the frame
+// recorded as hung: never evidence_disagrees, never a FAIL.
+func TestADemoInASameOriginFrameNeverDisagrees(t *testing.T) {
+	sc, err := scenarios.Load("../../fixtures/realpages/hangs/DEMO-01.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for load := range 4 {
+		ev, _ := play(t, sc, nil)
+		v := judge.Judge(sc, ev)
+		switch {
+		case v.Outcome == vocab.Pass:
+		case v.Outcome == vocab.Inconclusive && len(ev.PageToolsHung) > 0 && slices.Equal(v.Codes, []vocab.Code{vocab.HarnessFault}):
+			t.Logf("load %d: the frame's getTools() hung, and the agreement is unknown", load)
+		default:
+			t.Errorf("load %d: %s %v (frames hung: %v)\n%s", load, v.Outcome, v.Codes, ev.PageToolsHung, judge.Explain(v))
+		}
 	}
 }

@@ -188,8 +188,11 @@ func (r *runner) open(ctx context.Context) {
 	catalog, page, err := r.t.Tab.Tools.CatalogAndPage(ctx)
 	laps.Mark(ctx, "read the catalog")
 	r.ev.Catalog, r.ev.PageTools = cmpOr(catalog, record.Catalog{}), page
-	if err != nil && page == nil {
+	switch {
+	case err != nil && page == nil:
 		r.fault("read the catalog: %v", err)
+	case err != nil:
+		r.ev.PageToolsHung = r.t.Tab.Tools.HungFrames(ctx, catalog, page)
 	}
 }
 

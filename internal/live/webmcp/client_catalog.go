@@ -3,8 +3,10 @@ package webmcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/agentready/agentready/internal/data/record"
@@ -148,4 +150,57 @@ func UntilOnPage(ctx context.Context, advance Advance, bound time.Duration, done
 		}
 		waited += step
 	}
+}
+
+// settledJS answers once the frame's getTools() settles.
+const settledJS = `async function () {
+  const mc = this.document.modelContext;
+  if (!mc) return true;
+  await mc.getTools();
+  return true;
+}`
+
+// HungFrames answers, of the same-origin frames whose tools the protocol
+// reported and the top document's getTools() left out, those whose own
+// getTools() does not settle within the bound: Chromium 156 now and then
+// leaves a same-origin frame's getTools() unsettled for the page's life,
+// and the top document's then lists none of its tools
+// (docs/decisions/2026-12-04-calls-that-never-began.md). Their absence from
+// getTools() is the browser's, not the page's. Frames are asked at once, so
+// a page costs one bound at most.
+func (c *Client) HungFrames(ctx context.Context, catalog record.Catalog, page []record.PageTool) []string {
+	if c.Frames == nil {
+		return nil
+	}
+	listed := map[string]bool{}
+	for _, p := range page {
+		listed[p.Name] = true
+	}
+	bound, cancel := c.bind(ctx)
+	main := mainFrame(bound)
+	cancel()
+	var frames []string
+	for _, t := range catalog.SameOrigin() {
+		if t.FrameID != "" && t.FrameID != main && !listed[t.Name] && !slices.Contains(frames, t.FrameID) {
+			frames = append(frames, t.FrameID)
+		}
+	}
+	hung := make([]bool, len(frames))
+	var wg sync.WaitGroup
+	for i, f := range frames {
+		wg.Go(func() {
+			ask, cancel := c.within(ctx, c.bound())
+			defer cancel()
+			_, err := c.Frames.Call(ask, f, settledJS)
+			hung[i] = err != nil && errors.Is(ask.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+		})
+	}
+	wg.Wait()
+	var out []string
+	for i, f := range frames {
+		if hung[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
