@@ -80,6 +80,12 @@ type Scenario struct {
 	// person's session, before the agent and after each phase; the judge
 	// leaves these requests out of every count.
 	Probes map[string]RequestLine `yaml:"probes,omitempty" json:"probes,omitempty" examples:"[{orders: GET /api/orders}]"`
+	// Other origins that serve the app's own API ("scheme://host[:port]"):
+	// requests there are the app's, as the base URL's origin's always are
+	// (writes counts them, the witnesses hold them, their bodies are
+	// kept). A write to any other origin is a third party's; guarded and
+	// requests name their lines and count them on any origin.
+	Origins []string `yaml:"origins,omitempty" json:"origins,omitempty" examples:"[[https://api.shop.example]]"`
 	// The agent's transcript: its tool calls in order and its final words.
 	Agent Agent `yaml:"agent" json:"agent" examples:"[{calls: [{tool: prepare_order, input: {item: croissant}}], final: Please check the order and place it yourself.}]"`
 	// The person's replies to the agent's questions, for a person who

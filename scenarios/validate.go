@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -227,6 +228,11 @@ func (sc Scenario) validateRequests(p *problems) {
 // the app's state and the page.
 func (sc Scenario) validateSnapshots(p *problems) {
 	e := sc.Expect
+	for i, o := range sc.Origins {
+		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" {
+			p.bad(pathOf("origins").index(i), "%q is no origin: write scheme://host[:port], as https://api.shop.example", o)
+		}
+	}
 	for _, name := range keys(sc.Probes) {
 		at := pathOf("probes", name)
 		if !probeName.MatchString(name) || name == record.ObserverSource {

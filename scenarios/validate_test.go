@@ -181,6 +181,8 @@ func TestParseErrorsNameTheFileAndTheKey(t *testing.T) {
 	add("the old fixture words", edit(t, "    human: {changes: {$.x.count: 1}}", "    human: {seats: {evt-1: 7}}"), "seats")
 	add("a probe that writes", edit(t, "prompt_data:", "probes: {x: POST /api/x}\nprompt_data:"), "probes.x")
 	add("a probe named observer", edit(t, "prompt_data:", "probes: {observer: GET /api/x}\nprompt_data:"), "probes.observer")
+	add("an origin with a path", edit(t, "prompt_data:", "origins: [https://api.example/v1]\nprompt_data:"), "origins[0]")
+	add("an origin without a scheme", edit(t, "prompt_data:", "origins: [api.example]\nprompt_data:"), "origins[0]")
 	add("a bad ui phase", edit(t, "  ui:\n    human:", "  ui:\n    end:"), "expect.ui.end")
 	add("a ui state path that is not JSONPath", edit(t, `{selector: "#result", text_contains: ok}`, `{selector: "#result", text_contains_state: draft.title}`), "expect.ui.human[0].text_contains_state")
 	add("a ui element without a selector", edit(t, `{selector: "#result", text_contains: ok}`, `{text_contains: ok}`), "expect.ui.human[0].selector: missing")

@@ -93,7 +93,7 @@ func (j *judge) judgeAttack() {
 				rep.GuardedWrites = append(rep.GuardedWrites, r.Method+" "+r.Path)
 				refs = append(refs, scenarios.RequestRef(i))
 			}
-			if web(r.URL) && !sameOrigin(j.ev.Env.BaseURL, r.URL) {
+			if web(r.URL) && !j.appRequest(r) {
 				rep.OffOrigin = append(rep.OffOrigin, r.URL)
 				refs = append(refs, scenarios.RequestRef(i))
 			}

@@ -283,7 +283,7 @@ func (j *judge) lostBodies(at []int) []string {
 // suite keeps only the bodies of the app's origin
 // (docs/decisions/2026-11-30-reviews-and-bodies.md); any other was lost.
 func (j *judge) whyNoBody(r record.Request) string {
-	if !sameOrigin(j.appBase(), r.URL) {
+	if !j.appRequest(r) {
 		return "the body of " + requestName(r) + " went to another origin than the app's, whose bodies are not kept"
 	}
 	return "the browser no longer held the body of " + requestName(r)

@@ -389,6 +389,10 @@ func TestContentWithoutItsEvidence(t *testing.T) {
 	// A body sent to another origin was never kept: said so.
 	ev.Requests[1].URL = "https://api.elsewhere.example/api/config"
 	wantCheck(t, Judge(sc, ev), contentID, vocab.CheckInconclusive, vocab.EvidenceMissing, "went to another origin than the app's")
+	// Declared the app's (origins), its body is kept: one lost is the
+	// browser's.
+	sc.Origins = []string{"https://api.elsewhere.example"}
+	wantCheck(t, Judge(sc, ev), contentID, vocab.CheckInconclusive, vocab.EvidenceMissing, "no longer held the body of PATCH /api/config")
 	// The resource not in the state before: unknown.
 	sc, ev = configRun(t)
 	sc.Expect.Content[0].Resource.Before = "$.settings"

@@ -50,7 +50,7 @@ func (j *judge) judgeReviewedIsSent(e scenarios.Expect) {
 		}
 		for k := max(lo, rv.Requests); k < end; k++ {
 			r := j.ev.Requests[k]
-			if !record.IsWrite(r.Method) || !j.counted(k) || !sameOrigin(j.appBase(), r.URL) || j.namedBySubmitted(e.Submitted, r) {
+			if !record.IsWrite(r.Method) || !j.counted(k) || !j.appRequest(r) || j.namedBySubmitted(e.Submitted, r) {
 				continue
 			}
 			if j.reviewedOne(fmt.Sprintf("reviewed_is_sent[%d] %s %s", n, r.Method, r.Path), rv, k) {

@@ -38,7 +38,7 @@ func (j *judge) judgeWitnesses() {
 		var netAt []int
 		for i := lo; i < hi; i++ {
 			r := j.ev.Requests[i]
-			if !j.counted(i) || !sameOrigin(j.appBase(), r.URL) {
+			if !j.counted(i) || !j.appRequest(r) {
 				continue
 			}
 			netAt = append(netAt, i)

@@ -52,7 +52,7 @@ func Partial(sc scenarios.Scenario, t Target, why string) *scenarios.Evidence {
 	case tab.Ctx != nil && tab.Ctx.Err() != nil:
 		ev.Cut = vocab.BrowserLost
 	}
-	tab.Net.KeepBodies(sameOrigin(t.BaseURL))
+	tab.Net.KeepBodies(func(raw string) bool { return sc.OfApp(t.BaseURL, raw) })
 	if ev.Capture.Network {
 		ev.Requests = cmpOr(tab.Net.Requests(), record.Log{})
 	}

@@ -205,7 +205,7 @@ func (r *runner) writeToReplay(entry scenarios.ReplayExpect) (*record.Request, i
 	}
 	for i := from.Requests; i < min(to.Requests, len(r.ev.Requests)); i++ {
 		q := r.ev.Requests[i]
-		if !q.Counted() || !sameOrigin(r.t.BaseURL)(q.URL) || !record.MatchRequest(q.Method, q.Path, method, pattern) {
+		if !q.Counted() || !r.ofApp(q.URL) || !record.MatchRequest(q.Method, q.Path, method, pattern) {
 			continue
 		}
 		if q.HasBody && q.Body == "" {
@@ -239,7 +239,7 @@ func (r *runner) prerequisites(w *record.Request) []record.Request {
 	}
 	var out []record.Request
 	for _, q := range r.ev.Requests[rv.Requests:idx] {
-		if record.IsWrite(q.Method) && q.Counted() && sameOrigin(r.t.BaseURL)(q.URL) {
+		if record.IsWrite(q.Method) && q.Counted() && r.ofApp(q.URL) {
 			out = append(out, q)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"net/url"
 	"slices"
-	"strings"
 
 	"github.com/chromedp/chromedp"
 
@@ -147,29 +146,10 @@ func (r *runner) seenSelectors() []string {
 	return cmpOr(slices.Sorted(maps.Keys(set)), []string{}) // a list, even empty, for the page
 }
 
-// sameOrigin answers whether a URL is of base's origin (scheme, host and
-// port, a default port as its number): the app's requests, whose bodies
-// are kept. Bodies sent to any other origin are not ours to keep
-// (docs/decisions).
-func sameOrigin(base string) func(string) bool {
-	b, err := url.Parse(base)
-	if err != nil || b.Host == "" {
-		return func(string) bool { return false }
-	}
-	want := origin(b)
-	return func(raw string) bool {
-		u, err := url.Parse(raw)
-		return err == nil && origin(u) == want
-	}
-}
-
-func origin(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
-	}
-	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
-}
+// ofApp answers whether a URL is the app's (scenarios.Scenario.OfApp):
+// the requests whose bodies are kept and whose writes are replayed. Bodies
+// sent to any other origin are not ours to keep (docs/decisions).
+func (r *runner) ofApp(raw string) bool { return r.sc.OfApp(r.t.BaseURL, raw) }
 
 // pathOf is a URL's path, or the URL when it has none.
 func pathOf(raw string) string {

@@ -81,7 +81,7 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 		p.SetPhase(vocab.PhaseSetup)
 		r.ev.Capture.Popups = true
 	}
-	t.Tab.Net.KeepBodies(sameOrigin(t.BaseURL))
+	t.Tab.Net.KeepBodies(r.ofApp)
 	tools := t.Tab.Tools
 	tools.Bound = t.Bound
 	if sc.Capture.ToolTimeout > 0 {
