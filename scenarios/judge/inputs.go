@@ -59,7 +59,9 @@ func (j *judge) toolAtCall(c scenarios.CallRecord) (record.Tool, scenarios.Ref, 
 			return e.Kind == record.ToolInvoked && e.InvocationID == c.Result.InvocationID
 		})
 		if i >= 0 {
-			if t, ok := record.CatalogAt(j.ev.Trace, i).Get(c.Call.Tool); ok {
+			// The tool the invocation ran: its frame's, not another frame's
+			// of the same name.
+			if t, ok := record.CatalogAt(j.ev.Trace, i).GetIn(c.Call.Tool, j.ev.Trace[i].FrameID); ok {
 				for k := i - 1; k >= 0; k-- {
 					e := j.ev.Trace[k]
 					if e.Kind == record.ToolsAdded && slices.ContainsFunc(e.Tools, func(x record.Tool) bool { return x.Name == t.Name && x.FrameID == t.FrameID }) {

@@ -52,3 +52,19 @@ func checkByID(v Verdict, id string) (Check, bool) {
 	}
 	return Check{}, false
 }
+
+// A call is judged against the tool its invocation ran, its frame's, not
+// the one of that name whose random frame id sorts first (issue 43 item 5).
+func TestACallIsJudgedAgainstItsFramesTool(t *testing.T) {
+	top := record.Tool{Name: "pay", FrameID: "A-top", InputSchema: []byte(`{"type":"object","properties":{"amount":{"type":"number"}}}`)}
+	framed := record.Tool{Name: "pay", FrameID: "Z-tip", Frame: "https://shop.test/tip", InputSchema: []byte(`{"type":"object","properties":{"tip":{"type":"number"}}}`)}
+	ev := &scenarios.Evidence{Trace: []record.Event{
+		{Seq: 1, Kind: record.ToolsAdded, Tools: []record.Tool{top, framed}},
+		{Seq: 2, Kind: record.ToolInvoked, ToolName: "pay", InvocationID: "i1", FrameID: "Z-tip"},
+	}}
+	j := &judge{ev: ev}
+	got, _, ok := j.toolAtCall(scenarios.CallRecord{Call: scenarios.Call{Tool: "pay"}, Result: record.Result{InvocationID: "i1"}})
+	if !ok || got.FrameID != "Z-tip" {
+		t.Errorf("the call that ran in the tip frame is judged against %+v", got)
+	}
+}

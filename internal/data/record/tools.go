@@ -85,13 +85,50 @@ func (c Catalog) SameOrigin() Catalog {
 	return slices.DeleteFunc(slices.Clone(c), func(t Tool) bool { return t.CrossOrigin })
 }
 
-// Get finds a tool by name.
+// Get finds a tool by name. Frames may offer tools of one name: then the
+// top document's is the one a name alone means, as webmcp calls it (the
+// page's own before an embedded one's), then a same-origin frame's, then
+// by the frame's URL. Never by frame id, which is random per run: the same
+// page would be judged by another tool on another run (issue 43 item 5).
 func (c Catalog) Get(name string) (Tool, bool) {
-	i := slices.IndexFunc(c, func(t Tool) bool { return t.Name == name })
+	var best Tool
+	found := false
+	for _, t := range c {
+		if t.Name == name && (!found || framePrecedence(t, best) < 0) {
+			best, found = t, true
+		}
+	}
+	return best, found
+}
+
+// GetIn finds the tool of a frame by its name: a tool is its frame and its
+// name. An empty frame is a name alone (Get).
+func (c Catalog) GetIn(name, frameID string) (Tool, bool) {
+	if frameID == "" {
+		return c.Get(name)
+	}
+	i := slices.IndexFunc(c, func(t Tool) bool { return t.Name == name && t.FrameID == frameID })
 	if i < 0 {
 		return Tool{}, false
 	}
 	return c[i], true
+}
+
+// framePrecedence orders tools of one name: the top document's first, then
+// same-origin frames', then by the frame's URL, and only then by frame id.
+func framePrecedence(a, b Tool) int {
+	return cmp.Or(
+		cmp.Compare(boolRank(a.Frame != ""), boolRank(b.Frame != "")),
+		cmp.Compare(boolRank(a.CrossOrigin), boolRank(b.CrossOrigin)),
+		strings.Compare(a.Frame, b.Frame),
+		strings.Compare(a.FrameID, b.FrameID))
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // CatalogAt folds the first n events of a trace into the catalog of tools that
@@ -116,7 +153,7 @@ func CatalogAt(events []Event, n int) Catalog {
 		out = append(out, t)
 	}
 	slices.SortFunc(out, func(a, b Tool) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.FrameID, b.FrameID))
+		return cmp.Or(strings.Compare(a.Name, b.Name), framePrecedence(a, b))
 	})
 	return out
 }
