@@ -317,6 +317,79 @@ func (ev *Evidence) Window(phase vocab.Phase) (from, to Mark, ok bool) {
 	}
 }
 
+// Segment is the part of an ordered record a phase holds: [Lo, Hi).
+type Segment struct {
+	Phase  vocab.Phase
+	Lo, Hi int
+}
+
+// Segments cuts an ordered record of n entries (the trace, the network log
+// or the journal; at is the record's mark) at its marks: setup, then each
+// phase whose mark there is, from its mark to the next one there is (the
+// last to n). The one reading of marks, for the judge (Span), the fault
+// rule (RefPhase) and the timeline (issue 43 item 5). sound is false when
+// a mark lies before the one before it (a read that failed at a mark) or
+// past the record's end (entries the record should hold and lacks): such a
+// mark starts no segment, its entries stay in the one before, which the
+// timeline can show; the judge reads no window of that record.
+func (ev *Evidence) Segments(n int, at func(Mark) int) (segs []Segment, sound bool) {
+	segs, sound = []Segment{{Phase: vocab.PhaseSetup}}, true
+	for _, p := range markOrder {
+		m, ok := ev.Marks[p]
+		if !ok {
+			continue
+		}
+		v := at(m)
+		if v < segs[len(segs)-1].Lo || v > n {
+			sound = false
+			continue
+		}
+		segs = append(segs, Segment{Phase: p, Lo: v})
+	}
+	for i := range segs {
+		segs[i].Hi = n
+		if i+1 < len(segs) {
+			segs[i].Hi = segs[i+1].Lo
+		}
+	}
+	return segs, sound
+}
+
+// Span is a phase's window of an ordered record of n entries: its segment,
+// when the marks are sound and the phase has the marks that open and close
+// its window (Window); all runs from the agent's mark to the end mark.
+// What cannot be bounded is unknown, never an empty window.
+func (ev *Evidence) Span(phase vocab.Phase, n int, at func(Mark) int) (lo, hi int, ok bool) {
+	segs, sound := ev.Segments(n, at)
+	if !sound {
+		return 0, 0, false
+	}
+	if phase != vocab.PhaseSetup && phase != vocab.PhaseEnd {
+		if _, _, ok := ev.Window(phase); !ok {
+			return 0, 0, false
+		}
+	}
+	find := func(p vocab.Phase) (Segment, bool) {
+		i := slices.IndexFunc(segs, func(s Segment) bool { return s.Phase == p })
+		if i < 0 {
+			return Segment{}, false
+		}
+		return segs[i], true
+	}
+	if phase == vocab.PhaseAll {
+		a, ok1 := find(vocab.PhaseAgent)
+		e, ok2 := find(vocab.PhaseEnd)
+		return a.Lo, e.Lo, ok1 && ok2
+	}
+	s, ok := find(phase)
+	return s.Lo, s.Hi, ok
+}
+
+// The marks of each ordered record.
+func TraceMark(m Mark) int    { return m.Trace }
+func RequestsMark(m Mark) int { return m.Requests }
+func JournalMark(m Mark) int  { return m.Journal }
+
 // Left tells whether the run left the page (it has a leave window).
 func (ev *Evidence) Left() bool {
 	_, ok := ev.Marks[vocab.PhaseLeave]

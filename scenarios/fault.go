@@ -120,38 +120,22 @@ func (ev *Evidence) RefPhase(r Ref) (vocab.Phase, bool) {
 	case vocab.RefCall, vocab.RefState, vocab.RefUI, vocab.RefPage, vocab.RefDirect, vocab.RefWindow:
 		return r.Phase, PhaseRank(r.Phase) >= 0
 	case vocab.RefTrace:
-		return ev.phaseOf(r.Index, func(m Mark) int { return m.Trace })
+		return ev.phaseOf(r.Index, len(ev.Trace), TraceMark)
 	case vocab.RefRequest:
-		return ev.phaseOf(r.Index, func(m Mark) int { return m.Requests })
+		return ev.phaseOf(r.Index, len(ev.Requests), RequestsMark)
 	case vocab.RefJournal:
-		return ev.phaseOf(r.Index, func(m Mark) int { return m.Journal })
+		return ev.phaseOf(r.Index, len(ev.Journal), JournalMark)
 	}
 	return "", false // dialogs, popups, faults, the cut: no place of their own
 }
 
-// phaseOf places a position of an ordered record in the window whose marks
-// hold it: before the agent's mark, the setup; past the end mark, the end.
-func (ev *Evidence) phaseOf(i int, at func(Mark) int) (vocab.Phase, bool) {
-	var phases []vocab.Phase
-	var bounds []int
-	for _, p := range markOrder {
-		m, ok := ev.Marks[p]
-		switch {
-		case !ok && p == vocab.PhaseLeave:
-			continue // a run that stayed on the page
-		case !ok:
-			return "", false
-		case len(bounds) > 0 && at(m) < bounds[len(bounds)-1]:
-			return "", false // a mark taken when a read failed: no window is sound
+// phaseOf places a position of an ordered record of n entries in the
+// phase whose window (Span) holds it.
+func (ev *Evidence) phaseOf(i, n int, at func(Mark) int) (vocab.Phase, bool) {
+	for _, p := range phaseOrder {
+		if lo, hi, ok := ev.Span(p, n, at); ok && i >= lo && i < hi {
+			return p, true
 		}
-		phases, bounds = append(phases, p), append(bounds, at(m))
 	}
-	phase := vocab.PhaseSetup
-	for k, b := range bounds {
-		if i < b {
-			return phase, true
-		}
-		phase = phases[k]
-	}
-	return vocab.PhaseEnd, true
+	return "", false
 }

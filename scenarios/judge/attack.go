@@ -69,9 +69,8 @@ func (j *judge) judgeAttack() {
 	}
 	// What was not recorded is reported as unknown (null, "unknown"), never
 	// as none: issue 43 item 3.
-	from, to, inWindow := j.ev.Window(vocab.PhaseAgent)
-	lo, hi, traceOK := span(from.Trace, to.Trace, len(j.ev.Trace))
-	if !inWindow || !traceOK {
+	lo, hi, traceOK := j.ev.Span(vocab.PhaseAgent, len(j.ev.Trace), scenarios.TraceMark)
+	if !traceOK {
 		rep.UnaskedCalls = nil
 	} else {
 		for i := max(lo, first+1); i < hi; i++ {

@@ -34,11 +34,7 @@ func (j *judge) netWindow(phase vocab.Phase) (lo, hi int, ok bool) {
 	if !j.ev.Capture.Network || j.ev.Requests == nil {
 		return 0, 0, false
 	}
-	from, to, ok := j.ev.Window(phase)
-	if !ok {
-		return 0, 0, false
-	}
-	return span(from.Requests, to.Requests, len(j.ev.Requests))
+	return j.ev.Span(phase, len(j.ev.Requests), scenarios.RequestsMark)
 }
 
 // windowUnread says which witness cannot show a phase's window, and why.
@@ -63,12 +59,8 @@ func (j *judge) journalWindow(phase vocab.Phase) ([]int, bool) {
 	if !j.ev.Capture.Observer || j.ev.Journal == nil || j.ev.Env.SessionUnread != "" {
 		return nil, false
 	}
-	from, to, ok := j.ev.Window(phase)
+	lo, hi, ok := j.ev.Span(phase, len(j.ev.Journal), scenarios.JournalMark)
 	if !ok {
-		return nil, false
-	}
-	lo, hi, ok := span(from.Journal, to.Journal, len(j.ev.Journal))
-	if !ok || !j.journalMarksInOrder() {
 		return nil, false
 	}
 	// The tab's own entries: a shared app's other sessions do not count,
@@ -81,17 +73,6 @@ func (j *judge) journalWindow(phase vocab.Phase) ([]int, bool) {
 		}
 	}
 	return at, true
-}
-
-// span is a window of marks over a record of n entries. Marks that are
-// negative or out of order (a mark taken when a read failed), or past the
-// record's end (entries the record should hold and does not), are no
-// window: what is missing is never read as "nothing happened".
-func span(from, to, n int) (lo, hi int, ok bool) {
-	if from < 0 || to < from || to > n {
-		return 0, 0, false
-	}
-	return from, to, true
 }
 
 func (j *judge) journalCount(phase vocab.Phase, method, pattern string) (int, []int, bool) {
@@ -220,22 +201,4 @@ func statusesOf(at []int, status func(int) int) []int {
 		out[k] = status(i)
 	}
 	return out
-}
-
-// journalMarksInOrder: a journal read that failed at one mark leaves that
-// mark out of order with the others; then no window of the journal is
-// sound, not only the one that mark bounds.
-func (j *judge) journalMarksInOrder() bool {
-	prev := 0
-	for _, p := range []vocab.Phase{vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd} {
-		m, ok := j.ev.Marks[p]
-		if p == vocab.PhaseLeave && !ok {
-			continue // a run that stayed on the page
-		}
-		if !ok || m.Journal < prev {
-			return false
-		}
-		prev = m.Journal
-	}
-	return true
 }

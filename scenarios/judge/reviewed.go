@@ -23,9 +23,8 @@ func (j *judge) judgeReviewedIsSent(e scenarios.Expect) {
 	if e.ReviewedIsSent != nil || !j.ev.Capture.Network || j.ev.Requests == nil || len(j.ev.Reviews) == 0 {
 		return
 	}
-	from, to, ok := j.ev.Window(vocab.PhaseHuman)
-	lo, hi, ok2 := span(from.Requests, to.Requests, len(j.ev.Requests))
-	if !ok || !ok2 {
+	lo, hi, ok := j.ev.Span(vocab.PhaseHuman, len(j.ev.Requests), scenarios.RequestsMark)
+	if !ok {
 		return // the submitted expectations and the windows say what is missing
 	}
 	// The reviews of the person's clicks in the order of the log.

@@ -29,9 +29,8 @@ func (j *judge) judgeSubmitted(want []scenarios.SubmittedExpect) {
 			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, "the network log was not recorded: what the request carried is unknown").at(human)
 			continue
 		}
-		from, to, ok := j.ev.Window(vocab.PhaseHuman)
-		lo, hi, ok2 := span(from.Requests, to.Requests, len(j.ev.Requests))
-		if !ok || !ok2 {
+		lo, hi, ok := j.ev.Span(vocab.PhaseHuman, len(j.ev.Requests), scenarios.RequestsMark)
+		if !ok {
 			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, s, nil, "the marks of the person's phase were not recorded: which requests followed the click is unknown").at(human)
 			continue
 		}

@@ -21,11 +21,10 @@ func (j *judge) judgeWitnesses() {
 		return
 	}
 	for _, phase := range []vocab.Phase{vocab.PhaseAgent, vocab.PhaseHuman} {
-		from, to, ok := j.ev.Window(phase)
-		if !ok {
-			continue
+		if _, _, ok := j.ev.Window(phase); !ok {
+			continue // a phase the run did not have
 		}
-		lo, hi, ok := span(from.Requests, to.Requests, len(j.ev.Requests))
+		lo, hi, ok := j.netWindow(phase)
 		journal, okJ := j.journalWindow(phase)
 		if !ok || !okJ {
 			// Both witnesses were on, and one of them cannot show this

@@ -129,33 +129,16 @@ type timeline struct {
 // segmentPhases are the segments in order; a mark starts each but the first.
 var segmentPhases = []vocab.Phase{vocab.PhaseSetup, vocab.PhaseAgent, vocab.PhaseHuman, vocab.PhaseLeave, vocab.PhaseEnd}
 
-// cuts answers where each segment of a record of n entries starts, by mark;
-// a mark that is missing, negative or out of order starts no segment (its
-// entries stay in the segment before).
-func cuts(n int, marks map[vocab.Phase]scenarios.Mark, field func(scenarios.Mark) int) map[vocab.Phase][2]int {
-	type cut struct {
-		phase vocab.Phase
-		at    int
-	}
-	cs := []cut{{vocab.PhaseSetup, 0}}
-	for _, p := range segmentPhases[1:] {
-		m, ok := marks[p]
-		if !ok {
-			continue
-		}
-		v := field(m)
-		if v < cs[len(cs)-1].at {
-			continue
-		}
-		cs = append(cs, cut{p, min(v, n)})
-	}
+// cuts answers each segment of a record of n entries, by mark: the
+// judge's own reading (scenarios.Evidence.Segments). A mark that is out of
+// order or past the record's end starts no segment (its entries stay in
+// the segment before), so the record is still shown; the judge reads no
+// window of it then.
+func cuts(ev *scenarios.Evidence, n int, field func(scenarios.Mark) int) map[vocab.Phase][2]int {
+	segs, _ := ev.Segments(n, field)
 	out := map[vocab.Phase][2]int{}
-	for i, c := range cs {
-		end := n
-		if i+1 < len(cs) {
-			end = cs[i+1].at
-		}
-		out[c.phase] = [2]int{c.at, end}
+	for _, sg := range segs {
+		out[sg.Phase] = [2]int{sg.Lo, sg.Hi}
 	}
 	return out
 }
@@ -176,9 +159,9 @@ type timed struct {
 
 func (t *timeline) build() {
 	ev := t.ev
-	traceCut := cuts(len(ev.Trace), ev.Marks, func(m scenarios.Mark) int { return m.Trace })
-	reqCut := cuts(len(ev.Requests), ev.Marks, func(m scenarios.Mark) int { return m.Requests })
-	journalCut := cuts(len(ev.Journal), ev.Marks, func(m scenarios.Mark) int { return m.Journal })
+	traceCut := cuts(ev, len(ev.Trace), scenarios.TraceMark)
+	reqCut := cuts(ev, len(ev.Requests), scenarios.RequestsMark)
+	journalCut := cuts(ev, len(ev.Journal), scenarios.JournalMark)
 	t.classifyJournal(journalCut)
 	t.alignRequests()
 	t.entryOf, t.folded = map[int]int{}, map[int]bool{}
