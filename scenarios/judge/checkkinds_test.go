@@ -41,6 +41,12 @@ func everyJudgedFixture(t *testing.T) []judged {
 		judgetest.ReplayRun(ev, r.kind).Sent[0] = judgetest.ReplayAnswer{Status: 201, Code: "REGISTERED"}.Send()
 		out = append(out, judged{r.name, Judge(sc, ev)})
 	}
+	{
+		sc, ev := reviewedRun(t)
+		out = append(out, judged{"reviewed", Judge(sc, ev)})
+		setRegistration(ev, `{"eventId":"evt-webmcp-intro","attendeeName":"`+judgetest.Name+`","email":"last.visit@example.com","intentId":"int_1"}`)
+		out = append(out, judged{"reviewed: the email sent is not the one the person saw", Judge(sc, ev)})
+	}
 	for _, table := range []struct {
 		name string
 		good func(*testing.T) (scenarios.Scenario, *scenarios.Evidence)
@@ -122,6 +128,7 @@ var checkKinds = []struct {
 	{"state.changes", `^state\.\w+\.changes \S+$`, "known-bad two seats went", ""},
 	{"state.equals", `^state\.\w+\.equals \S+$`, "known-bad two seats went", ""},
 	{"state.unchanged", `^state\.\w+\.unchanged$`, "known-bad the state changed in the agent's phase", ""},
+	{"reviewed_is_sent", `^reviewed_is_sent(\[\d+\] \S+ \S+)?$`, "reviewed: the email sent is not the one the person saw", ""},
 	{"submitted", `^submitted\[\d+\] \S+ \S+$`, "known-bad the person saw another email than was sent", ""},
 	{"trace.agreement", `^trace\.agreement$`, "CONF-01: the transcript's email differs from the trace's", ""},
 	{"ui", `^ui\.\w+\[\d+\] \S+$`, "known-bad the form shows another email", ""},

@@ -27,13 +27,10 @@ func (j *judge) judgeReviewedIsSent(e scenarios.Expect) {
 	if !ok {
 		return // the submitted expectations and the windows say what is missing
 	}
-	// The reviews of the person's clicks in the order of the log.
-	var reviews []*scenarios.Review
-	for k := range j.ev.Reviews {
-		rv := &j.ev.Reviews[k]
-		if rv.Phase == vocab.PhaseHuman && rv.Requests >= 0 && rv.Requests <= len(j.ev.Requests) {
-			reviews = append(reviews, rv)
-		}
+	reviews, problem := j.humanReviews("")
+	if problem != "" {
+		j.inconclusive("reviewed_is_sent", vocab.SrcUI, vocab.EvidenceMissing, nil, nil, problem).at(scenarios.WindowRef(vocab.PhaseHuman))
+		return
 	}
 	n := 0
 	for i, rv := range reviews {

@@ -83,3 +83,17 @@ func TestReviewedIsSentByDefault(t *testing.T) {
 		t.Errorf("a write a submitted expectation names is judged twice:\n%s", Explain(v))
 	}
 }
+
+// Issue 43 item 5: one reader of the review record. A review placed
+// outside the log was INCONCLUSIVE for submitted and silently dropped by
+// reviewed is sent, which then passed on nothing; both now say the record
+// does not hold together.
+func TestAReviewOutsideTheLogIsUnknownToBothReaders(t *testing.T) {
+	sc, ev := reviewedRun(t)
+	for k := range ev.Reviews {
+		ev.Reviews[k].Requests = len(ev.Requests) + 5
+	}
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Inconclusive, vocab.EvidenceMissing)
+	wantCheck(t, v, "reviewed_is_sent", vocab.CheckInconclusive, vocab.EvidenceMissing, "the record does not hold together")
+}

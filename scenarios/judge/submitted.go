@@ -109,16 +109,9 @@ func (j *judge) lastReviewBefore(s scenarios.SubmittedExpect, from *scenarios.Re
 // by the page, corrected a field and clicked again reviewed what they saw
 // the second time. No review answers nil and why; no request, -1 and why.
 func (j *judge) reviewFor(s scenarios.SubmittedExpect, method, pattern string, lo, hi int) (*scenarios.Review, int, string) {
-	var reviews []*scenarios.Review
-	for k := range j.ev.Reviews {
-		rv := &j.ev.Reviews[k]
-		if rv.Phase != vocab.PhaseHuman || s.Click != "" && rv.Click != s.Click {
-			continue
-		}
-		if rv.Requests < 0 || rv.Requests > len(j.ev.Requests) {
-			return nil, -1, fmt.Sprintf("the review at the click on %s is placed at request %d of a log of %d: the record does not hold together", rv.Click, rv.Requests, len(j.ev.Requests))
-		}
-		reviews = append(reviews, rv)
+	reviews, problem := j.humanReviews(s.Click)
+	if problem != "" {
+		return nil, -1, problem
 	}
 	if len(reviews) == 0 {
 		if s.Click != "" {
@@ -126,7 +119,6 @@ func (j *judge) reviewFor(s scenarios.SubmittedExpect, method, pattern string, l
 		}
 		return nil, -1, "no review was recorded at any of the person's clicks: what they had before them is unknown"
 	}
-	slices.SortStableFunc(reviews, func(a, b *scenarios.Review) int { return cmp.Compare(a.Requests, b.Requests) })
 	for k := max(lo, reviews[0].Requests); k < hi; k++ {
 		r := j.ev.Requests[k]
 		if !record.MatchRequest(r.Method, r.Path, method, pattern) || !j.counted(k) {
@@ -144,6 +136,27 @@ func (j *judge) reviewFor(s scenarios.SubmittedExpect, method, pattern string, l
 		return reviews[0], -1, fmt.Sprintf("nothing was sent after the click on %s: no request %s %s followed it in the person's phase", s.Click, method, pattern)
 	}
 	return reviews[len(reviews)-1], -1, fmt.Sprintf("nothing was sent after the click: no request %s %s followed any of the person's clicks in their phase", method, pattern)
+}
+
+// humanReviews is the one reader of the review record, for submitted and
+// reviewed is sent: the reviews of the person's clicks (of one click when
+// it is named), in the order of the log. A review placed outside the log
+// is a record that does not hold together: both checks say so, neither
+// drops it (issue 43 item 5).
+func (j *judge) humanReviews(click string) ([]*scenarios.Review, string) {
+	var reviews []*scenarios.Review
+	for k := range j.ev.Reviews {
+		rv := &j.ev.Reviews[k]
+		if rv.Phase != vocab.PhaseHuman || click != "" && rv.Click != click {
+			continue
+		}
+		if rv.Requests < 0 || rv.Requests > len(j.ev.Requests) {
+			return nil, fmt.Sprintf("the review at the click on %s is placed at request %d of a log of %d: the record does not hold together", rv.Click, rv.Requests, len(j.ev.Requests))
+		}
+		reviews = append(reviews, rv)
+	}
+	slices.SortStableFunc(reviews, func(a, b *scenarios.Review) int { return cmp.Compare(a.Requests, b.Requests) })
+	return reviews, ""
 }
 
 // shownValue is what the person had before them at one place of the body.
