@@ -353,6 +353,30 @@ func (r *Recorder) Find(mark int, match func(record.Request) bool) (record.Reque
 
 // WaitSettled waits until every request recorded so far has finished or
 // failed, or ctx ends (a long poll never finishes: keep the bound short).
+// Open answers the positions in the log of the requests still open (sent,
+// not yet answered or failed), in log order.
+func (r *Recorder) Open() []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []int
+	for i, e := range r.reqs {
+		if !e.Done {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// At answers a copy of the request at position i of the log.
+func (r *Recorder) At(i int) (record.Request, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if i < 0 || i >= len(r.reqs) {
+		return record.Request{}, false
+	}
+	return *r.reqs[i], true
+}
+
 func (r *Recorder) WaitSettled(ctx context.Context) error {
 	for {
 		r.mu.Lock()

@@ -287,6 +287,13 @@ type Mark struct {
 	Trace    int `json:"trace"`
 	Requests int `json:"requests"`
 	Journal  int `json:"journal"`
+	// InFlight are the positions in the network log of the app's requests
+	// the browser had sent when the mark was taken and the app's journal
+	// had not yet seen arrive, within the bound the mark waits (a request
+	// queued behind others in the browser): they lie before the mark in
+	// the network log and after it in the journal, and the judge holds
+	// neither witness to the other for them (issue 43 item 7).
+	InFlight []int `json:"inFlight,omitempty"`
 }
 
 // markOrder are the phases whose marks bound the windows, in order.

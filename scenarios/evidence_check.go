@@ -79,9 +79,15 @@ func (ev *Evidence) Check(sc Scenario) []FieldError {
 		for _, log := range []struct {
 			name string
 			at   int
-		}{{"trace", m.Trace}, {"requests", m.Requests}, {"journal", m.Journal}} {
-			if log.at < 0 {
+			min  int
+		}{{"trace", m.Trace, 0}, {"requests", m.Requests, 0}, {"journal", m.Journal, -1}} { // -1: the runner's journal read failed at the mark
+			if log.at < log.min {
 				bad("marks."+string(p)+"."+log.name, "%d is not a position in a log", log.at)
+			}
+		}
+		for k, i := range m.InFlight {
+			if i < 0 || i >= len(ev.Requests) {
+				bad(fmt.Sprintf("marks.%s.inFlight[%d]", p, k), "%d is no request of a log of %d", i, len(ev.Requests))
 			}
 		}
 	}

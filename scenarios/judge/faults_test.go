@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
@@ -168,4 +169,26 @@ func TestAFrameWhoseGetToolsHungIsNoDisagreement(t *testing.T) {
 	if c := agreement(t, Judge(sc, ev)); c.Status != vocab.CheckFail || c.Code != vocab.EvidenceDisagrees {
 		t.Errorf("a hung frame does not excuse the top document's own difference: %s %s", c.Status, c.Code)
 	}
+}
+
+// Issue 43 item 7: a request the browser had sent when the end mark was
+// taken, which the app had not yet seen arrive, lies before the mark in
+// the network log and after it in the journal. Recorded as in flight at
+// the mark, it is placed by its start in both witnesses: no disagreement.
+func TestARequestInFlightAtAMarkIsPlacedByItsStart(t *testing.T) {
+	late := func(t *testing.T, inFlight bool) (scenarios.Scenario, *scenarios.Evidence) {
+		sc, ev := goodConf01(t)
+		e := dropJournal(t, ev, vocab.PhaseHuman, "POST", "/api/registrations")
+		ev.Journal = append(ev.Journal, e) // it arrived after the end mark's read
+		if inFlight {
+			end := ev.Marks[vocab.PhaseEnd]
+			end.InFlight = []int{slices.IndexFunc(ev.Requests, func(r record.Request) bool { return r.Method == "POST" && r.Path == "/api/registrations" })}
+			ev.Marks[vocab.PhaseEnd] = end
+		}
+		return sc, ev
+	}
+	sc, ev := late(t, false)
+	wantVerdict(t, Judge(sc, ev), vocab.Fail, vocab.EvidenceDisagrees)
+	sc, ev = late(t, true)
+	wantVerdict(t, Judge(sc, ev), vocab.Pass)
 }

@@ -66,13 +66,66 @@ func (j *judge) journalWindow(phase vocab.Phase) ([]int, bool) {
 	// The tab's own entries: a shared app's other sessions do not count,
 	// nor entries without a session when the tab has one (another
 	// client's first request looks just like that).
+	tab := func(i int) bool { s := j.ev.Env.Session; return s == "" || j.ev.Journal[i].Session == s }
 	at := []int{}
 	for i := lo; i < hi; i++ {
-		if e, s := j.ev.Journal[i], j.ev.Env.Session; s == "" || e.Session == s {
+		if tab(i) {
 			at = append(at, i)
 		}
 	}
-	return at, true
+	return j.placeInFlight(phase, at, hi, tab), true
+}
+
+// placeInFlight places by its start, in the journal as in the network log,
+// a request the browser had sent when a mark was taken and the app had not
+// yet seen arrive (Mark.InFlight): its entry, the first of its method and
+// path after the mark, belongs to the window before the mark (issue 43
+// item 7). at are the window's entries, hi its end in the journal.
+func (j *judge) placeInFlight(phase vocab.Phase, at []int, hi int, tab func(int) bool) []int {
+	from, to, ok := j.ev.Window(phase)
+	if !ok || (len(from.InFlight) == 0 && len(to.InFlight) == 0) {
+		return at
+	}
+	taken := map[int]bool{}
+	first := func(q record.Request, start int) int {
+		for i := start; i < len(j.ev.Journal); i++ {
+			if e := j.ev.Journal[i]; !taken[i] && tab(i) && e.Method == q.Method && e.Path == q.Path {
+				taken[i] = true
+				return i
+			}
+		}
+		return -1
+	}
+	request := func(i int) (record.Request, bool) {
+		if i < 0 || i >= len(j.ev.Requests) {
+			return record.Request{}, false
+		}
+		return j.ev.Requests[i], true
+	}
+	// Entries at the window's start that belong before it.
+	lo := hi
+	if len(at) > 0 {
+		lo = at[0]
+	}
+	out := map[int]bool{}
+	for _, i := range from.InFlight {
+		if q, ok := request(i); ok {
+			if e := first(q, max(lo, from.Journal)); e >= 0 && e < hi {
+				out[e] = true
+			}
+		}
+	}
+	at = slices.DeleteFunc(at, func(i int) bool { return out[i] })
+	// Entries after the window's end that belong in it.
+	for _, i := range to.InFlight {
+		if q, ok := request(i); ok {
+			if e := first(q, hi); e >= 0 {
+				at = append(at, e)
+			}
+		}
+	}
+	slices.Sort(at)
+	return at
 }
 
 func (j *judge) journalCount(phase vocab.Phase, method, pattern string) (int, []int, bool) {

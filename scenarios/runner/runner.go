@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -369,18 +370,95 @@ func (r *runner) collect(ctx context.Context) {
 	}
 }
 
+// openAppRequests are the app's requests of the log before n still open.
+func (r *runner) openAppRequests(n int) []int {
+	var out []int
+	for _, i := range r.t.Tab.Net.Open() {
+		if q, ok := r.t.Tab.Net.At(i); ok && i < n && q.Counted() && r.ofApp(q.URL) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// journalOnceArrived reads the journal once the app has seen arrive the
+// open requests the network log holds before the mark (n): a request the
+// browser has sent but the app has not received would lie before the mark
+// in the network log and after it in the journal. It waits for their
+// arrival, not their answer (a long poll arrives and stays open), within a
+// third of the bound; those still not arrived are answered as in flight.
+// Arrival is counted by method and path since the last mark: the journal
+// must hold at least as many entries of each as the log holds requests.
+func (r *runner) journalOnceArrived(ctx context.Context, n int, open []int) (record.Journal, []int, error) {
+	j, err := r.t.Observer.Journal(ctx, 0)
+	if err != nil || len(open) == 0 {
+		return j, nil, err
+	}
+	prev := r.ev.Marks[r.marked] // the zero mark before the first
+	short := func(j record.Journal) map[string]int {
+		want := map[string]int{}
+		for _, i := range open {
+			q, _ := r.t.Tab.Net.At(i)
+			want[q.Method+" "+q.Path] = 0
+		}
+		for i := max(prev.Requests, 0); i < n; i++ {
+			if q, ok := r.t.Tab.Net.At(i); ok && q.Counted() && r.ofApp(q.URL) {
+				if _, watched := want[q.Method+" "+q.Path]; watched {
+					want[q.Method+" "+q.Path]++
+				}
+			}
+		}
+		for _, e := range j[min(max(prev.Journal, 0), len(j)):] {
+			if _, watched := want[e.Method+" "+e.Path]; watched {
+				want[e.Method+" "+e.Path]--
+			}
+		}
+		maps.DeleteFunc(want, func(_ string, v int) bool { return v <= 0 })
+		return want
+	}
+	wait, cancel := context.WithTimeout(ctx, r.t.Bound/3)
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for missing := short(j); len(missing) > 0; missing = short(j) {
+		select {
+		case <-wait.Done():
+			// Still not arrived: the last of each kind are in flight.
+			var inFlight []int
+			for k := len(open) - 1; k >= 0; k-- {
+				q, _ := r.t.Tab.Net.At(open[k])
+				if key := q.Method + " " + q.Path; missing[key] > 0 {
+					missing[key]--
+					inFlight = append(inFlight, open[k])
+				}
+			}
+			slices.Sort(inFlight)
+			return j, inFlight, nil
+		case <-tick.C:
+		}
+		if j, err = r.t.Observer.Journal(ctx, 0); err != nil {
+			return j, nil, err
+		}
+	}
+	return j, nil, nil
+}
+
 func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	// A request still in flight would count in the network log but not yet
 	// in the journal: let what has started finish first (briefly).
 	settle, cancel := r.t.Tab.Bind(ctx)
 	settle, cancelBound := context.WithTimeout(settle, r.t.Bound/3)
-	_ = r.t.Tab.Net.WaitSettled(settle)
+	settled := r.t.Tab.Net.WaitSettled(settle) == nil
 	cancelBound()
 	cancel()
 	m := scenarios.Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()}
 	if r.journalOn() {
-		j, err := r.t.Observer.Journal(ctx, 0)
-		m.Journal = len(j)
+		var open []int
+		if !settled { // a long poll, or requests queued in the browser
+			open = r.openAppRequests(m.Requests)
+		}
+		j, inFlight, err := r.journalOnceArrived(ctx, m.Requests, open)
+		m.Journal, m.InFlight = len(j), inFlight
 		if err != nil {
 			r.faultFrom(cmp.Or(r.marked, vocab.PhaseSetup), "read the journal at the start of %s: %v", phase, err) // its mark ends the window before
 			m.Journal = -1                                                                                         // no window: the judge calls it missing, not 0

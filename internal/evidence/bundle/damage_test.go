@@ -287,3 +287,16 @@ func TestATruncatedFileIsOneProblemOfItsFile(t *testing.T) {
 		t.Errorf("want one problem of %s, changed and unreadable: %+v", RunFile, rep)
 	}
 }
+
+// A journal mark of -1 is what the runner writes when its journal read
+// failed at the mark: the record says so, and is no damage.
+func TestAJournalReadThatFailedAtAMarkIsNoDamage(t *testing.T) {
+	files := reseal(t, func() map[string][]byte {
+		f := maps.Clone(seeds(t)["CONF-01.attempt-2"])
+		f[RunFile] = setJSON("marks.human.journal", -1)(f[RunFile])
+		return f
+	}())
+	if rep := verifyFiles("b", files); rep.Damaged {
+		t.Errorf("a failed journal read at a mark is read as damage: %+v", rep.Problems)
+	}
+}
