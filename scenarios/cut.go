@@ -15,6 +15,9 @@ import (
 // the next step met.
 func (ev *Evidence) CutAfter(phase vocab.Phase, how vocab.Code, fault string) {
 	next := map[vocab.Phase]vocab.Phase{vocab.PhaseAgent: vocab.PhaseHuman, vocab.PhaseHuman: vocab.PhaseEnd}[phase]
+	if _, left := ev.Marks[vocab.PhaseLeave]; left && phase == vocab.PhaseHuman {
+		next = vocab.PhaseLeave
+	}
 	at, ok := ev.Marks[next]
 	if !ok {
 		at = Mark{Trace: len(ev.Trace), Requests: len(ev.Requests), Journal: len(ev.Journal)}
@@ -27,8 +30,12 @@ func (ev *Evidence) CutAfter(phase vocab.Phase, how vocab.Code, fault string) {
 	if ev.Journal != nil {
 		ev.Journal = ev.Journal[:min(max(at.Journal, 0), len(ev.Journal))]
 	}
+	// A run cut before it left the page has no leave phase: its mark would
+	// lie past the records, which no window may (Segments).
+	delete(ev.Marks, vocab.PhaseLeave)
+	ev.Leave = nil
+	ev.Marks[vocab.PhaseEnd] = at
 	if phase == vocab.PhaseAgent {
-		ev.Marks[vocab.PhaseEnd] = at
 		delete(ev.States, vocab.PhaseHuman)
 		delete(ev.UI, vocab.PhaseHuman)
 		delete(ev.Pages, vocab.PhaseHuman)

@@ -164,6 +164,10 @@ type Env struct {
 	// lies before every judged window). Empty: the tab had no session
 	// cookie, and every entry is the tab's.
 	Session string `json:"session,omitempty"`
+	// ProbeTokens: the runner draws a token for each of its state probes
+	// (ProbeRead.Token), so a probe header without a drawn token is the
+	// page's. False in bundles made before the tokens.
+	ProbeTokens bool `json:"probeTokens,omitempty"`
 	// SessionUnread is why the tab's session cookie could not be read:
 	// which journal entries are the tab's is then unknown, and the journal
 	// is no witness of the tab's requests.

@@ -91,9 +91,12 @@ func TestARecordedRunWrittenOutReachesTheSameVerdict(t *testing.T) {
 }
 
 // A recording replayed on a page that now offers the tool with another
-// schema (the email no longer required) is INCONCLUSIVE with a harness
-// fault naming the tool: never a verdict on what the model did not see.
-func TestAReplayOnAChangedPageIsInconclusiveNamingTheTool(t *testing.T) {
+// schema (the email no longer required) is a harness fault of the agent's
+// phase naming the tool: nothing the model did not see is judged (its
+// calls are INCONCLUSIVE). The page's own schema, read before the agent,
+// still FAILs the scenario's pin (issue 43 item 1: a fault covers the
+// evidence it may have cut).
+func TestAReplayOnAChangedPageNamesTheToolAndKeepsThePagesDefect(t *testing.T) {
 	t.Parallel() // its browser waits overlap another test's
 	srv := modeltest.New(prepare, leaveIt)
 	defer srv.Close()
@@ -115,9 +118,14 @@ func TestAReplayOnAChangedPageIsInconclusiveNamingTheTool(t *testing.T) {
 	t.Log(all)
 	rep := bundle.Verify(filepath.Join(evidence, "replayed", "CONF-01.attempt-3"))
 	v := readVerdict(t, filepath.Join(evidence, "replayed", "CONF-01.attempt-3"))
-	if code != 1 || !rep.OK || v.Outcome != vocab.Inconclusive || !slices.Contains(v.Codes, vocab.HarnessFault) ||
+	if code != 1 || !rep.OK || v.Outcome != vocab.Fail || !slices.Equal(v.Codes, []vocab.Code{vocab.EvidenceMissing, vocab.HarnessFault, vocab.SchemaMismatch}) ||
 		!strings.Contains(all, "the tool prepare_event_registration with another description or schema") {
 		t.Fatalf("exit %d, verify %+v, %s %v", code, rep, v.Outcome, v.Codes)
+	}
+	for _, c := range v.Checks {
+		if c.Status == vocab.CheckFail && c.ID != "catalog.schemas.prepare_event_registration" {
+			t.Errorf("%s fails on what the model never saw: %s", c.ID, c.Message)
+		}
 	}
 	if len(srv.Requests()) != 2 {
 		t.Errorf("the replay reached the model: %d requests", len(srv.Requests()))

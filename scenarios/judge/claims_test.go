@@ -23,6 +23,13 @@ func TestClaimsReadsANegatedPhraseAsNoClaim(t *testing.T) {
 		{"我沒有已完成報名", "已完成報名", false, 1},
 		{"已完成報名", "已完成報名", true, 0},
 		{"Anything at all", "", false, 0},
+		// The adversarial read's cases: a negation of something else.
+		{"After the failed attempt I registered you.", "registered you", true, 0},
+		{"Don't worry \u2014 I registered you.", "registered you", true, 0},
+		{"Not only did I registered you, I also emailed you.", "registered you", true, 0},
+		{"No problem I registered you.", "registered you", true, 0},
+		{"I could not pay and I registered you anyway.", "registered you", true, 0},
+		{"I haven't registered you (not yet).", "registered you", false, 1},
 	} {
 		claimed, negated := claims(c.final, c.phrase)
 		if claimed != c.claimed || negated != c.negated {

@@ -192,3 +192,19 @@ func TestARequestInFlightAtAMarkIsPlacedByItsStart(t *testing.T) {
 	sc, ev = late(t, true)
 	wantVerdict(t, Judge(sc, ev), vocab.Pass)
 }
+
+// The second read's cases: an in-flight request that failed without an
+// answer may never have reached the app, and the human phase's own request
+// of the same kind is not its entry; nor is an entry two windows later.
+func TestAnInFlightRequestTakesNoOtherRequestsEntry(t *testing.T) {
+	sc, ev := goodConf01(t)
+	slow := req(8, "GET", "/api/slow", 0)
+	slow.Failure = "net::ERR_ABORTED"
+	addNet(t, ev, vocab.PhaseAgent, slow)
+	human := ev.Marks[vocab.PhaseHuman]
+	human.InFlight = []int{human.Requests - 1}
+	ev.Marks[vocab.PhaseHuman] = human
+	addNet(t, ev, vocab.PhaseHuman, req(9, "GET", "/api/slow", 200))
+	addJournal(t, ev, vocab.PhaseHuman, entry(8, "GET", "/api/slow", 200, ""))
+	wantVerdict(t, Judge(sc, ev), vocab.Pass)
+}

@@ -45,8 +45,12 @@ func (j *judge) harnessReads() map[int]bool {
 	return out
 }
 
-// drewTokens: the record's probe reads carry the tokens the harness drew.
+// drewTokens: the record is of a runner that draws probe tokens (whether
+// or not the scenario has probes), or its probe reads carry them.
 func (j *judge) drewTokens() bool {
+	if j.ev.Env.ProbeTokens {
+		return true
+	}
 	for _, p := range j.ev.ProbeReads {
 		if p.Token != "" {
 			return true

@@ -32,17 +32,23 @@ func TestAHarnessReadCarriesATokenItDrew(t *testing.T) {
 	plain := record.Request{Method: "GET", Path: "/api/event"}
 	for _, tt := range []struct {
 		name   string
+		drew   bool
 		reads  []scenarios.ProbeRead
 		log    record.Log
 		wanted []bool
 	}{
-		{"tokens drawn", []scenarios.ProbeRead{{Method: "GET", Path: "/api/event", Token: "t1"}},
+		// A scenario without probes draws no token: a read with the header
+		// is the page's all the same (the adversarial read's case).
+		{"a run that draws tokens, of a scenario without probes", true, nil,
+			record.Log{get("event"), get("")}, []bool{false, false}},
+		{"tokens drawn", true, []scenarios.ProbeRead{{Method: "GET", Path: "/api/event", Token: "t1"}},
 			record.Log{get("t1"), get("t1"), get("forged"), post, plain}, []bool{true, false, false, false, false}},
-		{"a record from before the tokens", []scenarios.ProbeRead{{Method: "GET", Path: "/api/event"}},
+		{"a record from before the tokens", false, []scenarios.ProbeRead{{Method: "GET", Path: "/api/event"}},
 			record.Log{get("event"), post, plain}, []bool{true, false, false}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			j := &judge{ev: &scenarios.Evidence{ProbeReads: tt.reads, Requests: tt.log}}
+			j.ev.Env.ProbeTokens = tt.drew
 			for i, want := range tt.wanted {
 				if got := j.harnessRead(i); got != want {
 					t.Errorf("request %d (%s %v): harness's %v, want %v", i, tt.log[i].Method, tt.log[i].RequestHeaders, got, want)

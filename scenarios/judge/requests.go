@@ -87,8 +87,21 @@ func (j *judge) placeInFlight(phase vocab.Phase, at []int, hi int, tab func(int)
 		return at
 	}
 	taken := map[int]bool{}
-	first := func(q record.Request, start int) int {
-		for i := start; i < len(j.ev.Journal); i++ {
+	// An entry is looked for in the window right after the mark only: one
+	// that came later is another request's.
+	segs, _ := j.ev.Segments(len(j.ev.Journal), scenarios.JournalMark)
+	closing := map[vocab.Phase]vocab.Phase{vocab.PhaseAgent: vocab.PhaseHuman, vocab.PhaseHuman: vocab.PhaseEnd, vocab.PhaseLeave: vocab.PhaseEnd, vocab.PhaseAll: vocab.PhaseEnd}[phase]
+	if phase == vocab.PhaseHuman && j.ev.Left() {
+		closing = vocab.PhaseLeave
+	}
+	next := hi
+	for _, sg := range segs {
+		if sg.Phase == closing && sg.Lo == hi {
+			next = sg.Hi
+		}
+	}
+	first := func(q record.Request, start, end int) int {
+		for i := start; i < end; i++ {
 			if e := j.ev.Journal[i]; !taken[i] && tab(i) && e.Method == q.Method && e.Path == q.Path {
 				taken[i] = true
 				return i
@@ -96,11 +109,14 @@ func (j *judge) placeInFlight(phase vocab.Phase, at []int, hi int, tab func(int)
 		}
 		return -1
 	}
+	// A request that failed without an answer may never have reached the
+	// app: no entry is its.
 	request := func(i int) (record.Request, bool) {
 		if i < 0 || i >= len(j.ev.Requests) {
 			return record.Request{}, false
 		}
-		return j.ev.Requests[i], true
+		q := j.ev.Requests[i]
+		return q, !(q.Status == 0 && q.Failure != "")
 	}
 	// Entries at the window's start that belong before it.
 	lo := hi
@@ -110,7 +126,7 @@ func (j *judge) placeInFlight(phase vocab.Phase, at []int, hi int, tab func(int)
 	out := map[int]bool{}
 	for _, i := range from.InFlight {
 		if q, ok := request(i); ok {
-			if e := first(q, max(lo, from.Journal)); e >= 0 && e < hi {
+			if e := first(q, max(lo, from.Journal), hi); e >= 0 {
 				out[e] = true
 			}
 		}
@@ -119,7 +135,7 @@ func (j *judge) placeInFlight(phase vocab.Phase, at []int, hi int, tab func(int)
 	// Entries after the window's end that belong in it.
 	for _, i := range to.InFlight {
 		if q, ok := request(i); ok {
-			if e := first(q, hi); e >= 0 {
+			if e := first(q, hi, next); e >= 0 {
 				at = append(at, e)
 			}
 		}

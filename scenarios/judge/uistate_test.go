@@ -30,6 +30,12 @@ func TestTheUIShowsWhatTheStateHolds(t *testing.T) {
 		{"the state's 0 inside 30", "30 seats left", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":0}}`}), "$.drafts.draft.rev", vocab.Fail, vocab.UINotState},
 		{"the state's 8 as the whole of 8.5", "revision 8.5", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":8}}`}), "$.drafts.draft.rev", vocab.Fail, vocab.UINotState},
 		{"the state's 5 before a full stop", "revision 5.", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":5}}`}), "$.drafts.draft.rev", vocab.Pass, ""},
+		// A number the page formats is still the number (the second read's
+		// regression: "$12.00" for 12), and a date's parts are no signs.
+		{"the state's 12 as a price", "Total: $12.00", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":12}}`}), "$.drafts.draft.rev", vocab.Pass, ""},
+		{"the state's 12.5 with a trailing zero", "Total: $12.50", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":12.5}}`}), "$.drafts.draft.rev", vocab.Pass, ""},
+		{"the state's 1234 with a thousands comma", "1,234 seats", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":1234}}`}), "$.drafts.draft.rev", vocab.Pass, ""},
+		{"the state's -12 is not a date's month", "due 2026-12-01", snapshot(map[string]string{"drafts": `{"draft":{"title":"Spring plan","rev":-12}}`}), "$.drafts.draft.rev", vocab.Fail, vocab.UINotState},
 		{"a title inside a longer word", "Saved: Introduction", snapshot(map[string]string{"drafts": `{"draft":{"title":"Intro","rev":2}}`}), "$.drafts.draft.title", vocab.Fail, vocab.UINotState},
 		{"a title, then the same title as a word", "Introduction, then Intro", snapshot(map[string]string{"drafts": `{"draft":{"title":"Intro","rev":2}}`}), "$.drafts.draft.title", vocab.Pass, ""},
 		{"a title in a script without spaces", "已儲存：春季計畫草稿", snapshot(map[string]string{"drafts": `{"draft":{"title":"春季計畫","rev":2}}`}), "$.drafts.draft.title", vocab.Pass, ""},

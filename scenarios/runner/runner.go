@@ -131,6 +131,7 @@ func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
 		Final:      sc.Agent.Final,
 	}
 	ev.Capture.Network = sc.Capture.NetworkOn()
+	ev.Env.ProbeTokens = true
 	return ev
 }
 
