@@ -37,7 +37,7 @@ func (j *judge) appBase() string {
 // document request to the app's origin in the log.
 func (j *judge) framedDocument(app string) (record.Request, int, bool) {
 	for i, r := range j.ev.Requests {
-		if r.ResourceType == "Document" && sameOrigin(app, r.URL) {
+		if r.ResourceType == "Document" && record.SameOrigin(app, r.URL) {
 			return r, i, true
 		}
 	}
@@ -86,7 +86,7 @@ func (j *judge) judgeEmbedderTools(app string, framed record.Request, framedAt i
 	}
 	var visible []string
 	for _, t := range j.ev.Catalog {
-		if t.Frame != "" && sameOrigin(app, t.Frame) {
+		if t.Frame != "" && record.SameOrigin(app, t.Frame) {
 			visible = append(visible, t.Name)
 		}
 	}
@@ -114,7 +114,7 @@ func (j *judge) judgeEmbedderWrites(app string) {
 		var refs []scenarios.Ref
 		for i := lo; i < hi; i++ {
 			r := j.ev.Requests[i]
-			if record.IsWrite(r.Method) && j.counted(i) && sameOrigin(app, r.URL) && r.Status >= 200 && r.Status < 300 {
+			if record.IsWrite(r.Method) && j.counted(i) && record.SameOrigin(app, r.URL) && r.Status >= 200 && r.Status < 300 {
 				wrote = append(wrote, fmt.Sprintf("%s %s → %d", r.Method, r.Path, r.Status))
 				refs = append(refs, scenarios.RequestRef(i))
 			}

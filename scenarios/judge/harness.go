@@ -29,13 +29,14 @@ func (j *judge) harnessReads() map[int]bool {
 			tokens[p.Token]++
 		}
 	}
+	drew := j.drewTokens()
 	for i, r := range j.ev.Requests {
 		if !r.IsProbe() {
 			continue
 		}
 		t, _ := r.ProbeToken()
 		switch {
-		case len(tokens) == 0 && !j.drewTokens():
+		case !drew:
 			out[i] = true // a record from before the tokens
 		case tokens[t] > 0:
 			tokens[t]--

@@ -109,32 +109,30 @@ func TestContentOnLeaveNeverReadsTheLogsBlindSpotAsNothing(t *testing.T) {
 	expectContent := func(sc *scenarios.Scenario) {
 		sc.Expect.Content = []scenarios.ContentExpect{{Request: "POST /api/registrations", Phase: vocab.PhaseLeave, Body: map[string]any{"email": "reader@example.com"}}}
 	}
-	t.Run("the journal saw a beacon", func(t *testing.T) {
-		sc, ev := judgetest.Conf01(t)
-		judgetest.Left(ev)
-		expectContent(&sc)
-		if err := ev.InsertJournalEntry(vocab.PhaseLeave, judgetest.Entry(7, "POST", "/api/registrations", 403, "INTENT_REQUIRED")); err != nil {
-			t.Fatal(err)
-		}
-		if c := contentCheck(t, judge.Judge(sc, ev)); c.Status != vocab.CheckInconclusive || c.Code != vocab.EvidenceMissing {
-			t.Errorf("content of a beacon only the journal saw: %s %s %s", c.Status, c.Code, c.Message)
-		}
-	})
-	t.Run("no journal", func(t *testing.T) {
-		sc, ev := judgetest.Conf01(t)
-		judgetest.Left(ev)
-		expectContent(&sc)
-		ev.Journal, ev.Capture.Observer = nil, false
-		if c := contentCheck(t, judge.Judge(sc, ev)); c.Status != vocab.CheckInconclusive || c.Code != vocab.EvidenceMissing {
-			t.Errorf("content on leave with no journal: %s %s %s", c.Status, c.Code, c.Message)
-		}
-	})
-	t.Run("both witnesses saw none", func(t *testing.T) {
-		sc, ev := judgetest.Conf01(t)
-		judgetest.Left(ev)
-		expectContent(&sc)
-		if c := contentCheck(t, judge.Judge(sc, ev)); c.Status != vocab.CheckFail || c.Code != vocab.ContentMismatch {
-			t.Errorf("content on leave that neither witness saw: %s %s %s", c.Status, c.Code, c.Message)
-		}
-	})
+	for _, tt := range []struct {
+		name   string
+		mutate func(t *testing.T, ev *scenarios.Evidence)
+		status vocab.CheckStatus
+		code   vocab.Code
+	}{
+		{"the journal saw a beacon", func(t *testing.T, ev *scenarios.Evidence) {
+			if err := ev.InsertJournalEntry(vocab.PhaseLeave, judgetest.Entry(7, "POST", "/api/registrations", 403, "INTENT_REQUIRED")); err != nil {
+				t.Fatal(err)
+			}
+		}, vocab.CheckInconclusive, vocab.EvidenceMissing},
+		{"no journal", func(t *testing.T, ev *scenarios.Evidence) {
+			ev.Journal, ev.Capture.Observer = nil, false
+		}, vocab.CheckInconclusive, vocab.EvidenceMissing},
+		{"both witnesses saw none", func(*testing.T, *scenarios.Evidence) {}, vocab.CheckFail, vocab.ContentMismatch},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc, ev := judgetest.Conf01(t)
+			judgetest.Left(ev)
+			expectContent(&sc)
+			tt.mutate(t, ev)
+			if c := contentCheck(t, judge.Judge(sc, ev)); c.Status != tt.status || c.Code != tt.code {
+				t.Errorf("%s %s %s, want %s %s", c.Status, c.Code, c.Message, tt.status, tt.code)
+			}
+		})
+	}
 }

@@ -87,9 +87,6 @@ func (j *judge) netWrites(phase vocab.Phase) ([]string, []int, bool) {
 	return out, at, true
 }
 
-// sameOrigin is record.SameOrigin: the one rule of origins.
-func sameOrigin(base, raw string) bool { return record.SameOrigin(base, raw) }
-
 // appRequest tells whether a request is the app's own: of its origin or one
 // the scenario declares (scenarios.Scenario.OfApp). writes, the
 // witnesses, the reviews and the attack line go by this one rule; any

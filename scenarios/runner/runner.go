@@ -419,6 +419,8 @@ func (r *runner) journalOnceArrived(ctx context.Context, n int, open []int) (rec
 	}
 	wait, cancel := context.WithTimeout(ctx, r.t.Bound/3)
 	defer cancel()
+	// The journal is an HTTP endpoint that sends no event: it is read again
+	// on a short tick, within the bound.
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for missing := short(j); len(missing) > 0; missing = short(j) {

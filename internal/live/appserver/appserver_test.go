@@ -231,7 +231,8 @@ func waitGone(pid int) bool {
 		if time.Now().After(deadline) {
 			return false
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond) // no event to wait for: see the comment above
+
 	}
 	return true
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -147,7 +146,7 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 	cancel()
 	var writes []string
 	for _, r := range tab.Net.Requests().Since(mark).Writes() {
-		if sameOrigin(pageURL, r.URL) {
+		if record.SameOrigin(pageURL, r.URL) {
 			writes = append(writes, r.Method+" "+r.Path)
 		}
 	}
@@ -169,12 +168,6 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 		return nil, writes, popups, nil
 	}
 	return &f, writes, popups, nil
-}
-
-func sameOrigin(base, raw string) bool {
-	b, err1 := url.Parse(base)
-	u, err2 := url.Parse(raw)
-	return err1 == nil && err2 == nil && strings.EqualFold(b.Host, u.Host) && strings.EqualFold(b.Scheme, u.Scheme)
 }
 
 // instructionIn answers where a result holds text shaped as an instruction
