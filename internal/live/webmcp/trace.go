@@ -254,6 +254,13 @@ func (r *Recorder) WaitUntil(ctx context.Context, what string, cond func([]recor
 
 // Catalog is the catalog after every event recorded so far.
 func (r *Recorder) Catalog() record.Catalog {
+	c, _ := r.CatalogSeen()
+	return c
+}
+
+// CatalogSeen is Catalog with the number of events it folds: a mark to
+// wait after that no event can slip past between the read and the wait.
+func (r *Recorder) CatalogSeen() (record.Catalog, int) {
 	events := r.Events()
-	return r.withToolIDs(record.CatalogAt(events, len(events)))
+	return r.withToolIDs(record.CatalogAt(events, len(events))), len(events)
 }

@@ -36,16 +36,21 @@ func ownTool(name string) bool { return name == FinalAnswer || name == PageClick
 // follow keeps the MCP tools equal to the tab's catalog until stopped.
 func (s *server) follow(ctx context.Context, tab *browser.Tab) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	s.sync(tab.Trace.Catalog())
+	// Each wait is for an event after those the last sync folded: an event
+	// that came between a sync and the next wait's mark was lost before,
+	// and the list stayed stale (TestTheToolListFollowsThePage, under -race
+	// on a busy machine).
+	catalog, seen := tab.Trace.CatalogSeen()
+	s.sync(catalog)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for {
-			seen := tab.Trace.Len()
 			if err := tab.Trace.WaitUntil(ctx, "a change of the page's tools", func(events []record.Event) bool { return len(events) > seen }); err != nil {
 				return
 			}
-			s.sync(tab.Trace.Catalog())
+			catalog, seen = tab.Trace.CatalogSeen()
+			s.sync(catalog)
 		}
 	}()
 	return func() { cancel(); <-done }
