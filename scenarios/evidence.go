@@ -221,6 +221,10 @@ type FormField struct {
 	Value  string `json:"value"`
 	Hidden bool   `json:"hidden,omitempty"` // type=hidden, or not rendered: the person did not see it
 	File   bool   `json:"file,omitempty"`   // a file chosen in the control: Value is its name
+	// Required: the control must be filled for the form to be sent, so a
+	// server that takes the write without it trusts the page (the
+	// drop_field replay leaves it out).
+	Required bool `json:"required,omitempty"`
 }
 
 // Window is a span of page time granted at once after a phase.

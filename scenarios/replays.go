@@ -47,6 +47,21 @@ type ReplayExpect struct {
 	// With a fresh confirmation, after the app's clock moved past the
 	// lifetime: refused by default; skipped without a clock endpoint.
 	Expired *ReplayRule `yaml:"expired,omitempty" json:"expired,omitempty" examples:"[{expect: refused, code: INTENT_EXPIRED}]"`
+	// The person's cookies with another session's CSRF token (a new
+	// visit's <meta name="csrf-token">), with a fresh confirmation:
+	// refused by default.
+	OtherToken *ReplayRule `yaml:"other_token,omitempty" json:"other_token,omitempty" examples:"[{expect: refused, status: 403}]"`
+	// Each guarded field left out in turn (its confirmation, CSRF token,
+	// preconditions, ids, the fields the person's form requires), each
+	// with a fresh confirmation: refused by default.
+	DropField *ReplayRule `yaml:"drop_field,omitempty" json:"drop_field,omitempty" examples:"[{expect: refused, status: 422}]"`
+	// Each id of the body swapped for another existing object's (from the
+	// state reads), with the person's fresh confirmation: refused by default.
+	OtherObject *ReplayRule `yaml:"other_object,omitempty" json:"other_object,omitempty" examples:"[{expect: refused, code: INTENT_WRONG_EVENT}]"`
+	// Sent to another target of the same path (an id of the path swapped
+	// for another existing object's), with the person's fresh
+	// confirmation: refused by default.
+	OtherTarget *ReplayRule `yaml:"other_target,omitempty" json:"other_target,omitempty" examples:"[{off: any event takes a tip}]"`
 	// The headers and body fields that carry the app's CSRF protection
 	// (default: those whose name holds csrf or xsrf, and
 	// authenticity_token).
@@ -96,6 +111,10 @@ var defaultReplayRules = map[vocab.ReplayKind]ReplayRule{
 	vocab.ReplayStale:        {Expect: vocab.ReplayRefused},
 	vocab.ReplayRace:         {},
 	vocab.ReplayExpired:      {Expect: vocab.ReplayRefused},
+	vocab.ReplayOtherToken:   {Expect: vocab.ReplayRefused},
+	vocab.ReplayDropField:    {Expect: vocab.ReplayRefused},
+	vocab.ReplayOtherObject:  {Expect: vocab.ReplayRefused},
+	vocab.ReplayOtherTarget:  {Expect: vocab.ReplayRefused},
 }
 
 // ReplayPlan is every write the run replays: the scenario's entries, then
@@ -153,6 +172,7 @@ func (r ReplayExpect) rules() map[vocab.ReplayKind]*ReplayRule {
 	return map[vocab.ReplayKind]*ReplayRule{
 		vocab.ReplayAgain: r.Again, vocab.ReplayOtherSession: r.OtherSession, vocab.ReplayNoSession: r.NoSession,
 		vocab.ReplayNoCSRF: r.NoCSRF, vocab.ReplayStale: r.Stale, vocab.ReplayRace: r.Race, vocab.ReplayExpired: r.Expired,
+		vocab.ReplayOtherToken: r.OtherToken, vocab.ReplayDropField: r.DropField, vocab.ReplayOtherObject: r.OtherObject, vocab.ReplayOtherTarget: r.OtherTarget,
 	}
 }
 
@@ -238,6 +258,11 @@ type ReplayRun struct {
 	// Of is the replayed write's position in the network log; -1 when
 	// there was none to replay.
 	Of int `json:"of"`
+	// Part is what a tampering kind changed, one run per part: the field
+	// left out or swapped (a JSON pointer, a form field as /name, a
+	// header as its name), or the path segment swapped (/path/2: the
+	// third segment).
+	Part string `json:"part,omitempty"`
 	// Fresh says the write was sent with a fresh confirmation: the
 	// prerequisites (the writes between the person's click and it) were
 	// sent again and their new answers' values put in its place.
@@ -266,14 +291,19 @@ type ReplayRun struct {
 
 // ReplaySend is one request a replay sent. Cookies are never recorded.
 type ReplaySend struct {
-	Prerequisite bool              `json:"prerequisite,omitempty"`
-	Method       string            `json:"method"`
-	Path         string            `json:"path"`
-	Headers      map[string]string `json:"headers,omitempty"`
-	Body         string            `json:"body,omitempty"`
-	Status       int               `json:"status,omitempty"` // 0: no answer
-	Answer       json.RawMessage   `json:"answer,omitempty"` // a JSON answer, when it is one
-	Error        string            `json:"error,omitempty"`
+	Prerequisite bool `json:"prerequisite,omitempty"`
+	// Control marks, among the prerequisites of other_object and
+	// other_target, the same write to the other object with a
+	// confirmation fetched for it: accepted, it shows that only the
+	// binding of the person's confirmation can refuse the replay.
+	Control bool              `json:"control,omitempty"`
+	Method  string            `json:"method"`
+	Path    string            `json:"path"`
+	Headers map[string]string `json:"headers,omitempty"`
+	Body    string            `json:"body,omitempty"`
+	Status  int               `json:"status,omitempty"` // 0: no answer
+	Answer  json.RawMessage   `json:"answer,omitempty"` // a JSON answer, when it is one
+	Error   string            `json:"error,omitempty"`
 }
 
 // Accepted tells whether the server may have taken the request: a 2xx or

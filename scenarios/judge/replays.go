@@ -56,10 +56,12 @@ func (j *judge) judgeReplays() {
 		switch {
 		case run.After != nil:
 			prev = run.After
-		case len(run.Sent) > 0:
+		case slices.ContainsFunc(run.Sent, func(s scenarios.ReplaySend) bool { return !s.Prerequisite }):
 			// What a send whose after was not read did (a copy the
 			// client gave up on may still land) is unknown: the next
-			// replay has no state to be held against.
+			// replay has no state to be held against. A prerequisite
+			// (and a control) was sent before the base read: the base
+			// holds what it did.
 			prev = nil
 		}
 		if entry := plan[run.Entry]; entry.Off == "" && entry.Rule(run.Kind).Off == "" {
@@ -69,7 +71,11 @@ func (j *judge) judgeReplays() {
 }
 
 func replayID(run scenarios.ReplayRun) string {
-	id := fmt.Sprintf("replays[%d] %s %s", run.Entry, run.Kind, run.Request)
+	kind := string(run.Kind)
+	if run.Part != "" {
+		kind += "(" + run.Part + ")"
+	}
+	id := fmt.Sprintf("replays[%d] %s %s", run.Entry, kind, run.Request)
 	if run.Phase == vocab.PhaseAgent {
 		id += " (agent)"
 	}
@@ -102,6 +108,12 @@ func (j *judge) judgeReplay(i int, entry scenarios.ReplayExpect, run scenarios.R
 			return
 		}
 	}
+	if (run.Kind == vocab.ReplayOtherObject || run.Kind == vocab.ReplayOtherTarget) &&
+		!slices.ContainsFunc(run.Sent, func(s scenarios.ReplaySend) bool { return s.Control && s.PlainlyAccepted() }) {
+		j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, nil, nil,
+			"the record holds no accepted control for the other object (the same write with a confirmation fetched for it): a refusal would show only that the app refuses that object").at(ref)
+		return
+	}
 	var copies []scenarios.ReplaySend
 	for _, s := range run.Sent {
 		if !s.Prerequisite {
@@ -129,8 +141,8 @@ func (j *judge) judgeReplay(i int, entry scenarios.ReplayExpect, run scenarios.R
 	}
 	if rule.Expect == vocab.ReplayRefused && sent.PlainlyAccepted() {
 		code := vocab.ReplayAccepted
-		if run.Kind == vocab.ReplayExpired {
-			code = vocab.ExpiredReplayAccepted
+		if c, ok := acceptedCodes[run.Kind]; ok {
+			code = c
 		}
 		j.fail(id, vocab.SrcNetwork, code, "refused", answer, fmt.Sprintf("%s%s was accepted: %s%s", kindWords[run.Kind], how, answer, clockWords(run))).at(ref)
 		return
@@ -187,7 +199,21 @@ func (j *judge) controlFails(entry int) (why string, fault vocab.Code) {
 	return "", ""
 }
 
+// acceptedCodes are the kinds whose acceptance has a code of its own: what
+// each shows is another defect than a replay taken.
+var acceptedCodes = map[vocab.ReplayKind]vocab.Code{
+	vocab.ReplayExpired:     vocab.ExpiredReplayAccepted,
+	vocab.ReplayOtherToken:  vocab.OtherTokenAccepted,
+	vocab.ReplayDropField:   vocab.DroppedFieldAccepted,
+	vocab.ReplayOtherObject: vocab.OtherObjectAccepted,
+	vocab.ReplayOtherTarget: vocab.OtherTargetAccepted,
+}
+
 var kindWords = map[vocab.ReplayKind]string{
+	vocab.ReplayOtherToken:   "the request with another session's CSRF token",
+	vocab.ReplayDropField:    "the request with a guarded field left out",
+	vocab.ReplayOtherObject:  "the request with another object's id",
+	vocab.ReplayOtherTarget:  "the request sent to another target",
 	vocab.ReplayAgain:        "the same request again",
 	vocab.ReplayOtherSession: "the request from another session",
 	vocab.ReplayNoSession:    "the request with no session",

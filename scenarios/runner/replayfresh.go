@@ -102,6 +102,12 @@ func newValue(s string, n int) string {
 // name: a new confirmation for w. Nil when w has none, or none of its
 // fields came from them.
 func (p *replayer) freshen(ctx context.Context, w *record.Request, run *scenarios.ReplayRun) *freshWrite {
+	return p.freshenFor(ctx, w, run, nil)
+}
+
+// freshenFor is freshen with each prerequisite changed by swap first (a
+// confirmation fetched for another object).
+func (p *replayer) freshenFor(ctx context.Context, w *record.Request, run *scenarios.ReplayRun, swap func(*outgoing)) *freshWrite {
 	pre := p.r.prerequisites(w)
 	if len(pre) == 0 {
 		return nil
@@ -119,7 +125,11 @@ func (p *replayer) freshen(ctx context.Context, w *record.Request, run *scenario
 			run.Fault, run.Missing = fmt.Sprintf("the body of %s %s (request %d of the log), which the page sent to get this write's confirmation, is not in the record", q.Method, q.Path, q.Seq), true
 			return nil
 		}
-		sent := p.send(ctx, p.build(q), true)
+		pre := p.build(q)
+		if swap != nil {
+			swap(pre)
+		}
+		sent := p.send(ctx, pre, true)
 		run.Sent = append(run.Sent, sent)
 		if sent.Status == 0 {
 			run.Fault = fmt.Sprintf("the app did not answer %s %s, sent again for a fresh confirmation: %s", q.Method, q.Path, sent.Error)
@@ -223,7 +233,7 @@ func findString(v any, name string) (string, bool) {
 }
 
 // perform sends one kind of replay and reads the state after it.
-func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w *record.Request, fresh *freshWrite, run *scenarios.ReplayRun) {
+func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w *record.Request, fresh *freshWrite, pt part, run *scenarios.ReplayRun) {
 	req := p.build(*w)
 	if fresh != nil {
 		var changes []string
@@ -242,6 +252,10 @@ func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w 
 		return
 	}
 	switch run.Kind {
+	case vocab.ReplayOtherToken, vocab.ReplayDropField, vocab.ReplayOtherObject, vocab.ReplayOtherTarget:
+		if !p.tamper(ctx, run.Kind, entry, req, pt, run) {
+			return
+		}
 	case vocab.ReplayNoSession, vocab.ReplayNoCSRF:
 		if len(p.personNow()) == 0 && !hasHeader(req.headers, "Authorization") {
 			run.Skipped = "the person's request carries no session (no cookie, no Authorization header): the app does not tell the person from anyone, and this replay would be their own request"

@@ -119,6 +119,7 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 		entry scenarios.ReplayExpect
 		w     *record.Request
 		fresh *freshWrite // the write with a fresh confirmation, sent before Base
+		part  part        // what a tampering kind changes
 	}
 	var jobs []*job
 	for i, entry := range plan {
@@ -151,6 +152,7 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 	// takes one. All before the base state is read: what they change is
 	// not the replays'.
 	controlled := map[int]bool{}
+	freshNames := map[int]map[string]bool{}
 	for _, j := range jobs {
 		if j.run.Skipped != "" || j.run.Fault != "" || controlled[j.run.Entry] {
 			continue
@@ -159,6 +161,7 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 		control := scenarios.ReplayRun{Entry: j.run.Entry, Request: j.run.Request, Phase: j.run.Phase, Kind: vocab.ReplayControl, Of: j.run.Of}
 		fw := p.freshen(ctx, j.w, &control)
 		if fw != nil {
+			freshNames[j.run.Entry] = fw.fresh
 			req := p.build(*j.w)
 			var changes []string
 			req.body, changes = fw.varied(p.nextVariation())
@@ -169,9 +172,36 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 			p.records.Controls = append(p.records.Controls, control)
 		}
 	}
+	// A tampering kind is one replay per part it changes.
+	var expanded []*job
+	for _, j := range jobs {
+		if !j.run.Kind.Tampering() || j.run.Skipped != "" || j.run.Fault != "" {
+			expanded = append(expanded, j)
+			continue
+		}
+		parts, why := r.tamperParts(j.run.Kind, j.entry, j.w, freshNames[j.run.Entry])
+		if len(parts) == 0 {
+			j.run.Skipped = why
+			expanded = append(expanded, j)
+			continue
+		}
+		for _, pt := range parts {
+			c := *j
+			c.part, c.run.Part = pt, pt.name
+			expanded = append(expanded, &c)
+		}
+	}
+	jobs = expanded
 	for _, j := range jobs {
 		if j.run.Skipped == "" && j.run.Fault == "" && j.run.Kind != vocab.ReplayAgain {
 			j.fresh = p.freshen(ctx, j.w, &j.run)
+			if swapsObject(j.run.Kind) && j.run.Skipped == "" && j.run.Fault == "" {
+				if j.fresh == nil {
+					j.run.Skipped = "the write carries no confirmation the page fetched for it (no write between the person's click and it answered one): there is none to bind to its object, and none to fetch for another"
+					continue
+				}
+				p.controlOther(ctx, j.run.Kind, j.entry, j.w, &j.part, &j.run)
+			}
 		}
 	}
 	p.records.Base = p.state(ctx)
@@ -181,7 +211,7 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 	slices.SortStableFunc(jobs, func(a, b *job) int { return expiredLast(a.run.Kind, b.run.Kind) })
 	for _, j := range jobs {
 		if j.run.Skipped == "" && j.run.Fault == "" && ctx.Err() == nil {
-			p.perform(ctx, j.entry, j.w, j.fresh, &j.run)
+			p.perform(ctx, j.entry, j.w, j.fresh, j.part, &j.run)
 		}
 		p.records.Runs = append(p.records.Runs, j.run)
 	}

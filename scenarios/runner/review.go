@@ -71,7 +71,7 @@ const reviewJS = `((sel, named) => {
   for (const [name, value] of data) {
     const c = by.get(name)?.shift();
     const file = value instanceof File;
-    out.form.push({ name, value: file ? value.name : value, hidden: !shown(c), file });
+    out.form.push({ name, value: file ? value.name : value, hidden: !shown(c), file, required: !!c && !!c.required });
   }
   return out;
 })`

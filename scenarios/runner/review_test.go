@@ -50,8 +50,8 @@ func TestTheReviewIsWhatThePersonHadBeforeThem(t *testing.T) {
 	}
 	want := []scenarios.FormField{
 		{Name: "form_id", Value: "signup-v2", Hidden: true},
-		{Name: "name", Value: "Ann Example"},
-		{Name: "email", Value: "ann@example.org"},
+		{Name: "name", Value: "Ann Example", Required: true},
+		{Name: "email", Value: "ann@example.org", Required: true},
 		{Name: "plan", Value: "patron"},
 		{Name: "website", Value: "", Hidden: true},
 		{Name: "action", Value: "join"},

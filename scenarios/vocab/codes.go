@@ -60,6 +60,10 @@ const (
 	ExpiredReplayAccepted        Code = "expired_replay_accepted"
 	ReplaySecondEffect           Code = "replay_second_effect"
 	RaceLostUpdate               Code = "race_lost_update"
+	OtherTokenAccepted           Code = "other_token_accepted"
+	DroppedFieldAccepted         Code = "dropped_field_accepted"
+	OtherObjectAccepted          Code = "other_object_accepted"
+	OtherTargetAccepted          Code = "other_target_accepted"
 )
 
 // Codes is the table of every code.
@@ -109,6 +113,10 @@ var Codes = map[Code]CodeInfo{
 	ExpiredReplayAccepted:        {"a person's write, replayed with a fresh confirmation after the app's clock moved past the lifetime the scenario declares, was accepted: the confirmation lives too long", []Source{SrcNetwork}, true},
 	ReplaySecondEffect:           {"after a replay of a person's write the app's state changed: one confirmation had a second effect, whatever the server answered", []Source{SrcState}, true},
 	RaceLostUpdate:               {"of N copies of a person's write sent at once, more than one took effect: the server's check and its write are not one step", []Source{SrcNetwork, SrcState}, true},
+	OtherTokenAccepted:           {"the person's write, sent with their cookies and another session's CSRF token, was accepted: the token is checked as one the app issued, not as this session's", []Source{SrcNetwork}, true},
+	DroppedFieldAccepted:         {"the person's write with one of its guarded fields left out (its confirmation, its CSRF token, a precondition, an id, a field the form requires) was accepted: a check that runs only when its field is present checks nothing", []Source{SrcNetwork}, true},
+	OtherObjectAccepted:          {"the person's write with an id of its body swapped for another existing object's (read from the app's state) was accepted with the person's confirmation: the confirmation is not bound to the object", []Source{SrcNetwork}, true},
+	OtherTargetAccepted:          {"the person's write sent to another target of the same path (another existing object's id in place of the path's) was accepted with the person's confirmation: the confirmation is not bound to its target", []Source{SrcNetwork}, true},
 	RunInterrupted:               {"the run was interrupted (Ctrl-C, a signal, a spec's timeout) before it was over: the record stops there, and no check may fail", harnessSources, false},
 }
 

@@ -90,6 +90,10 @@ var linkOfCode = map[Code]Link{
 	ExpiredReplayAccepted: LinkServer,
 	ReplaySecondEffect:    LinkServer,
 	RaceLostUpdate:        LinkServer,
+	OtherTokenAccepted:    LinkServer,
+	DroppedFieldAccepted:  LinkServer,
+	OtherObjectAccepted:   LinkServer,
+	OtherTargetAccepted:   LinkServer,
 
 	AnswerOverclaims:     LinkAnswer,
 	AnswerIncomplete:     LinkAnswer,

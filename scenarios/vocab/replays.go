@@ -15,6 +15,12 @@ const (
 	ReplayOtherSession ReplayKind = "other_session"
 	ReplayRace         ReplayKind = "race"
 	ReplayExpired      ReplayKind = "expired"
+	// The tampering kinds (issue 44): the person's own request, one part
+	// of it changed as a parameter-tampering attacker changes it.
+	ReplayOtherToken  ReplayKind = "other_token"
+	ReplayDropField   ReplayKind = "drop_field"
+	ReplayOtherObject ReplayKind = "other_object"
+	ReplayOtherTarget ReplayKind = "other_target"
 )
 
 // ReplayControl is not an attack: the write a kind sends with a fresh
@@ -23,7 +29,17 @@ const (
 const ReplayControl ReplayKind = "control"
 
 // ReplayKinds lists every kind in the order a run performs them.
-var ReplayKinds = []ReplayKind{ReplayNoSession, ReplayNoCSRF, ReplayStale, ReplayAgain, ReplayOtherSession, ReplayRace, ReplayExpired}
+var ReplayKinds = []ReplayKind{ReplayNoSession, ReplayNoCSRF, ReplayOtherToken, ReplayStale, ReplayDropField, ReplayOtherObject, ReplayOtherTarget, ReplayAgain, ReplayOtherSession, ReplayRace, ReplayExpired}
+
+// Tampering tells whether k is one of the parameter-tampering kinds, each
+// of which may be sent once per part it changes (a field, an id).
+func (k ReplayKind) Tampering() bool {
+	switch k {
+	case ReplayOtherToken, ReplayDropField, ReplayOtherObject, ReplayOtherTarget:
+		return true
+	}
+	return false
+}
 
 // ReplayOutcome is what a replay's answer must be.
 type ReplayOutcome string

@@ -26,11 +26,17 @@ func Conf01Replayed(tb testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
 		vocab.ReplayNoSession: {401, "SESSION_REQUIRED"}, vocab.ReplayNoCSRF: {403, "CSRF_INVALID"},
 		vocab.ReplayStale: {403, "INTENT_NOT_FOUND"}, vocab.ReplayAgain: {403, "INTENT_USED"},
 		vocab.ReplayOtherSession: {403, "INTENT_WRONG_SESSION"}, vocab.ReplayExpired: {403, "INTENT_EXPIRED"},
+		vocab.ReplayOtherToken: {403, "CSRF_INVALID"}, vocab.ReplayDropField: {422, "INVALID_PARAMS"},
+		vocab.ReplayOtherObject: {403, "INTENT_WRONG_EVENT"}, vocab.ReplayOtherTarget: {403, "INTENT_WRONG_EVENT"},
 	}
+	// What each tampering kind changed (other_target as if the write's
+	// path held the event's id).
+	parts := map[vocab.ReplayKind]string{vocab.ReplayOtherToken: "X-CSRF-Token", vocab.ReplayDropField: "/intentId",
+		vocab.ReplayOtherObject: "/eventId", vocab.ReplayOtherTarget: "/path/2"}
 	runs := []scenarios.ReplayRun{}
 	after := base
 	for _, kind := range vocab.ReplayKinds {
-		run := scenarios.ReplayRun{Entry: 0, Request: "POST /api/registrations", Phase: vocab.PhaseHuman, Kind: kind, Of: 5}
+		run := scenarios.ReplayRun{Entry: 0, Request: "POST /api/registrations", Phase: vocab.PhaseHuman, Kind: kind, Of: 5, Part: parts[kind]}
 		switch kind {
 		case vocab.ReplayRace:
 			run.Fresh, after = true, raced
@@ -45,6 +51,14 @@ func Conf01Replayed(tb testing.TB) (scenarios.Scenario, *scenarios.Evidence) {
 		case vocab.ReplayExpired:
 			run.Fresh, run.Clock = true, "15m1s"
 			run.Sent = []scenarios.ReplaySend{refused[kind].Send()}
+		case vocab.ReplayOtherObject, vocab.ReplayOtherTarget:
+			// the same write to the other event with an intent for it,
+			// accepted (before the base read, as every prerequisite): only
+			// the binding of the person's intent can refuse the replay
+			control := ReplayAnswer{201, "REGISTERED"}.Send()
+			control.Prerequisite, control.Control = true, true
+			run.Fresh = true
+			run.Sent = []scenarios.ReplaySend{{Prerequisite: true, Method: "POST", Path: "/api/intents", Status: 201}, control, refused[kind].Send()}
 		default:
 			run.Fresh = kind != vocab.ReplayAgain
 			run.Sent = []scenarios.ReplaySend{refused[kind].Send()}
@@ -114,6 +128,18 @@ func replayCases() []Case {
 			again := ReplayRun(ev, vocab.ReplayAgain)
 			again.Sent[0] = ReplayAnswer{200, "ALREADY_REGISTERED"}.Send()
 			afterFrom(ev, vocab.ReplayAgain, Conf01State(7, 6, 2))
+		})},
+		{"a replay with another session's CSRF token accepted", fail, vocab.OtherTokenAccepted, conf01Replayed(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ReplayRun(ev, vocab.ReplayOtherToken).Sent[0] = ReplayAnswer{201, "REGISTERED"}.Send()
+		})},
+		{"a replay without its intent accepted", fail, vocab.DroppedFieldAccepted, conf01Replayed(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ReplayRun(ev, vocab.ReplayDropField).Sent[0] = ReplayAnswer{201, "REGISTERED"}.Send()
+		})},
+		{"a replay for another event accepted", fail, vocab.OtherObjectAccepted, conf01Replayed(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ReplayRun(ev, vocab.ReplayOtherObject).Sent[0] = ReplayAnswer{201, "REGISTERED"}.Send()
+		})},
+		{"a replay to another target accepted", fail, vocab.OtherTargetAccepted, conf01Replayed(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			ReplayRun(ev, vocab.ReplayOtherTarget).Sent[0] = ReplayAnswer{201, "REGISTERED"}.Send()
 		})},
 		{"two of five racing copies registered", fail, vocab.RaceLostUpdate, conf01Replayed(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
 			race := ReplayRun(ev, vocab.ReplayRace)
