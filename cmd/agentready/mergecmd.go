@@ -61,6 +61,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	fmt.Fprintln(stdout, results.CoverageOf(res.Rows).Line())
 	fmt.Fprintf(stdout, "evidence: %s\n", filepath.Join(res.Dir, "index.html"))
 	fmt.Fprintf(stdout, "merged %d shards into %s\n", res.Shards, res.Dir)
 	if res.Reports {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentready/agentready/internal/data/signin"
@@ -40,6 +41,7 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 1, "play each scenario k times, each on a fresh page (and a fresh app when one is started per scenario): bundles <id>.run-1 … <id>.run-k, and pass^k and pass@k for each")
 	junit := fs.String("junit", "", "also write the run as JUnit XML to this file (with --runs k: a testcase per scenario, pass^k and pass@k its properties)")
 	attackSpec := fs.String("attack", "", "plant this attack in every scenario that names none of its own: PATTERN[@PLACE[:TOOL]][,call=TOOL][,url=URL] (place page_text when none) or the attack: key's {pattern, in, tool, call, url}; each scenario's verdict then carries utility under attack and attack success")
+	minCoverage := fs.Float64("min-coverage", envFloat("AGENTREADY_MIN_COVERAGE"), "fail the run (exit 1) when a measure of its coverage of the agent surface (tools, writes, forms, looks, cancels; coverage.json) is below this percent (default $AGENTREADY_MIN_COVERAGE, else 0: none)")
 	agentF := addAgentFlags(fs)
 	signInFlags(fs, func(in signin.Options) { app.SignIn = in })
 	app.Settle = webmcp.DefaultSettle
@@ -63,6 +65,10 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "agentready run: unexpected arguments %v\n", fs.Args())
+		return 2
+	}
+	if *minCoverage < 0 || *minCoverage > 100 {
+		fmt.Fprintf(stderr, "agentready run: --min-coverage %g: give a percent from 0 to 100\n", *minCoverage)
 		return 2
 	}
 	if *runs < 1 {
@@ -162,7 +168,13 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "agentready run: the shard's record:", err)
 		}
 	}
-	failed, verified := closeRuns("run", runDir, o.RunID, rows, *runs, stdout, stderr)
+	failed, verified, cov := closeCovered("run", runDir, o.RunID, rows, *runs, stdout, stderr)
+	low := ""
+	if *minCoverage > 0 {
+		if low = cov.Below(*minCoverage); low != "" {
+			fmt.Fprintf(stdout, "coverage below the floor of %g%%: %s (what is not covered, and the scenario that came closest: %s)\n", *minCoverage, low, filepath.Join(runDir, results.CoverageFile))
+		}
+	}
 	if *junit != "" {
 		if err := results.WriteRunsJUnit(rows, *runs, *junit); err != nil {
 			fmt.Fprintln(stderr, "agentready run: --junit:", err)
@@ -172,10 +184,24 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "run: %d passed, %d failed\n", len(rows)-failed, failed)
-	if failed > 0 || !verified {
+	if failed > 0 || !verified || low != "" {
 		return 1
 	}
 	return 0
+}
+
+// envFloat is a number from the environment, 0 when unset; one that does
+// not parse is left to the flag's check (a negative stands in for it).
+func envFloat(name string) float64 {
+	v := os.Getenv(name)
+	if v == "" {
+		return 0
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return -1
+	}
+	return f
 }
 
 // signInOverridden says which scenarios' signin keys the command line's

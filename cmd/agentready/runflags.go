@@ -131,6 +131,12 @@ func closeRun(cmd, dir, runID string, rows []results.Row, stdout, stderr io.Writ
 // its verdicts across the runs, and for one under a planted attack its
 // utility and attack success, also on the run's page.
 func closeRuns(cmd, dir, runID string, rows []results.Row, k int, stdout, stderr io.Writer) (failed int, verified bool) {
+	failed, verified, _ = closeCovered(cmd, dir, runID, rows, k, stdout, stderr)
+	return failed, verified
+}
+
+// closeCovered is closeRuns answering the run's coverage too.
+func closeCovered(cmd, dir, runID string, rows []results.Row, k int, stdout, stderr io.Writer) (failed int, verified bool, cov results.Coverage) {
 	results.PrintTable(stdout, rows)
 	page := results.Page{RunID: runID, Rows: rows, Runs: k}
 	results.PrintRepeats(stdout, page.Repeats())
@@ -138,7 +144,12 @@ func closeRuns(cmd, dir, runID string, rows []results.Row, k int, stdout, stderr
 	if err := page.Write(dir); err != nil {
 		fmt.Fprintf(stderr, "agentready %s: the run's page: %v\n", cmd, err)
 	}
+	cov = page.Coverage()
+	if err := cov.Write(dir); err != nil {
+		fmt.Fprintf(stderr, "agentready %s: %s: %v\n", cmd, results.CoverageFile, err)
+	}
+	fmt.Fprintln(stdout, cov.Line())
 	verified = verify([]string{dir}, stdout, stderr) == 0
 	fmt.Fprintf(stdout, "evidence: %s\n", filepath.Join(dir, results.PageFile))
-	return len(results.NotAsMeant(rows)), verified
+	return len(results.NotAsMeant(rows)), verified, cov
 }

@@ -127,9 +127,15 @@ func SummarizeRun(report Report) {
 		return
 	}
 	fmt.Printf("\nscenarios: %s; run page %s\n", results.Totals(rows), filepath.Join(Run.Dir, results.PageFile))
-	if err := errors.Join(os.MkdirAll(Run.Dir, 0o755), results.Page{RunID: Run.ID, Rows: rows, Specs: &specs}.Write(Run.Dir)); err != nil {
+	page := results.Page{RunID: Run.ID, Rows: rows, Specs: &specs}
+	if err := errors.Join(os.MkdirAll(Run.Dir, 0o755), page.Write(Run.Dir)); err != nil {
 		fmt.Println("run index:", err)
 	}
+	cov := page.Coverage()
+	if err := cov.Write(Run.Dir); err != nil {
+		fmt.Println(results.CoverageFile+":", err)
+	}
+	fmt.Println(cov.Line())
 	writeShardRecord(rows)
 }
 

@@ -75,7 +75,7 @@ func (r *runner) tamperParts(kind vocab.ReplayKind, entry scenarios.ReplayExpect
 		var optional []string
 		for _, f := range fields {
 			switch {
-			case fresh[f.name] || required[f.name] || idName(f.name) ||
+			case fresh[f.name] || required[f.name] || record.IDName(f.name) ||
 				pickedField(entry.CSRF, csrfName, f.ptr, f.name) || pickedField(entry.Preconditions, preconditionName, f.ptr, f.name):
 				out = append(out, part{name: f.ptr})
 			default:
@@ -91,7 +91,7 @@ func (r *runner) tamperParts(kind vocab.ReplayKind, entry scenarios.ReplayExpect
 		var out []part
 		for _, f := range fields {
 			s, ok := f.value.(string)
-			if !ok || !idName(f.name) || fresh[f.name] || preconditionName(f.name) || csrfName(f.name) {
+			if !ok || !record.IDName(f.name) || fresh[f.name] || preconditionName(f.name) || csrfName(f.name) {
 				continue
 			}
 			if others := othersOfKind(docs, f.name, s); len(others) > 0 {
@@ -136,13 +136,6 @@ func notDropped(optional []string) string {
 func pathOnly(p string) string {
 	path, _, _ := strings.Cut(p, "?")
 	return path
-}
-
-// idName tells whether a field's name says it holds an id: id, fooId,
-// foo_id, foo-id, fooID.
-func idName(name string) bool {
-	l := strings.ToLower(name)
-	return l == "id" || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID") || strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "-id")
 }
 
 func pickedHeader(names *scenarios.ReplayNames, byName func(string) bool, h string) bool {
@@ -256,7 +249,7 @@ func othersOfKind(docs []any, key, v string) []string {
 				}
 			}
 			for k, e := range x {
-				if s, ok := e.(string); ok && s == v && idName(k) && (key == "" || k == key || k == "id") {
+				if s, ok := e.(string); ok && s == v && record.IDName(k) && (key == "" || k == key || k == "id") {
 					keys[k] = true
 				}
 				find(e)

@@ -72,6 +72,17 @@ details ul { margin: .3rem 0; padding-left: 1.1rem; } summary { cursor: pointer;
 {{if $.Specs}}<td class="{{if and .Spec (ne .Spec "passed")}}FAIL{{end}}">{{.Spec}}</td>{{end}}
 <td><a href="{{.Folder}}/index.html">evidence</a>{{with .Diagnosis}}<div class="departs"><strong>departs at: <code>{{.Link}}</code></strong> — {{show .Summary}}<br><span class="open">open: {{show .Open}}</span></div>{{end}}{{if .Failed}}<details{{if .NotAsMeant}} open{{end}}><summary>{{len .Failed}} check(s) did not pass</summary><ul>{{range .Failed}}<li><code>{{.Code}}</code> {{show .ID}}: {{show .Message}}</li>{{end}}</ul></details>{{end}}{{if .Error}}<br><small>no bundle: {{show .Error}}</small>{{end}}</td></tr>
 {{end}}</table>
+{{with .Coverage}}{{if .Items}}<h2 id="coverage">Coverage of the agent surface</h2>
+<p>What the run's scenarios exercised, as the union of every run (<code>coverage.json</code>): each tool called with a valid and an invalid input, each write of the person's replayed by each kind of the replay catalogue, each form submitted as prepared and changed first, each look at text the server derives tied to a state read, each cancel landed while its call ran.</p>
+<table>
+<tr><th>measure</th><th>covered</th></tr>
+{{range .Measures}}<tr><td>{{.Measure}}</td><td class="{{if lt .Covered .Total}}INCONCLUSIVE{{else}}PASS{{end}}"><strong>{{.Covered}} of {{.Total}}</strong></td></tr>
+{{end}}</table>
+{{with .Uncovered}}<details><summary>{{len .}} not covered, each with the scenario that came closest</summary>
+<table>
+<tr><th>measure</th><th>what</th><th>how</th><th>closest</th><th>why not</th></tr>
+{{range .}}<tr><td>{{.Measure}}</td><td><code>{{show .Subject}}</code></td><td>{{.Aspect}}</td><td>{{.Closest}}</td><td><small>{{show .Why}}</small></td></tr>
+{{end}}</table></details>{{end}}{{end}}{{end}}
 </body></html>
 `))
 
@@ -119,6 +130,9 @@ func (p Page) Sorted() []pageRow {
 	}
 	return out
 }
+
+// Coverage is the run's coverage of the agent surface.
+func (p Page) Coverage() Coverage { return CoverageOf(p.Rows) }
 
 // Write writes the run's page into dir.
 func (p Page) Write(dir string) error {

@@ -55,6 +55,9 @@ type Row struct {
 	// attack success), read from the verdict by judge.UnderAttackOf; nil
 	// when the scenario planted nothing.
 	Attack *judge.UnderAttack `json:"attack,omitempty"`
+	// Surface is the agent surface the run exercised and left
+	// (judge.Surface): what the run's coverage is the union of.
+	Surface []judge.SurfaceItem `json:"surface,omitempty"`
 }
 
 // Check is a check that did not pass, as the reports list it.
@@ -97,6 +100,7 @@ func Of(dir string, sc scenarios.Scenario, b bundle.Bundle, took time.Duration) 
 			}
 		}
 		r.Final, r.Faults = ev.Final != nil, scenarios.FaultTexts(ev.Faults)
+		r.Surface = judge.Surface(sc, ev)
 	}
 	return r
 }

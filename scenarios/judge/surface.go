@@ -1,0 +1,424 @@
+package judge
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/vocab"
+)
+
+// The agent surface a run exercised (issue 44): per tool, per write the
+// person made, per form they submitted, per look at text the server
+// derives, per tool with a cancel path, each way it can be exercised and
+// whether this run did. A pure function of the scenario and its evidence,
+// like the verdict, but no part of it: coverage says what was left
+// unexercised, never whether what was exercised held. The run's coverage
+// (internal/reporters/results) is the union of its scenarios' surfaces.
+// docs/decisions/2026-12-06-coverage-of-the-agent-surface.md says why each
+// measure is read so.
+
+// Measure is one kind of thing on the agent surface.
+type Measure string
+
+// The measures, in the order reports show them.
+const (
+	MeasureTools   Measure = "tools"
+	MeasureWrites  Measure = "writes"
+	MeasureForms   Measure = "forms"
+	MeasureLooks   Measure = "looks"
+	MeasureCancels Measure = "cancels"
+)
+
+// Measures lists every measure in report order.
+var Measures = []Measure{MeasureTools, MeasureWrites, MeasureForms, MeasureLooks, MeasureCancels}
+
+// The ways each thing can be exercised.
+const (
+	AspectValidInput   = "called with a valid input"
+	AspectInvalidInput = "called with an invalid input"
+	AspectAsPrepared   = "submitted as prepared"
+	AspectChanged      = "changed before the submit"
+	AspectTied         = "tied to a state read"
+	AspectCancelled    = "cancelled while it ran"
+)
+
+// SurfaceItem is one thing of the agent surface and one way to exercise
+// it: covered by this run, or not and why.
+type SurfaceItem struct {
+	Measure Measure `json:"measure"`
+	// Subject names the thing: "/events/{id}/register · prepare_tip",
+	// "POST /api/registrations", "/tip · form of #send-tip", "human ·
+	// #seats-left", "add_task".
+	Subject string `json:"subject"`
+	// Aspect is the way (a replay kind for a write).
+	Aspect  string `json:"aspect"`
+	Covered bool   `json:"covered"`
+	// Why says what the run did instead, when it did not cover it.
+	Why string `json:"why,omitempty"`
+}
+
+// Surface lists the agent surface sc's run touched, in a stable order.
+func Surface(sc scenarios.Scenario, ev *scenarios.Evidence) []SurfaceItem {
+	if ev == nil {
+		return nil
+	}
+	j := &judge{sc: sc, ev: ev}
+	var out []SurfaceItem
+	out = append(out, j.toolSurface()...)
+	out = append(out, j.writeSurface()...)
+	out = append(out, j.formSurface()...)
+	out = append(out, j.lookSurface()...)
+	out = append(out, j.cancelSurface()...)
+	return out
+}
+
+func page(start string) string {
+	p, _, _ := strings.Cut(start, "?")
+	return p
+}
+
+// toolSurface: each tool the start page offered, called with an input its
+// schema accepts and with one it refuses (a tool without a schema takes
+// any input: only the first).
+func (j *judge) toolSurface() []SurfaceItem {
+	var out []SurfaceItem
+	for _, t := range j.ev.Catalog {
+		subject := page(j.sc.Start) + " · " + t.Name
+		if t.Frame != "" {
+			subject += " (in " + t.Frame + ")"
+		}
+		valid := SurfaceItem{Measure: MeasureTools, Subject: subject, Aspect: AspectValidInput, Why: "no call of it"}
+		invalid := SurfaceItem{Measure: MeasureTools, Subject: subject, Aspect: AspectInvalidInput, Why: "no call of it with an input its schema refuses"}
+		schema, err := compileSchema(t.InputSchema)
+		for _, c := range j.ev.Calls {
+			if c.Call.Tool != t.Name || (c.Call.Frame != "") != (t.Frame != "") {
+				continue
+			}
+			switch {
+			case len(t.InputSchema) == 0 || err != nil:
+				valid.Covered, valid.Why = true, ""
+			case schema.Validate(record.Normalize(nonNilMap(c.Call.Input))) == nil:
+				valid.Covered, valid.Why = true, ""
+			default:
+				invalid.Covered, invalid.Why = true, ""
+			}
+		}
+		out = append(out, valid)
+		if len(t.InputSchema) > 0 && err == nil {
+			out = append(out, invalid)
+		}
+	}
+	return out
+}
+
+// writeSurface: each write the person's phase sent to the app, by its
+// request line (the scenario's pattern for it, when one names it), and
+// each replay kind: performed, or why not.
+func (j *judge) writeSurface() []SurfaceItem {
+	from, to, ok := j.ev.Window(vocab.PhaseHuman)
+	if !ok || j.ev.Requests == nil {
+		return nil
+	}
+	var out []SurfaceItem
+	seen := map[string]bool{}
+	for i := from.Requests; i < min(to.Requests, len(j.ev.Requests)); i++ {
+		q := j.ev.Requests[i]
+		if !q.Counted() || !record.IsWrite(q.Method) || !j.sc.OfApp(j.ev.Env.BaseURL, q.URL) {
+			continue
+		}
+		line := j.lineOf(q)
+		if seen[line] {
+			continue
+		}
+		seen[line] = true
+		for _, kind := range vocab.ReplayKinds {
+			out = append(out, j.replayItem(line, i, kind))
+		}
+	}
+	return out
+}
+
+// lineOf is the request line a scenario names q by (a guarded write, a
+// replay entry, a request expectation), else q's own method and path.
+func (j *judge) lineOf(q record.Request) string {
+	var lines []scenarios.RequestLine
+	lines = append(lines, j.sc.Expect.Guarded...)
+	for _, r := range j.sc.Expect.Replays {
+		lines = append(lines, r.Request)
+	}
+	for _, r := range j.sc.Expect.Requests {
+		lines = append(lines, scenarios.RequestLine(r.Method+" "+r.Path))
+	}
+	for _, l := range lines {
+		if m, p, ok := l.Split(); ok && record.MatchRequest(q.Method, q.Path, m, p) {
+			return m + " " + p
+		}
+	}
+	return q.Method + " " + j.template(pathOf(q.Path))
+}
+
+// template is a path with each segment that names one object written *
+// (the request lines' pattern), so that the writes to two tasks are one
+// write: a segment with a digit in it, or one the run's state reads show
+// under a key named like an id.
+func (j *judge) template(path string) string {
+	ids := map[string]bool{}
+	for _, s := range j.ev.States {
+		if s == nil {
+			continue
+		}
+		for _, doc := range s.Docs {
+			var v any
+			if json.Unmarshal(doc, &v) == nil {
+				collectIDs(v, ids)
+			}
+		}
+	}
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		if seg != "" && (strings.ContainsAny(seg, "0123456789") || ids[seg]) {
+			segs[i] = "*"
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// collectIDs gathers the string values under keys named like an id (id,
+// eventId, event_id) and the keys of objects keyed by such values.
+func collectIDs(v any, into map[string]bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if s, ok := e.(string); ok && record.IDName(k) {
+				into[s] = true
+			}
+			collectIDs(e, into)
+		}
+	case []any:
+		for _, e := range v {
+			collectIDs(e, into)
+		}
+	}
+}
+
+func pathOf(p string) string {
+	path, _, _ := strings.Cut(p, "?")
+	return path
+}
+
+func (j *judge) replayItem(line string, of int, kind vocab.ReplayKind) SurfaceItem {
+	it := SurfaceItem{Measure: MeasureWrites, Subject: line, Aspect: string(kind)}
+	rp := j.ev.Replays
+	switch {
+	case rp == nil:
+		it.Why = "not replayed: name it in expect.guarded (or expect.replays) for the replay catalogue"
+		return it
+	case rp.Off != "":
+		it.Why = "replays were off: " + rp.Off
+		return it
+	}
+	var why []string
+	for _, r := range rp.Runs {
+		if r.Kind != kind || r.Of != of {
+			continue
+		}
+		switch {
+		case r.Skipped != "":
+			why = append(why, r.Skipped)
+		case r.Fault != "":
+			why = append(why, "not performed: "+r.Fault)
+		case slices.ContainsFunc(r.Sent, func(s scenarios.ReplaySend) bool { return !s.Prerequisite }):
+			it.Covered = true
+		}
+	}
+	switch {
+	case it.Covered:
+	case len(why) > 0:
+		it.Why = strings.Join(slices.Compact(why), "; ")
+	default:
+		it.Why = "not replayed: name it in expect.guarded (or expect.replays) for the replay catalogue"
+	}
+	return it
+}
+
+// formSurface: each form the person submitted, as the agent prepared it
+// and changed first (a fill step since the phase's start or the last
+// click).
+func (j *judge) formSurface() []SurfaceItem {
+	var out []SurfaceItem
+	seen := map[string]int{}
+	for _, rv := range j.ev.Reviews {
+		if rv.Phase != vocab.PhaseHuman || rv.Form == nil {
+			continue
+		}
+		subject := page(j.sc.Start) + " · form of " + rv.Click
+		k, ok := seen[subject]
+		if !ok {
+			k = len(out)
+			seen[subject] = k
+			out = append(out,
+				SurfaceItem{Measure: MeasureForms, Subject: subject, Aspect: AspectAsPrepared, Why: "every submit followed a change"},
+				SurfaceItem{Measure: MeasureForms, Subject: subject, Aspect: AspectChanged, Why: "no fill step changed it before the click"})
+		}
+		if j.changedBefore(rv.Index) {
+			out[k+1].Covered, out[k+1].Why = true, ""
+		} else {
+			out[k].Covered, out[k].Why = true, ""
+		}
+	}
+	return out
+}
+
+// changedBefore tells whether a human fill step came between the phase's
+// start (or the click before) and the click at step i.
+func (j *judge) changedBefore(i int) bool {
+	for k := min(i, len(j.sc.Human)) - 1; k >= 0; k-- {
+		st := j.sc.Human[k]
+		if st.Click != "" {
+			return false
+		}
+		if len(st.Fill) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// lookSurface: each look at an element whose text the scenario reads and
+// whose recorded text shows a value of the phase's state reads (text the
+// server derives), tied to a state read (text_contains_state) or not.
+func (j *judge) lookSurface() []SurfaceItem {
+	var out []SurfaceItem
+	for _, ph := range slices.Sorted(maps.Keys(j.sc.Expect.UI)) {
+		state := j.ev.States[ph]
+		if state == nil {
+			continue
+		}
+		values := stateValues(state)
+		for _, u := range j.sc.Expect.UI[ph] {
+			if u.TextContains == "" && u.Text == nil && u.TextContainsState == "" {
+				continue
+			}
+			el, ok := recordedElement(j.ev.UI[ph], u)
+			if !ok {
+				continue
+			}
+			shown := stateShown(el.Text, values)
+			if shown == "" && u.TextContainsState == "" {
+				continue
+			}
+			it := SurfaceItem{Measure: MeasureLooks, Subject: string(ph) + " · " + u.Selector, Aspect: AspectTied, Covered: u.TextContainsState != ""}
+			if !it.Covered {
+				it.Why = fmt.Sprintf("its text shows %q, a value of the state read after the %s phase, and no text_contains_state ties it to one", shown, ph)
+			}
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func recordedElement(els []record.Element, u scenarios.UI) (record.Element, bool) {
+	for _, e := range els {
+		if e.Selector == u.Selector && e.Present {
+			return e, true
+		}
+	}
+	return record.Element{}, false
+}
+
+// stateValue is a leaf of a state read, as text.
+type stateValue struct {
+	text   string
+	number bool
+}
+
+// stateValues are the string (of three letters or more) and number
+// leaves of a state read, in a stable order.
+func stateValues(s *record.Snapshot) []stateValue {
+	set := map[stateValue]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, e := range v {
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case string:
+			if t := strings.TrimSpace(v); len([]rune(t)) >= 3 {
+				set[stateValue{t, false}] = true
+			}
+		case float64:
+			set[stateValue{strconv.FormatFloat(v, 'f', -1, 64), true}] = true
+		}
+	}
+	for _, doc := range s.Docs {
+		var v any
+		if json.Unmarshal(doc, &v) == nil {
+			walk(v)
+		}
+	}
+	return slices.SortedFunc(maps.Keys(set), func(a, b stateValue) int {
+		return cmp.Or(strings.Compare(a.text, b.text), cmp.Compare(boolRank(a.number), boolRank(b.number)))
+	})
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// stateShown is the first state value text shows as that value
+// (showsValue: the rule the ui checks use), or "".
+func stateShown(text string, values []stateValue) string {
+	for _, v := range values {
+		if showsValue(text, v.text, v.number) {
+			return v.text
+		}
+	}
+	return ""
+}
+
+// cancelSurface: each tool an agent call cancels (cancel_after), and
+// whether the cancel landed while it ran (the call's status canceled)
+// rather than after its answer.
+func (j *judge) cancelSurface() []SurfaceItem {
+	var out []SurfaceItem
+	seen := map[string]int{}
+	for _, c := range j.ev.Calls {
+		if c.Call.CancelAfter == nil {
+			continue
+		}
+		k, ok := seen[c.Call.Tool]
+		if !ok {
+			k = len(out)
+			seen[c.Call.Tool] = k
+			out = append(out, SurfaceItem{Measure: MeasureCancels, Subject: c.Call.Tool, Aspect: AspectCancelled})
+		}
+		if c.Result.Status == vocab.Canceled {
+			out[k].Covered, out[k].Why = true, ""
+		} else if !out[k].Covered {
+			out[k].Why = fmt.Sprintf("the call %s (after %s) before its cancel landed: the cancel raced the answer", endedWords(c.Result.Status), c.Result.Duration)
+		}
+	}
+	return out
+}
+
+func endedWords(s vocab.Status) string {
+	if s == "" {
+		return "was not answered"
+	}
+	return "ended " + string(s)
+}

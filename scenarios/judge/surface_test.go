@@ -1,0 +1,105 @@
+package judge
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge/judgetest"
+	"github.com/agentready/agentready/scenarios/vocab"
+)
+
+// conf01Reviewed is Conf01Replayed with the review of the person's click
+// on Submit, the form as the agent prepared it.
+func conf01Reviewed(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
+	sc, ev := judgetest.Conf01Replayed(t)
+	ev.Reviews = []scenarios.Review{{Phase: vocab.PhaseHuman, Index: 0, Click: "#submit-registration", Requests: ev.Marks[vocab.PhaseHuman].Requests,
+		Form: []scenarios.FormField{{Name: "attendeeName", Value: judgetest.Name, Required: true}, {Name: "email", Value: "reader@example.com", Required: true}}}}
+	return sc, ev
+}
+
+func item(items []SurfaceItem, m Measure, subject, aspect string) (SurfaceItem, bool) {
+	for _, it := range items {
+		if it.Measure == m && strings.Contains(it.Subject, subject) && it.Aspect == aspect {
+			return it, true
+		}
+	}
+	return SurfaceItem{}, false
+}
+
+// CONF-01 attempt 3 with its replays: every kind of the person's write
+// covered; the tool called with a valid input only; the form submitted as
+// prepared only; the seats tied to the state read.
+func TestTheSurfaceOfARecordedRun(t *testing.T) {
+	sc, ev := conf01Reviewed(t)
+	items := Surface(sc, ev)
+	for _, kind := range vocab.ReplayKinds {
+		if it, ok := item(items, MeasureWrites, "POST /api/registrations", string(kind)); !ok || !it.Covered {
+			t.Errorf("write, %s: %+v (found %v)", kind, it, ok)
+		}
+	}
+	for _, want := range []struct {
+		m               Measure
+		subject, aspect string
+		covered         bool
+	}{
+		{MeasureTools, "prepare_event_registration", AspectValidInput, true},
+		{MeasureTools, "prepare_event_registration", AspectInvalidInput, false},
+		{MeasureForms, "form of #submit-registration", AspectAsPrepared, true},
+		{MeasureForms, "form of #submit-registration", AspectChanged, false},
+		{MeasureLooks, "human · #seats-left", AspectTied, true},
+	} {
+		it, ok := item(items, want.m, want.subject, want.aspect)
+		if !ok || it.Covered != want.covered || (!it.Covered && it.Why == "") {
+			t.Errorf("%s %s %s: %+v (found %v), want covered %v", want.m, want.subject, want.aspect, it, ok, want.covered)
+		}
+	}
+}
+
+// Known bad: each gap a run leaves is named, never covered.
+func TestWhatARunLeavesIsNotCovered(t *testing.T) {
+	sc, ev := conf01Reviewed(t)
+	ev.Replays = &scenarios.Replays{Off: "agentready run --replays off"}
+	if it, _ := item(Surface(sc, ev), MeasureWrites, "POST /api/registrations", string(vocab.ReplayNoSession)); it.Covered || !strings.Contains(it.Why, "replays were off") {
+		t.Errorf("replays off: %+v", it)
+	}
+	ev.Replays = nil
+	if it, _ := item(Surface(sc, ev), MeasureWrites, "POST /api/registrations", string(vocab.ReplayRace)); it.Covered || !strings.Contains(it.Why, "expect.guarded") {
+		t.Errorf("no replays: %+v", it)
+	}
+	sc, ev = conf01Reviewed(t)
+	judgetest.ReplayRun(ev, vocab.ReplayExpired).Skipped = "the app serves no clock endpoint"
+	if it, _ := item(Surface(sc, ev), MeasureWrites, "POST /api/registrations", string(vocab.ReplayExpired)); it.Covered || !strings.Contains(it.Why, "no clock") {
+		t.Errorf("a skipped kind: %+v", it)
+	}
+	for i, u := range sc.Expect.UI[vocab.PhaseHuman] {
+		if u.Selector == "#seats-left" {
+			sc.Expect.UI[vocab.PhaseHuman][i].TextContainsState = ""
+		}
+	}
+	if it, ok := item(Surface(sc, ev), MeasureLooks, "human · #seats-left", AspectTied); !ok || it.Covered || !strings.Contains(it.Why, "text_contains_state") {
+		t.Errorf("a look not tied: %+v (found %v)", it, ok)
+	}
+	sc.Human = append([]scenarios.Step{{Fill: map[string]string{"#email": "other@example.com"}}}, sc.Human...)
+	ev.Reviews[0].Index++
+	if it, _ := item(Surface(sc, ev), MeasureForms, "form of #submit-registration", AspectChanged); !it.Covered {
+		t.Errorf("a form changed first: %+v", it)
+	}
+}
+
+// A write the scenario names by no pattern is named by its template: the
+// segments that name an object (a digit, an id of the state) as *.
+func TestAWriteIsNamedByItsTemplate(t *testing.T) {
+	sc, ev := conf01Reviewed(t)
+	j := &judge{sc: sc, ev: ev}
+	for path, want := range map[string]string{
+		"/api/tasks/task-0008":              "/api/tasks/*",
+		"/api/events/evt-webmcp-intro/tips": "/api/events/*/tips",
+		"/api/registrations":                "/api/registrations",
+		"/api/events/evt-not-in-state/tips": "/api/events/evt-not-in-state/tips",
+	} {
+		if got := j.template(path); got != want {
+			t.Errorf("%s: %s, want %s", path, got, want)
+		}
+	}
+}
