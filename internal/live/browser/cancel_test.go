@@ -98,3 +98,78 @@ func TestACallCanceledInFlightIsCanceledAndTheToolCanTell(t *testing.T) {
 		cancel()
 	}
 }
+
+// fastPage registers a tool that writes and answers at once, and one that
+// answers with no request at all.
+const fastPage = `<!doctype html><title>fast</title><script>
+document.modelContext.registerTool({
+  name: "quick_add", description: "Add now.", inputSchema: {type: "object", properties: {}},
+  async execute() { await fetch("/write", {method: "POST", body: "x"}); return "written"; },
+});
+document.modelContext.registerTool({
+  name: "echo", description: "Answer now.", inputSchema: {type: "object", properties: {}},
+  async execute() { return "echoed"; },
+});
+</script>`
+
+// A tool that writes and answers within milliseconds still sees its cancel
+// (issue 44 item 4): its answer is held until the cancel has landed, so the
+// call is canceled every run, while the app has the write. Known bad: a
+// tool that answers without a request has nothing to hold, and answers
+// first (completed), as the coverage then says.
+func TestACancelLandsWhileAFastCallRuns(t *testing.T) {
+	b := launched(t)
+	var writes atomic.Int32
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			writes.Add(1)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		fmt.Fprint(w, fastPage)
+	}))
+	defer app.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	tab, err := b.NewTab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	clock, err := tab.StartClock(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Navigate(ctx, app.URL); err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Tools.WaitTool(ctx, "echo", true); err != nil {
+		t.Fatal(err)
+	}
+	advance := func(ctx context.Context, d time.Duration) error { _, err := clock.Advance(ctx, d); return err }
+	for _, after := range []time.Duration{200 * time.Millisecond, 0, 50 * time.Millisecond} {
+		res, err := tab.Tools.InvokeCanceling(ctx, "quick_add", "", nil, vocab.PageAPI, after, advance)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != vocab.Canceled {
+			t.Errorf("after %s: a fast write answered %s (%s); want canceled", after, res.Status, res.ErrorText)
+		}
+	}
+	// With 200 ms to go, the write reached the app before the cancel: it
+	// was its answer that was held.
+	writes.Store(0)
+	if res, err := tab.Tools.InvokeCanceling(ctx, "quick_add", "", nil, vocab.CDP, 200*time.Millisecond, advance); err != nil || res.Status != vocab.Canceled || writes.Load() != 1 {
+		t.Errorf("through CDP: %s %v with %d write(s) at its end; want canceled, written once", res.Status, err, writes.Load())
+	}
+	res, err := tab.Tools.InvokeCanceling(ctx, "echo", "", nil, vocab.PageAPI, 200*time.Millisecond, advance)
+	if err != nil || res.Status != vocab.Completed {
+		t.Errorf("a call with nothing to hold: %s %v, want completed", res.Status, err)
+	}
+	// The page is itself again: its answers are no longer held.
+	in, stop := tab.Bind(ctx)
+	defer stop()
+	if ok, err := chromedp.Run(in, chromedp.Evaluate[bool](`fetch("/write", {method: "POST"}).then(r => r.ok)`, chromedp.EvalAwaitPromise)); err != nil || !ok {
+		t.Errorf("a request after the call: %v %v", ok, err)
+	}
+}
