@@ -43,7 +43,7 @@ func withFolderSignIn(sc Scenario, folder *SignIn) Scenario {
 const DefaultDir = "scenarios/cases"
 
 // LoadDir reads every scenario file (*.yaml, *.yml) in dir and the folders
-// below it, sorted by ID. A file that does not load, and an ID used twice,
+// below it, with the scenarios each one's vary: makes, sorted by ID. A file that does not load, and an ID used twice,
 // are errors that name the file; the scenarios that did load are answered
 // too, but a caller must not run a folder with errors as if it were whole.
 func LoadDir(dir string) ([]Scenario, error) {
@@ -84,6 +84,14 @@ func LoadDir(dir string) ([]Scenario, error) {
 		}
 		seen[sc.ID] = p
 		out = append(out, sc)
+		for _, v := range sc.Varied() {
+			if first, dup := seen[v.ID]; dup {
+				errs = append(errs, &FileError{Path: p, Labels: sc.Labels(), Err: fmt.Errorf("%s: vary makes the id %q, which %s uses already", p, v.ID, first)})
+				continue
+			}
+			seen[v.ID] = p
+			out = append(out, v)
+		}
 	}
 	slices.SortFunc(out, func(a, b Scenario) int { return strings.Compare(a.ID, b.ID) })
 	return out, errors.Join(errs...)

@@ -97,6 +97,11 @@ type Scenario struct {
 	Human []Step `yaml:"human,omitempty" json:"human,omitempty" examples:"[[{click: '#place-order'}, {wait_request: POST /api/orders}]]"`
 	// What must be true, per source of evidence.
 	Expect Expect `yaml:"expect" json:"expect" examples:"[{requests: [{request: POST /api/orders, phase: human, count: 1}]}]"`
+	// Replay the person's steps with each typed value (fill) varied the
+	// ways servers normalise them: a scenario <id>.vary-<way> for each,
+	// judged on what the person's click sent against what they had before
+	// them (expect.submitted) and on the agent's calls, nothing else.
+	Vary []vocab.Variation `yaml:"vary,omitempty" json:"vary,omitempty" jsonschema:"enum=case,enum=space,enum=unicode" examples:"[[case, space, unicode]]"`
 	// For known-answer cases: the verdict the judge must reach.
 	Known *Known `yaml:"known,omitempty" json:"known,omitempty" examples:"[{outcome: FAIL, codes: [answer_overclaims], departs: answer}]"`
 	// The file the scenario was read from: written by the bundle

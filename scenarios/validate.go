@@ -60,6 +60,7 @@ func (sc Scenario) validate(p *problems) {
 	sc.validateDialogue(p)
 	checkEmbedder(sc.Expect.Embedder, p)
 	sc.validatePopups(p)
+	sc.validateVary(p)
 }
 
 func (p *problems) steps(key keyPath, steps []Step) {

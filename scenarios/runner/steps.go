@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/internal/data/record"
@@ -206,7 +208,7 @@ func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool, 
 			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](selectFocused)); err != nil {
 				return err
 			}
-			if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(sel), s.Fill[sel])); err != nil {
+			if err := typeValue(ctx, sel, s.Fill[sel]); err != nil {
 				return err
 			}
 		}
@@ -247,4 +249,17 @@ func cmpOr[S ~[]E, E any](v, empty S) S {
 		return empty
 	}
 	return v
+}
+
+// typeValue types value into the focused control at sel as a person's
+// keyboard does. A combining mark (the accent of a decomposed é) is no
+// key: chromedp.SendKeys dropped it, measured, and the page got "cafe" for
+// "café" written in two code points. A value holding one is inserted as
+// an input method inserts text (Input.insertText), every code point kept.
+func typeValue(ctx context.Context, sel, value string) error {
+	if !strings.ContainsFunc(value, func(r rune) bool { return unicode.Is(unicode.Mn, r) }) {
+		return chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(sel), value))
+	}
+	_, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: value})
+	return err
 }

@@ -152,3 +152,17 @@ const (
 	SettleNavigate SettleAfter = "navigate" // a navigate step
 	SettleCall     SettleAfter = "call"     // the wait before a call, whatever came before
 )
+
+// Variation is one way the person's typed values are varied as servers
+// normalise them (a scenario's vary:).
+type Variation string
+
+// The variations.
+const (
+	VaryCase    Variation = "case"    // each letter's case swapped
+	VarySpace   Variation = "space"   // a space before and after
+	VaryUnicode Variation = "unicode" // decomposed (NFD): é as e and a combining accent
+)
+
+// Variations lists every variation in the order their scenarios are named.
+var Variations = []Variation{VaryCase, VarySpace, VaryUnicode}

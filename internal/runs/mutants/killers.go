@@ -82,6 +82,8 @@ func Killers() []Killer {
 		ScenarioKiller("EDIT-01", "drafts"),
 		ScenarioKiller("EDIT-02", "drafts"),
 		ScenarioKiller("EDIT-02.corrected", "drafts"),
+		ScenarioKiller("EDIT-02.corrected.vary-space", "drafts"),
+		ScenarioKiller("EDIT-02.corrected.vary-unicode", "drafts"),
 		ScenarioKiller("EDIT-03", "drafts"),
 		ScenarioKiller("TIP-01", "tips"), // by its default replays alone
 		RuleKiller("rule.intent-reused", intentReused),
