@@ -275,6 +275,11 @@ type ReplayRun struct {
 	Clock string `json:"clock,omitempty"`
 	// Skipped says why this kind does not apply (never a pass).
 	Skipped string `json:"skipped,omitempty"`
+	// Inapplicable says the write has nothing this kind changes (no
+	// session, no precondition, no id, a method no other origin's page
+	// can send): a skip that leaves nothing unexercised, which the
+	// coverage does not count. Other skips are gaps.
+	Inapplicable bool `json:"inapplicable,omitempty"`
 	// Fault says why the harness could not perform it (INCONCLUSIVE).
 	Fault string `json:"fault,omitempty"`
 	// Missing says the fault is a gap in the record (no network log, a

@@ -53,7 +53,12 @@ func (sc Scenario) Varied() []Scenario {
 		if v.Family == "" {
 			v.Family = sc.ID
 		}
+		// Meant to PASS as the base is (vary is refused on a known-bad):
+		// the person's own value, varied, must be sent as reviewed.
 		v.Vary, v.Known = nil, nil
+		if sc.Known != nil {
+			v.Known = &Known{Outcome: vocab.Pass}
+		}
 		v.Human = varySteps(way, sc.Human)
 		v.Expect = Expect{Submitted: sc.Expect.Submitted, Calls: sc.Expect.Calls, Case: sc.Expect.Case}
 		out = append(out, v)
@@ -91,6 +96,9 @@ func (sc Scenario) validateVary(p *problems) {
 		return
 	case len(sc.Expect.Submitted) == 0:
 		p.bad(pathOf("vary"), "a varied scenario is judged on expect.submitted (what the click sent against what the person saw), and this one has none: add it, or drop vary")
+	}
+	if sc.Known != nil && sc.Known.Outcome != vocab.Pass {
+		p.bad(pathOf("vary"), "a varied scenario is meant to PASS (the person's own value, varied, is sent as reviewed), and this one is a known %s: vary the scenario it departs from", sc.Known.Outcome)
 	}
 	seen := map[vocab.Variation]bool{}
 	for i, way := range sc.Vary {

@@ -62,6 +62,9 @@ type SurfaceItem struct {
 	Covered bool   `json:"covered"`
 	// Why says what the run did instead, when it did not cover it.
 	Why string `json:"why,omitempty"`
+	// Inapplicable: the thing has nothing this way exercises (a write
+	// with no precondition for stale): listed, never counted.
+	Inapplicable bool `json:"inapplicable,omitempty"`
 }
 
 // Surface lists the agent surface sc's run touched, in a stable order.
@@ -225,10 +228,12 @@ func (j *judge) replayItem(line string, of int, kind vocab.ReplayKind) SurfaceIt
 		return it
 	}
 	var why []string
+	applies := false
 	for _, r := range rp.Runs {
 		if r.Kind != kind || r.Of != of {
 			continue
 		}
+		applies = applies || !r.Inapplicable
 		switch {
 		case r.Skipped != "":
 			why = append(why, r.Skipped)
@@ -240,6 +245,8 @@ func (j *judge) replayItem(line string, of int, kind vocab.ReplayKind) SurfaceIt
 	}
 	switch {
 	case it.Covered:
+	case !applies && len(why) > 0:
+		it.Inapplicable, it.Why = true, strings.Join(slices.Compact(why), "; ")
 	case len(why) > 0:
 		it.Why = strings.Join(slices.Compact(why), "; ")
 	default:

@@ -103,3 +103,19 @@ func TestAWriteIsNamedByItsTemplate(t *testing.T) {
 		}
 	}
 }
+
+// A kind the write has nothing for (no precondition for stale) is not a
+// gap: listed as inapplicable, never counted. Known bad: the same skip
+// for a cause of the run's (no clock) is a gap.
+func TestAnInapplicableKindIsNoGap(t *testing.T) {
+	sc, ev := conf01Reviewed(t)
+	stale := judgetest.ReplayRun(ev, vocab.ReplayStale)
+	stale.Sent, stale.After, stale.Skipped, stale.Inapplicable = nil, nil, "the request carries no precondition", true
+	if it, _ := item(Surface(sc, ev), MeasureWrites, "POST /api/registrations", string(vocab.ReplayStale)); it.Covered || !it.Inapplicable {
+		t.Errorf("stale with nothing to change: %+v", it)
+	}
+	stale.Inapplicable = false
+	if it, _ := item(Surface(sc, ev), MeasureWrites, "POST /api/registrations", string(vocab.ReplayStale)); it.Covered || it.Inapplicable {
+		t.Errorf("a skip of the run's: %+v", it)
+	}
+}

@@ -258,13 +258,14 @@ func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w 
 		}
 	case vocab.ReplayNoSession, vocab.ReplayNoCSRF:
 		if len(p.personNow()) == 0 && !hasHeader(req.headers, "Authorization") {
+			run.Inapplicable = true
 			run.Skipped = "the person's request carries no session (no cookie, no Authorization header): the app does not tell the person from anyone, and this replay would be their own request"
 			return
 		}
 		if run.Kind == vocab.ReplayNoCSRF {
 			changes, why := asOtherOriginsPage(req, p.r.t.BaseURL, entry.CSRF)
 			if why != "" {
-				run.Skipped = why
+				run.Skipped, run.Inapplicable = why, !slices.Contains(simpleMethods, req.method)
 				return
 			}
 			run.Changes = append(run.Changes, changes...)
@@ -278,12 +279,14 @@ func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w 
 	case vocab.ReplayStale:
 		changes := stripNamed(req, entry.Preconditions, preconditionName, staleValue)
 		if len(changes) == 0 {
+			run.Inapplicable = true
 			run.Skipped = "the request carries no precondition (" + preconditionNames(entry.Preconditions) + ")"
 			return
 		}
 		run.Changes = append(run.Changes, changes...)
 	case vocab.ReplayOtherSession:
 		if fresh == nil && !carriesPrecondition(req, entry.Preconditions) {
+			run.Inapplicable = true
 			run.Skipped = "the request carries nothing the app gave the person's session but its cookies and CSRF token (no precondition, no value of an earlier write's answer): from another session it is that session's own request"
 			return
 		}
@@ -296,6 +299,7 @@ func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w 
 			return
 		}
 		if fresh == nil && !carriesPrecondition(req, entry.Preconditions) {
+			run.Inapplicable = true
 			run.Skipped = "the request carries nothing that can expire (no precondition, no value of an earlier write's answer)"
 			return
 		}
@@ -356,6 +360,7 @@ func (p *replayer) otherSession(ctx context.Context, entry scenarios.ReplayExpec
 	u, _ := url.Parse(p.r.t.BaseURL + "/")
 	req.asPerson, req.cookies = false, jar.Cookies(u)
 	if len(req.cookies) == 0 {
+		run.Inapplicable = true
 		run.Skipped = "a new visit to the start page gets no cookie: there is no other session to send from"
 		return false
 	}

@@ -179,9 +179,9 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 			expanded = append(expanded, j)
 			continue
 		}
-		parts, why := r.tamperParts(j.run.Kind, j.entry, j.w, freshNames[j.run.Entry])
+		parts, why, inapplicable := r.tamperParts(j.run.Kind, j.entry, j.w, freshNames[j.run.Entry])
 		if len(parts) == 0 {
-			j.run.Skipped = why
+			j.run.Skipped, j.run.Inapplicable = why, inapplicable
 			expanded = append(expanded, j)
 			continue
 		}
@@ -197,6 +197,7 @@ func (r *runner) replay(ctx context.Context, person []*http.Cookie) {
 			j.fresh = p.freshen(ctx, j.w, &j.run)
 			if swapsObject(j.run.Kind) && j.run.Skipped == "" && j.run.Fault == "" {
 				if j.fresh == nil {
+					j.run.Inapplicable = true
 					j.run.Skipped = "the write carries no confirmation the page fetched for it (no write between the person's click and it answered one): there is none to bind to its object, and none to fetch for another"
 					continue
 				}

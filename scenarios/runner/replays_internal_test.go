@@ -166,7 +166,7 @@ func kindOf(id string) vocab.ReplayKind {
 func TestTheCorrectAppPassesEveryReplayOfATip(t *testing.T) {
 	p := playTip(t, "", true)
 	checks, skipped := p.replayChecks(t)
-	wantKinds(t, checks, skipped, map[vocab.ReplayKind]string{vocab.ReplayOtherObject: "no id of the body"})
+	wantKinds(t, checks, skipped, map[vocab.ReplayKind]string{vocab.ReplayOtherObject: "carries no id of an object"})
 	// One drop per guarded field: the CSRF header, the intent, the amount
 	// (its <select> is required); the message, which is not, is kept.
 	var dropped []string

@@ -42,9 +42,10 @@ type part struct {
 const maxOtherObjects = 3
 
 // tamperParts are the parts of w that kind changes, one replay each, or
-// why there are none. fresh are the body fields a fresh confirmation
+// why there are none and whether that is because w has no such part
+// (inapplicable) rather than because the run could not find one. fresh are the body fields a fresh confirmation
 // sets; required the form controls the person's form requires.
-func (r *runner) tamperParts(kind vocab.ReplayKind, entry scenarios.ReplayExpect, w *record.Request, fresh map[string]bool) ([]part, string) {
+func (r *runner) tamperParts(kind vocab.ReplayKind, entry scenarios.ReplayExpect, w *record.Request, fresh map[string]bool) (parts []part, why string, inapplicable bool) {
 	req := (&replayer{r: r}).build(*w)
 	fields := bodyLeaves(req)
 	switch kind {
@@ -61,9 +62,9 @@ func (r *runner) tamperParts(kind vocab.ReplayKind, entry scenarios.ReplayExpect
 			}
 		}
 		if len(names) == 0 {
-			return nil, "the request carries no CSRF token (no header or field named like csrf or xsrf, authenticity_token, or csrf:): there is no token to swap"
+			return nil, "the request carries no CSRF token (no header or field named like csrf or xsrf, authenticity_token, or csrf:): there is no token to swap", true
 		}
-		return []part{{name: strings.Join(names, ", ")}}, ""
+		return []part{{name: strings.Join(names, ", ")}}, "", false
 	case vocab.ReplayDropField:
 		required := r.requiredFields(w)
 		var out []part
@@ -83,12 +84,13 @@ func (r *runner) tamperParts(kind vocab.ReplayKind, entry scenarios.ReplayExpect
 			}
 		}
 		if len(out) == 0 {
-			return nil, "the request carries no guarded field (no CSRF token, confirmation, precondition, id, or field its form requires)" + notDropped(optional)
+			return nil, "the request carries no guarded field (no CSRF token, confirmation, precondition, id, or field its form requires)" + notDropped(optional), true
 		}
-		return out, ""
+		return out, "", false
 	case vocab.ReplayOtherObject:
 		docs := r.stateDocs()
 		var out []part
+		var lone []string // ids whose kind the state reads show no other of
 		for _, f := range fields {
 			s, ok := f.value.(string)
 			if !ok || !record.IDName(f.name) || fresh[f.name] || preconditionName(f.name) || csrfName(f.name) {
@@ -96,12 +98,17 @@ func (r *runner) tamperParts(kind vocab.ReplayKind, entry scenarios.ReplayExpect
 			}
 			if others := othersOfKind(docs, f.name, s); len(others) > 0 {
 				out = append(out, part{name: f.ptr, was: s, others: others[:min(len(others), maxOtherObjects)]})
+			} else {
+				lone = append(lone, f.ptr)
 			}
 		}
-		if len(out) == 0 {
-			return nil, "no id of the body (a field named like id) has another object of its kind in the app's state reads"
+		switch {
+		case len(out) > 0:
+			return out, "", false
+		case len(lone) > 0:
+			return nil, "no other object of the kind of " + strings.Join(lone, ", ") + " is in the app's state reads: a probe that lists them (expect a list of its kind) would give one", false
 		}
-		return out, ""
+		return nil, "the body carries no id of an object (a field named like id, not its confirmation)", true
 	case vocab.ReplayOtherTarget:
 		docs := r.stateDocs()
 		segs := strings.Split(pathOnly(w.Path), "/")
@@ -119,11 +126,14 @@ func (r *runner) tamperParts(kind vocab.ReplayKind, entry scenarios.ReplayExpect
 			}
 		}
 		if len(out) == 0 {
-			return nil, "no segment of the path is an id the app's state reads show beside another of its kind: there is no other target to send it to"
+			// A segment with a digit names an object whose others the
+			// state reads do not show: a gap, not a path without a target.
+			idLike := slices.ContainsFunc(segs, func(s string) bool { return strings.ContainsAny(s, "0123456789") })
+			return nil, "no segment of the path is an id the app's state reads show beside another of its kind: there is no other target to send it to", !idLike
 		}
-		return out, ""
+		return out, "", false
 	}
-	return nil, ""
+	return nil, "", false
 }
 
 func notDropped(optional []string) string {

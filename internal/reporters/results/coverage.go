@@ -51,6 +51,9 @@ type CoverageItem struct {
 	By      []string      `json:"by,omitempty"`      // the scenarios that covered it
 	Closest string        `json:"closest,omitempty"` // when none did: the scenario that touched it
 	Why     string        `json:"why,omitempty"`     // what that scenario did instead
+	// Inapplicable: no scenario found anything this way exercises (a
+	// write with no precondition for stale); not counted.
+	Inapplicable bool `json:"inapplicable,omitempty"`
 }
 
 // CoverageOf is the coverage of rows.
@@ -71,13 +74,20 @@ func CoverageOf(rows []Row) Coverage {
 				order = append(order, k)
 			}
 			switch {
+			case it.Inapplicable:
+				if !c.Covered && c.Closest == "" && !c.Inapplicable {
+					c.Inapplicable = true
+					c.Why = it.Why
+				}
+				continue
 			case it.Covered:
+				c.Inapplicable = false
 				c.Covered, c.Closest, c.Why = true, "", ""
 				if !slices.Contains(c.By, r.ID) {
 					c.By = append(c.By, r.ID)
 				}
 			case !c.Covered && c.Closest == "":
-				c.Closest, c.Why = r.ID, it.Why
+				c.Closest, c.Why, c.Inapplicable = r.ID, it.Why, false
 			}
 		}
 	}
@@ -85,7 +95,7 @@ func CoverageOf(rows []Row) Coverage {
 	for _, m := range judge.Measures {
 		mc := MeasureCoverage{Measure: m}
 		for _, k := range order {
-			if k.m == m {
+			if k.m == m && !byKey[k].Inapplicable {
 				mc.Total++
 				if byKey[k].Covered {
 					mc.Covered++
@@ -112,9 +122,9 @@ func boolRank(b bool) int {
 	return 0
 }
 
-// Uncovered are the items no scenario covered.
+// Uncovered are the items no scenario covered (and that apply).
 func (c Coverage) Uncovered() []CoverageItem {
-	return slices.DeleteFunc(slices.Clone(c.Items), func(it CoverageItem) bool { return it.Covered })
+	return slices.DeleteFunc(slices.Clone(c.Items), func(it CoverageItem) bool { return it.Covered || it.Inapplicable })
 }
 
 // Line is the coverage in one line: each measure covered of its total.

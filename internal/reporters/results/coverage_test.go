@@ -66,3 +66,19 @@ func TestCoverageIsTheUnionOfTheScenariosSurfaces(t *testing.T) {
 		t.Errorf("coverage.json: %s %v", data, err)
 	}
 }
+
+// An item inapplicable in every scenario is not counted; covered in one,
+// it counts as covered.
+func TestAnInapplicableItemIsNotCounted(t *testing.T) {
+	na := judge.SurfaceItem{Measure: judge.MeasureWrites, Subject: "POST /api/x", Aspect: "stale", Inapplicable: true, Why: "no precondition"}
+	c := CoverageOf([]Row{surfaceRow("A", na)})
+	if m := c.Measures[1]; m.Total != 0 || len(c.Uncovered()) != 0 {
+		t.Errorf("inapplicable counted: %+v %+v", m, c.Uncovered())
+	}
+	covered := na
+	covered.Inapplicable, covered.Covered = false, true
+	c = CoverageOf([]Row{surfaceRow("A", na), surfaceRow("B", covered)})
+	if m := c.Measures[1]; m.Total != 1 || m.Covered != 1 {
+		t.Errorf("covered elsewhere: %+v", m)
+	}
+}
