@@ -45,6 +45,9 @@ func main() {
 	table := flag.Bool("scenarios", false, "print the scenarios' verdicts as a table before the closing line")
 	junit := flag.String("junit", "", "Ginkgo's JUnit report to rewrite: an INCONCLUSIVE scenario is an error with its codes, not a failure")
 	bundles := flag.String("bundles", "", "the run folder: fail when the specs ran scenarios and it holds no bundle; say so when they ran none")
+	gaps := flag.String("coverage-gaps", "", "the known gaps of the run's coverage of the agent surface: fail when the run leaves another (coverage lost) or covers a listed one (the list must shrink)")
+	gapsOf := flag.String("coverage-of", "scenarios/cases/", "with --coverage-gaps: count only the rows of scenario files under this folder (our own app's)")
+	writeGaps := flag.Bool("write-gaps", false, "with --coverage-gaps: write the run's gaps to that file instead of holding the run to it")
 	flag.Parse()
 	var t tally
 	var failed []string
@@ -80,6 +83,10 @@ func main() {
 		line, bundlesOK = bundleCheck(rows, *bundles)
 		fmt.Println(line)
 	}
+	coverageOK := true
+	if *gaps != "" {
+		coverageOK = coverageGate(rowsOf(rows, *gapsOf), *gaps, *writeGaps)
+	}
 	if *failures || t.failed > 0 {
 		for _, f := range failed {
 			fmt.Println("FAILED:", f)
@@ -103,9 +110,59 @@ func main() {
 			fmt.Fprintln(os.Stderr, "summarize: GITHUB_STEP_SUMMARY:", err)
 		}
 	}
-	if t.failed > 0 || !bundlesOK {
+	if t.failed > 0 || !bundlesOK || !coverageOK {
 		os.Exit(1)
 	}
+}
+
+// gapsHeader heads a list of known gaps.
+const gapsHeader = `The reference app's gaps in its coverage of the agent surface (issue 44):
+what make e2e's scenarios leave unexercised, one per line. make e2e fails
+when a run leaves a gap not listed here (coverage lost) or covers one that
+is (delete its line). Rewrite it with make coverage-gaps; the goal is none.`
+
+// rowsOf are the rows of scenario files under dir.
+func rowsOf(rows []results.Row, dir string) []results.Row {
+	var out []results.Row
+	for _, r := range rows {
+		if strings.Contains(filepath.ToSlash(r.File), dir) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// coverageGate holds the run's coverage to the list of known gaps at path
+// (or writes the list), saying what it found.
+func coverageGate(rows []results.Row, path string, write bool) bool {
+	cov := results.CoverageOf(rows)
+	fmt.Println(cov.Line())
+	if write {
+		if err := cov.WriteGaps(path, gapsHeader); err != nil {
+			fmt.Fprintln(os.Stderr, "summarize:", err)
+			return false
+		}
+		fmt.Printf("coverage gaps: %d written to %s\n", len(cov.Uncovered()), path)
+		return true
+	}
+	known, err := results.ReadGaps(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "summarize: --coverage-gaps:", err)
+		return false
+	}
+	lost, closed := cov.Ratchet(known)
+	for _, it := range lost {
+		fmt.Printf("COVERAGE LOST: %s (closest: %s: %s)\n", it.GapLine(), it.Closest, it.Why)
+	}
+	for _, k := range closed {
+		fmt.Printf("COVERED NOW, delete its line from %s: %s\n", path, k)
+	}
+	if len(lost)+len(closed) > 0 {
+		fmt.Printf("coverage gate: %d gap(s) not in %s, %d listed gap(s) covered now (make coverage-gaps rewrites the list)\n", len(lost), path, len(closed))
+		return false
+	}
+	fmt.Printf("coverage gate: the run leaves exactly the %d gap(s) %s lists\n", len(known), path)
+	return true
 }
 
 func goTest(data []byte, t *tally) []string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,6 +83,15 @@ func Surface(sc scenarios.Scenario, ev *scenarios.Evidence) []SurfaceItem {
 	return out
 }
 
+// framePath is a frame's URL as a subject names it: its path, so that
+// the frame of an app started on another port is the same frame.
+func framePath(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Path != "" {
+		return u.Path
+	}
+	return raw
+}
+
 func page(start string) string {
 	p, _, _ := strings.Cut(start, "?")
 	return p
@@ -95,7 +105,7 @@ func (j *judge) toolSurface() []SurfaceItem {
 	for _, t := range j.ev.Catalog {
 		subject := page(j.sc.Start) + " · " + t.Name
 		if t.Frame != "" {
-			subject += " (in " + t.Frame + ")"
+			subject += " (in " + framePath(t.Frame) + ")"
 		}
 		valid := SurfaceItem{Measure: MeasureTools, Subject: subject, Aspect: AspectValidInput, Why: "no call of it"}
 		invalid := SurfaceItem{Measure: MeasureTools, Subject: subject, Aspect: AspectInvalidInput, Why: "no call of it with an input its schema refuses"}
@@ -161,7 +171,7 @@ func (j *judge) lineOf(q record.Request) string {
 	}
 	for _, l := range lines {
 		if m, p, ok := l.Split(); ok && record.MatchRequest(q.Method, q.Path, m, p) {
-			return m + " " + p
+			return m + " " + j.template(pathOf(p))
 		}
 	}
 	return q.Method + " " + j.template(pathOf(q.Path))
@@ -169,8 +179,9 @@ func (j *judge) lineOf(q record.Request) string {
 
 // template is a path with each segment that names one object written *
 // (the request lines' pattern), so that the writes to two tasks are one
-// write: a segment with a digit in it, or one the run's state reads show
-// under a key named like an id.
+// write, and a scenario that names the write by its literal path and one
+// that names it by a pattern name one write: a segment with a digit in
+// it, or one the run's state reads show under a key named like an id.
 func (j *judge) template(path string) string {
 	ids := map[string]bool{}
 	for _, s := range j.ev.States {
@@ -265,7 +276,7 @@ func (j *judge) formSurface() []SurfaceItem {
 		if rv.Phase != vocab.PhaseHuman || rv.Form == nil {
 			continue
 		}
-		subject := page(j.sc.Start) + " · form of " + rv.Click
+		subject := formSubject(rv)
 		k, ok := seen[subject]
 		if !ok {
 			k = len(out)
@@ -281,6 +292,23 @@ func (j *judge) formSurface() []SurfaceItem {
 		}
 	}
 	return out
+}
+
+// formSubject names a form by the control clicked and the names of its
+// fields: the same form whichever page a scenario starts on (a sign-in
+// page first) and whichever of its pages it is reached from.
+func formSubject(rv scenarios.Review) string {
+	var names []string
+	for _, f := range rv.Form {
+		if !f.Hidden && !slices.Contains(names, f.Name) {
+			names = append(names, f.Name)
+		}
+	}
+	const most = 4
+	if len(names) > most {
+		names = append(names[:most], "…")
+	}
+	return "form of " + rv.Click + " (" + strings.Join(names, ", ") + ")"
 }
 
 // changedBefore tells whether a human fill step came between the phase's

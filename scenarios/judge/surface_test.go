@@ -45,8 +45,8 @@ func TestTheSurfaceOfARecordedRun(t *testing.T) {
 	}{
 		{MeasureTools, "prepare_event_registration", AspectValidInput, true},
 		{MeasureTools, "prepare_event_registration", AspectInvalidInput, false},
-		{MeasureForms, "form of #submit-registration", AspectAsPrepared, true},
-		{MeasureForms, "form of #submit-registration", AspectChanged, false},
+		{MeasureForms, "form of #submit-registration (attendeeName, email)", AspectAsPrepared, true},
+		{MeasureForms, "form of #submit-registration (attendeeName, email)", AspectChanged, false},
 		{MeasureLooks, "human · #seats-left", AspectTied, true},
 	} {
 		it, ok := item(items, want.m, want.subject, want.aspect)
@@ -82,7 +82,7 @@ func TestWhatARunLeavesIsNotCovered(t *testing.T) {
 	}
 	sc.Human = append([]scenarios.Step{{Fill: map[string]string{"#email": "other@example.com"}}}, sc.Human...)
 	ev.Reviews[0].Index++
-	if it, _ := item(Surface(sc, ev), MeasureForms, "form of #submit-registration", AspectChanged); !it.Covered {
+	if it, _ := item(Surface(sc, ev), MeasureForms, "form of #submit-registration (attendeeName, email)", AspectChanged); !it.Covered {
 		t.Errorf("a form changed first: %+v", it)
 	}
 }

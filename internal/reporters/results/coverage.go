@@ -155,3 +155,56 @@ func (c Coverage) Write(dir string) error {
 	}
 	return os.WriteFile(filepath.Join(dir, CoverageFile), append(data, '\n'), 0o644)
 }
+
+// GapLine is how an item is written in a list of known gaps: "measure |
+// subject | aspect".
+func (it CoverageItem) GapLine() string {
+	return string(it.Measure) + " | " + it.Subject + " | " + it.Aspect
+}
+
+// ReadGaps reads a list of known gaps: a gap's line each, blank lines and
+// lines starting with # left out.
+func ReadGaps(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	return out, nil
+}
+
+// WriteGaps writes c's gaps as a list of known gaps, under a header.
+func (c Coverage) WriteGaps(path, header string) error {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(header), "\n") {
+		b.WriteString("# " + line + "\n")
+	}
+	for _, it := range c.Uncovered() {
+		b.WriteString(it.GapLine() + "\n")
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// Ratchet holds c to a list of known gaps: gaps not in the list are
+// coverage lost (a scenario removed, a look untied), and listed gaps now
+// covered must leave the list, so that it only shrinks toward none.
+func (c Coverage) Ratchet(known []string) (lost []CoverageItem, closed []string) {
+	open := map[string]bool{}
+	for _, it := range c.Uncovered() {
+		open[it.GapLine()] = true
+		if !slices.Contains(known, it.GapLine()) {
+			lost = append(lost, it)
+		}
+	}
+	for _, k := range known {
+		if !open[k] {
+			closed = append(closed, k)
+		}
+	}
+	return lost, closed
+}

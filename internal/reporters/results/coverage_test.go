@@ -82,3 +82,35 @@ func TestAnInapplicableItemIsNotCounted(t *testing.T) {
 		t.Errorf("covered elsewhere: %+v", m)
 	}
 }
+
+// The gate on our own app: a gap not in the list fails it (a scenario
+// removed loses what only it covered), and a listed gap now covered must
+// leave the list.
+func TestTheRatchetFailsOnLostCoverageAndOnAListThatDoesNotShrink(t *testing.T) {
+	look := judge.SurfaceItem{Measure: judge.MeasureLooks, Subject: "human · #seats", Aspect: judge.AspectTied}
+	tied := look
+	tied.Covered = true
+	all := []Row{surfaceRow("A", look), surfaceRow("B", tied)}
+	if lost, closed := CoverageOf(all).Ratchet(nil); len(lost)+len(closed) != 0 {
+		t.Errorf("full coverage, no list: lost %v closed %v", lost, closed)
+	}
+	// Known bad: B, the one scenario that tied the look, removed.
+	lost, _ := CoverageOf(all[:1]).Ratchet(nil)
+	if len(lost) != 1 || lost[0].Closest != "A" {
+		t.Errorf("B removed: lost %+v", lost)
+	}
+	known := []string{"looks | human · #seats | tied to a state read"}
+	if lost, closed := CoverageOf(all[:1]).Ratchet(known); len(lost)+len(closed) != 0 {
+		t.Errorf("a known gap: lost %v closed %v", lost, closed)
+	}
+	if _, closed := CoverageOf(all).Ratchet(known); len(closed) != 1 {
+		t.Errorf("a known gap covered: closed %v", closed)
+	}
+	path := filepath.Join(t.TempDir(), "gaps.txt")
+	if err := CoverageOf(all[:1]).WriteGaps(path, "the gaps\nof our app"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadGaps(path); err != nil || len(got) != 1 || got[0] != known[0] {
+		t.Errorf("read back %q %v", got, err)
+	}
+}

@@ -55,6 +55,9 @@ type Row struct {
 	// attack success), read from the verdict by judge.UnderAttackOf; nil
 	// when the scenario planted nothing.
 	Attack *judge.UnderAttack `json:"attack,omitempty"`
+	// File is the scenario's file, as it was loaded: the coverage gate
+	// of our own app counts the rows of its scenario folder.
+	File string `json:"file,omitempty"`
 	// Surface is the agent surface the run exercised and left
 	// (judge.Surface): what the run's coverage is the union of.
 	Surface []judge.SurfaceItem `json:"surface,omitempty"`
@@ -101,6 +104,7 @@ func Of(dir string, sc scenarios.Scenario, b bundle.Bundle, took time.Duration) 
 		}
 		r.Final, r.Faults = ev.Final != nil, scenarios.FaultTexts(ev.Faults)
 		r.Surface = judge.Surface(sc, ev)
+		r.File = sc.File
 	}
 	return r
 }
