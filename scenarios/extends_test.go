@@ -100,7 +100,7 @@ func extendsValue(t *testing.T, data []byte) string {
 // the copy it was.
 func TestTheEDIT02CompanionsArePatches(t *testing.T) {
 	files, _ := filepath.Glob("cases/drafts/EDIT-02.*.yaml")
-	if len(files) != 5 {
+	if len(files) != 6 {
 		t.Fatalf("EDIT-02 has %d companions", len(files))
 	}
 	base, err := Load("cases/drafts/EDIT-02.yaml")

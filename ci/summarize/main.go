@@ -155,10 +155,10 @@ func coverageGate(rows []results.Row, path string, write bool) bool {
 		fmt.Printf("COVERAGE LOST: %s (closest: %s: %s)\n", it.GapLine(), it.Closest, it.Why)
 	}
 	for _, k := range closed {
-		fmt.Printf("COVERED NOW, delete its line from %s: %s\n", path, k)
+		fmt.Printf("NO LONGER A GAP (covered now, or no longer found), delete its line from %s: %s\n", path, k)
 	}
 	if len(lost)+len(closed) > 0 {
-		fmt.Printf("coverage gate: %d gap(s) not in %s, %d listed gap(s) covered now (make coverage-gaps rewrites the list)\n", len(lost), path, len(closed))
+		fmt.Printf("coverage gate: %d gap(s) not in %s, %d listed gap(s) no longer open (make coverage-gaps rewrites the list)\n", len(lost), path, len(closed))
 		return false
 	}
 	fmt.Printf("coverage gate: the run leaves exactly the %d gap(s) %s lists\n", len(known), path)

@@ -14,6 +14,7 @@ import (
 	"github.com/agentready/agentready/internal/evidence/bundle"
 	"github.com/agentready/agentready/internal/reporters/results"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
 
@@ -172,5 +173,30 @@ func TestARunOfSpecsAloneNeedsNoBundleAndAScenarioRunDoes(t *testing.T) {
 	}
 	if code, out := run("--bundles", empty, "--label", "scenario", withScenario); code != 0 || !strings.Contains(out, "bundles: 1 in "+empty) {
 		t.Errorf("a scenario and its bundle: exit %d\n%s", code, out)
+	}
+}
+
+// The gate counts our own app's scenario files only, and fails on a gap
+// the list does not hold. Known bad: the row of another folder, with a gap
+// of its own, is not what fails it.
+func TestTheCoverageGateHoldsOurAppsRowsToTheList(t *testing.T) {
+	gap := judge.SurfaceItem{Measure: judge.MeasureLooks, Subject: "human · #seats", Aspect: judge.AspectTied, Why: "not tied"}
+	ours := results.Row{ID: "A", File: "/repo/scenarios/cases/A.yaml", Surface: []judge.SurfaceItem{gap}}
+	theirs := results.Row{ID: "B", File: "/repo/fixtures/realpages/scenarios/B.yaml", Surface: []judge.SurfaceItem{{Measure: judge.MeasureTools, Subject: "x", Aspect: judge.AspectValidInput}}}
+	if got := rowsOf([]results.Row{ours, theirs}, "scenarios/cases/"); len(got) != 1 || got[0].ID != "A" {
+		t.Fatalf("rows of our app: %+v", got)
+	}
+	path := filepath.Join(t.TempDir(), "gaps.txt")
+	if !coverageGate([]results.Row{ours}, path, true) {
+		t.Fatal("writing the list failed")
+	}
+	if !coverageGate(rowsOf([]results.Row{ours, theirs}, "scenarios/cases/"), path, false) {
+		t.Error("the run that wrote the list fails it")
+	}
+	if err := os.WriteFile(path, []byte("# none\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if coverageGate([]results.Row{ours}, path, false) {
+		t.Error("a gap the list does not hold passed the gate")
 	}
 }

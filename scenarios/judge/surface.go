@@ -141,6 +141,7 @@ func (j *judge) writeSurface() []SurfaceItem {
 	}
 	var out []SurfaceItem
 	seen := map[string]bool{}
+	plan := j.sc.Expect.ReplayPlan()
 	for i := from.Requests; i < min(to.Requests, len(j.ev.Requests)); i++ {
 		q := j.ev.Requests[i]
 		if !q.Counted() || !record.IsWrite(q.Method) || !j.sc.OfApp(j.ev.Env.BaseURL, q.URL) {
@@ -152,10 +153,29 @@ func (j *judge) writeSurface() []SurfaceItem {
 		}
 		seen[line] = true
 		for _, kind := range vocab.ReplayKinds {
-			out = append(out, j.replayItem(line, i, kind))
+			it := j.replayItem(line, i, kind)
+			if off := offFor(plan, q, kind); off != "" && !it.Covered {
+				// The scenario says this kind is not for this write, and
+				// why: listed with its reason, not counted.
+				it.Inapplicable, it.Why = true, "off in the scenario: "+off
+			}
+			out = append(out, it)
 		}
 	}
 	return out
+}
+
+// offFor is the reason the replay plan's entry for q's write gives for
+// not sending kind (the entry's or the kind's off), or "".
+func offFor(plan []scenarios.ReplayExpect, q record.Request, kind vocab.ReplayKind) string {
+	for _, e := range plan {
+		m, p, _ := e.Request.Split()
+		if e.PhaseOrDefault() != vocab.PhaseHuman || !record.MatchRequest(q.Method, q.Path, m, p) {
+			continue
+		}
+		return cmp.Or(e.Off, e.Rule(kind).Off)
+	}
+	return ""
 }
 
 // lineOf is the request line a scenario names q by (a guarded write, a
@@ -267,8 +287,7 @@ func (j *judge) replayItem(line string, of int, kind vocab.ReplayKind) SurfaceIt
 }
 
 // formSurface: each form the person submitted, as the agent prepared it
-// and changed first (a fill step since the phase's start or the last
-// click).
+// and changed first (a fill step before the click).
 func (j *judge) formSurface() []SurfaceItem {
 	var out []SurfaceItem
 	seen := map[string]int{}
@@ -311,24 +330,17 @@ func formSubject(rv scenarios.Review) string {
 	return "form of " + rv.Click + " (" + strings.Join(names, ", ") + ")"
 }
 
-// changedBefore tells whether a human fill step came between the phase's
-// start (or the click before) and the click at step i.
+// changedBefore tells whether a human fill step came before the click at
+// step i: the form the click submits is no longer the one the agent
+// prepared (a review in between does not undo the change).
 func (j *judge) changedBefore(i int) bool {
-	for k := min(i, len(j.sc.Human)) - 1; k >= 0; k-- {
-		st := j.sc.Human[k]
-		if st.Click != "" {
-			return false
-		}
-		if len(st.Fill) > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(j.sc.Human[:min(i, len(j.sc.Human))], func(st scenarios.Step) bool { return len(st.Fill) > 0 })
 }
 
 // lookSurface: each look at an element whose text the scenario reads and
-// whose recorded text shows a value of the phase's state reads (text the
-// server derives), tied to a state read (text_contains_state) or not.
+// whose recorded text shows a value of the phase's probes (text the server
+// derives), tied to a state read (text_contains_state) or not. A scenario
+// without probes has no look this can tell.
 func (j *judge) lookSurface() []SurfaceItem {
 	var out []SurfaceItem
 	for _, ph := range slices.Sorted(maps.Keys(j.sc.Expect.UI)) {
@@ -375,7 +387,9 @@ type stateValue struct {
 }
 
 // stateValues are the string (of three letters or more) and number
-// leaves of a state read, in a stable order.
+// leaves of a state read's probes (the app's own read API, which its
+// pages show; the observer's counts and versions are the harness's, and
+// matched a date's day by chance), in a stable order.
 func stateValues(s *record.Snapshot) []stateValue {
 	set := map[stateValue]bool{}
 	var walk func(v any)
@@ -397,7 +411,10 @@ func stateValues(s *record.Snapshot) []stateValue {
 			set[stateValue{strconv.FormatFloat(v, 'f', -1, 64), true}] = true
 		}
 	}
-	for _, doc := range s.Docs {
+	for src, doc := range s.Docs {
+		if src == record.ObserverSource {
+			continue // the harness's view of the app, not what its pages read
+		}
 		var v any
 		if json.Unmarshal(doc, &v) == nil {
 			walk(v)

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,5 +118,20 @@ func TestAnInapplicableKindIsNoGap(t *testing.T) {
 	stale.Inapplicable = false
 	if it, _ := item(Surface(sc, ev), MeasureWrites, "POST /api/registrations", string(vocab.ReplayStale)); it.Covered || it.Inapplicable {
 		t.Errorf("a skip of the run's: %+v", it)
+	}
+}
+
+// A kind the scenario turns off for a write, with its reason, is listed
+// with the reason and not counted; known bad: without the off, the same
+// missing run is a gap.
+func TestAKindTurnedOffIsListedWithItsReason(t *testing.T) {
+	sc, ev := conf01Reviewed(t)
+	ev.Replays.Runs = slices.DeleteFunc(ev.Replays.Runs, func(r scenarios.ReplayRun) bool { return r.Kind == vocab.ReplayRace })
+	if it, _ := item(Surface(sc, ev), MeasureWrites, "POST /api/registrations", string(vocab.ReplayRace)); it.Covered || it.Inapplicable {
+		t.Errorf("race missing: %+v", it)
+	}
+	sc.Expect.Replays = []scenarios.ReplayExpect{{Request: "POST /api/registrations", Race: &scenarios.ReplayRule{Off: "each copy is a new registration on purpose"}}}
+	if it, _ := item(Surface(sc, ev), MeasureWrites, "POST /api/registrations", string(vocab.ReplayRace)); !it.Inapplicable || !strings.Contains(it.Why, "on purpose") {
+		t.Errorf("race off: %+v", it)
 	}
 }

@@ -75,9 +75,11 @@ func CoverageOf(rows []Row) Coverage {
 			}
 			switch {
 			case it.Inapplicable:
-				if !c.Covered && c.Closest == "" && !c.Inapplicable {
-					c.Inapplicable = true
-					c.Why = it.Why
+				// What the thing has nothing for, one run that looked
+				// found (a write with no precondition): no run can
+				// exercise it, whatever another left unlooked.
+				if !c.Covered {
+					c.Inapplicable, c.Closest, c.Why = true, "", it.Why
 				}
 				continue
 			case it.Covered:
@@ -86,8 +88,8 @@ func CoverageOf(rows []Row) Coverage {
 				if !slices.Contains(c.By, r.ID) {
 					c.By = append(c.By, r.ID)
 				}
-			case !c.Covered && c.Closest == "":
-				c.Closest, c.Why, c.Inapplicable = r.ID, it.Why, false
+			case !c.Covered && !c.Inapplicable && c.Closest == "":
+				c.Closest, c.Why = r.ID, it.Why
 			}
 		}
 	}

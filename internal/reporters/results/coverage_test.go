@@ -75,6 +75,13 @@ func TestAnInapplicableItemIsNotCounted(t *testing.T) {
 	if m := c.Measures[1]; m.Total != 0 || len(c.Uncovered()) != 0 {
 		t.Errorf("inapplicable counted: %+v %+v", m, c.Uncovered())
 	}
+	// Found inapplicable by one run, left unlooked by another: still
+	// nothing to exercise.
+	gap := na
+	gap.Inapplicable, gap.Why = false, "not replayed"
+	if c := CoverageOf([]Row{surfaceRow("A", gap), surfaceRow("B", na)}); c.Measures[1].Total != 0 {
+		t.Errorf("inapplicable in one run, a gap in another: %+v", c.Measures[1])
+	}
 	covered := na
 	covered.Inapplicable, covered.Covered = false, true
 	c = CoverageOf([]Row{surfaceRow("A", na), surfaceRow("B", covered)})
