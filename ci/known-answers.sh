@@ -55,7 +55,10 @@ echo "known-answers: $what cloned into $work/clone; output into $out"
 # Every file of the folder is a case of area drafts: a companion that
 # extends: its parent inherits the area without restating it, so files are
 # counted, not "area: drafts" lines.
-want=$(find "$work/clone"/scenarios/cases/drafts -maxdepth 1 -name '*.yaml' | wc -l)
+# A file that says vary: [a, b] is a case more for each way it names.
+files=$(find "$work/clone"/scenarios/cases/drafts -maxdepth 1 -name '*.yaml' | wc -l)
+ways=$(find "$work/clone"/scenarios/cases/drafts -maxdepth 1 -name '*.yaml' -exec sed -n 's/^vary: *\[\(.*\)\].*/\1/p' {} + | tr ',' '\n' | grep -c '[a-z]' || true)
+want=$((files + ways))
 
 status=0
 (
@@ -74,6 +77,6 @@ ran=$(sed -n 's/^verify: \([0-9]*\) passed, 0 failed$/\1/p' "$work/make.log")
 [ -n "$ran" ] || fail "no bundle verified, or one failed"
 bundles=$(find "$out/evidence/known-answers" -name manifest.json | wc -l)
 [ "$bundles" = "$ran" ] || fail "$bundles bundles written, $ran verified"
-[ "$ran" = "$want" ] || fail "$ran cases ran, but scenarios/cases/drafts holds $want"
+[ "$ran" = "$want" ] || fail "$ran cases ran, but scenarios/cases/drafts holds $want ($files files, $ways varied)"
 [ "$ran" -ge "$MIN" ] || fail "$ran cases ran; seed 003's set has at least $MIN"
 echo "known-answers: $ran cases, each at its expected verdict and codes; $ran bundles verify"

@@ -54,9 +54,10 @@ const (
 // it: covered by this run, or not and why.
 type SurfaceItem struct {
 	Measure Measure `json:"measure"`
-	// Subject names the thing: "/events/{id}/register · prepare_tip",
-	// "POST /api/registrations", "/tip · form of #send-tip", "human ·
-	// #seats-left", "add_task".
+	// Subject names the thing: "prepare_tip" (a tool: its name, and its
+	// frame's path when not the top document's), "POST /api/events/*/tips"
+	// (a write: method and template), "form of #send-tip (amountTWD,
+	// message)", "human · #seats-left" (a look), "add_task" (a cancel).
 	Subject string `json:"subject"`
 	// Aspect is the way (a replay kind for a write).
 	Aspect  string `json:"aspect"`
@@ -83,6 +84,14 @@ func Surface(sc scenarios.Scenario, ev *scenarios.Evidence) []SurfaceItem {
 	return out
 }
 
+// declaresProperties tells whether a schema names any property.
+func declaresProperties(schema json.RawMessage) bool {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	return json.Unmarshal(schema, &s) == nil && len(s.Properties) > 0
+}
+
 // framePath is a frame's URL as a subject names it: its path, so that
 // the frame of an app started on another port is the same frame.
 func framePath(raw string) string {
@@ -92,24 +101,25 @@ func framePath(raw string) string {
 	return raw
 }
 
-func page(start string) string {
-	p, _, _ := strings.Cut(start, "?")
-	return p
-}
-
 // toolSurface: each tool the start page offered, called with an input its
 // schema accepts and with one it refuses (a tool without a schema takes
 // any input: only the first).
 func (j *judge) toolSurface() []SurfaceItem {
 	var out []SurfaceItem
 	for _, t := range j.ev.Catalog {
-		subject := page(j.sc.Start) + " · " + t.Name
+		// A tool is its frame and its name (one identity per thing): the
+		// page a scenario read it on is not part of it, or one tool read
+		// on a sign-in page and on the page it leads to is two.
+		subject := t.Name
 		if t.Frame != "" {
 			subject += " (in " + framePath(t.Frame) + ")"
 		}
 		valid := SurfaceItem{Measure: MeasureTools, Subject: subject, Aspect: AspectValidInput, Why: "no call of it"}
 		invalid := SurfaceItem{Measure: MeasureTools, Subject: subject, Aspect: AspectInvalidInput, Why: "no call of it with an input its schema refuses"}
 		schema, err := compileSchema(t.InputSchema)
+		// A tool that declares no input has nothing an agent could get
+		// wrong but extra fields, which it may ignore: no invalid way.
+		takesInput := err == nil && len(t.InputSchema) > 0 && declaresProperties(t.InputSchema)
 		for _, c := range j.ev.Calls {
 			if c.Call.Tool != t.Name || (c.Call.Frame != "") != (t.Frame != "") {
 				continue
@@ -124,7 +134,7 @@ func (j *judge) toolSurface() []SurfaceItem {
 			}
 		}
 		out = append(out, valid)
-		if len(t.InputSchema) > 0 && err == nil {
+		if takesInput {
 			out = append(out, invalid)
 		}
 	}

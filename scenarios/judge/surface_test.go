@@ -1,10 +1,12 @@
 package judge
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge/judgetest"
 	"github.com/agentready/agentready/scenarios/vocab"
@@ -133,5 +135,24 @@ func TestAKindTurnedOffIsListedWithItsReason(t *testing.T) {
 	sc.Expect.Replays = []scenarios.ReplayExpect{{Request: "POST /api/registrations", Race: &scenarios.ReplayRule{Off: "each copy is a new registration on purpose"}}}
 	if it, _ := item(Surface(sc, ev), MeasureWrites, "POST /api/registrations", string(vocab.ReplayRace)); !it.Inapplicable || !strings.Contains(it.Why, "on purpose") {
 		t.Errorf("race off: %+v", it)
+	}
+}
+
+// A tool is its name (and frame), whatever page a scenario read it on. One
+// that declares no input has no invalid way; known bad: one that declares
+// a property has.
+func TestAToolIsItsNameAndWhatItTakes(t *testing.T) {
+	sc, ev := conf01Reviewed(t)
+	sc.Start = "/login?next=/events/evt-webmcp-intro/register"
+	ev.Catalog = append(ev.Catalog, record.Tool{Name: "list_all", InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)})
+	items := Surface(sc, ev)
+	if it, ok := item(items, MeasureTools, "prepare_event_registration", AspectInvalidInput); !ok || it.Subject != "prepare_event_registration" {
+		t.Errorf("the tool is not named by its name alone: %+v", it)
+	}
+	if _, ok := item(items, MeasureTools, "list_all", AspectInvalidInput); ok {
+		t.Error("a tool that takes no input has an invalid way")
+	}
+	if _, ok := item(items, MeasureTools, "list_all", AspectValidInput); !ok {
+		t.Error("a tool that takes no input has no valid way")
 	}
 }
