@@ -145,9 +145,6 @@ func closeCovered(cmd, dir, runID string, rows []results.Row, k int, stdout, std
 		fmt.Fprintf(stderr, "agentready %s: the run's page: %v\n", cmd, err)
 	}
 	cov = page.Coverage()
-	if err := cov.Write(dir); err != nil {
-		fmt.Fprintf(stderr, "agentready %s: %s: %v\n", cmd, results.CoverageFile, err)
-	}
 	fmt.Fprintln(stdout, cov.Line())
 	verified = verify([]string{dir}, stdout, stderr) == 0
 	fmt.Fprintf(stdout, "evidence: %s\n", filepath.Join(dir, results.PageFile))

@@ -131,11 +131,7 @@ func SummarizeRun(report Report) {
 	if err := errors.Join(os.MkdirAll(Run.Dir, 0o755), page.Write(Run.Dir)); err != nil {
 		fmt.Println("run index:", err)
 	}
-	cov := page.Coverage()
-	if err := cov.Write(Run.Dir); err != nil {
-		fmt.Println(results.CoverageFile+":", err)
-	}
-	fmt.Println(cov.Line())
+	fmt.Println(page.Coverage().Line())
 	writeShardRecord(rows)
 }
 

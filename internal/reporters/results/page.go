@@ -134,12 +134,13 @@ func (p Page) Sorted() []pageRow {
 // Coverage is the run's coverage of the agent surface.
 func (p Page) Coverage() Coverage { return CoverageOf(p.Rows) }
 
-// Write writes the run's page into dir.
+// Write writes the run's page into dir, and beside it the run's coverage
+// (coverage.json): every command that writes a run's page writes both.
 func (p Page) Write(dir string) error {
 	f, err := os.Create(filepath.Join(dir, PageFile))
 	if err != nil {
 		return err
 	}
 	err = page.Execute(f, p)
-	return errors.Join(err, f.Close())
+	return errors.Join(err, f.Close(), p.Coverage().Write(dir))
 }

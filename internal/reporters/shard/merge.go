@@ -126,9 +126,6 @@ func Merge(dirs []string, out, runID string) (Result, error) {
 	if err := page.Write(absOut); err != nil {
 		return Result{}, err
 	}
-	if err := page.Coverage().Write(absOut); err != nil {
-		return Result{}, err
-	}
 	if res.Reports {
 		if err := reporters.GenerateJSONReport(reports[0], filepath.Join(absOut, JSONReport)); err != nil {
 			return Result{}, err
