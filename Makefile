@@ -110,7 +110,7 @@ unit: deps
 ## test: what CI runs: vet, unit tests, the browser specs, verify every bundle they wrote, make e2e against
 ## an app of our own without observation endpoints (ci/user-mode.sh), then the mutant gate
 test: deps vet unit
-	@$(GINKGO) $(GINKGO_FLAGS) ./e2e; status=$$?; $(E2E_SUMMARY) --label e2e $(REPORTS)/e2e.json || status=1; exit $$status
+	@$(GINKGO) $(GINKGO_FLAGS) ./e2e; status=$$?; $(E2E_SUMMARY) --label e2e $(COVERAGE_GATE) $(REPORTS)/e2e.json || status=1; exit $$status
 	$(VERIFY) $(AGENTREADY_EVIDENCE)/$(RUN_ID)
 	bash ci/user-mode.sh
 	bash ci/known-answers.sh
