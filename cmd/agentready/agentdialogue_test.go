@@ -173,3 +173,21 @@ func TestRunsBelowOneAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// OPENAI_BASE_URL, which openai-go and most tools read, is the endpoint
+// when neither --model-url nor AGENTREADY_MODEL_URL is given, and the run
+// says so before it calls it (issue 45). Known bad, before: the run went
+// to the public endpoint and this server heard nothing.
+func TestOpenAIBaseURLIsTheEndpointWhenNoneIsGiven(t *testing.T) {
+	srv := modeltest.New(prepare, leaveIt)
+	defer srv.Close()
+	t.Setenv("AGENTREADY_MODEL_URL", "")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	code, out := runCase(t, t.TempDir(), "base-url", "CONF-01.attempt-3", "--agent", "openai", "--model", "scripted")
+	if code != 0 || len(srv.Requests()) == 0 {
+		t.Fatalf("exit %d, %d request(s) to $OPENAI_BASE_URL\n%s", code, len(srv.Requests()), out)
+	}
+	if !strings.Contains(out, "at "+srv.URL+" (from $OPENAI_BASE_URL)") {
+		t.Errorf("the run does not name the endpoint it calls:\n%s", out)
+	}
+}

@@ -179,3 +179,23 @@ func writeBundle(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 }
+
+// verify takes the evidence root given to run --evidence, whose run folders
+// are one level down (issue 45): every bundle of every run folder, and a
+// run folder's broken part still fails. Known bad, before: "no bundle here".
+func TestVerifyTakesTheEvidenceRoot(t *testing.T) {
+	root := t.TempDir()
+	writeBundle(t, filepath.Join(root, "run-1", "A"))
+	writeBundle(t, filepath.Join(root, "run-2", "shard", "B"))
+	var out, errs bytes.Buffer
+	if code := verify([]string{root}, &out, &errs); code != 0 || !strings.Contains(out.String(), "verify: 2 passed, 0 failed") {
+		t.Fatalf("the evidence root: exit %d\n%s%s", code, out.String(), errs.String())
+	}
+	if err := os.Mkdir(filepath.Join(root, "run-1", "half"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := verify([]string{root}, &out, &errs); code != 1 || !strings.Contains(out.String(), "FAILED   "+filepath.Join(root, "run-1", "half")) {
+		t.Errorf("a run folder's broken part under the root: exit %d\n%s", code, out.String())
+	}
+}

@@ -84,6 +84,9 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "agentready run:", err)
 		return 2
 	}
+	if e := agentF.endpoint(fs); e != "" {
+		fmt.Fprintln(stdout, e) // before anything is sent to it
+	}
 	var attack *scenarios.Attack
 	if given(fs, "attack") {
 		a, err := scenarios.ParseAttack(*attackSpec)

@@ -18,13 +18,13 @@ import (
 // files cannot be read as a record (damaged: each problem names the file
 // and the field).
 func verify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("verify", "agentready verify [--json] BUNDLE|RUN-FOLDER...", stderr)
+	fs := newFlags("verify", "agentready verify [--json] BUNDLE|RUN-FOLDER|EVIDENCE-FOLDER...", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON report per bundle")
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: agentready verify [--json] BUNDLE|RUN-FOLDER...")
+		fmt.Fprintln(stderr, "usage: agentready verify [--json] BUNDLE|RUN-FOLDER|EVIDENCE-FOLDER...")
 		return 2
 	}
 	var dirs []string
@@ -78,8 +78,49 @@ func verify(args []string, stdout, stderr io.Writer) int {
 // bundlesIn answers path itself when it is a bundle; for a run folder,
 // every folder directly inside it, each of which must be a whole bundle (a
 // folder without its manifest is verified, and fails, rather than left
-// out: a run folder that lost part of a bundle does not verify).
+// out: a run folder that lost part of a bundle does not verify); for a
+// folder of run folders at any depth (the --evidence given to run, which
+// writes <evidence>/<run-id>/), the bundles of each run folder in it.
 func bundlesIn(path string) ([]string, error) {
+	out, err := bundlesAt(path, maxEvidenceDepth)
+	if err == nil && len(out) == 0 {
+		err = fmt.Errorf("%s: no bundle here (no %s in it or in its folders, at any depth)", path, bundle.ManifestFile)
+	}
+	return out, err
+}
+
+// maxEvidenceDepth bounds the walk down an evidence folder: run folders
+// sit one level below it (shards, merges and copies a few more).
+const maxEvidenceDepth = 6
+
+func bundlesAt(path string, depth int) ([]string, error) {
+	if depth < 0 {
+		return nil, nil
+	}
+	run, err := runFolder(path)
+	if err != nil || run != nil {
+		return run, err
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			found, err := bundlesAt(filepath.Join(path, e.Name()), depth-1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, found...)
+		}
+	}
+	return out, nil
+}
+
+// runFolder answers path when it is a bundle, and every folder directly
+// in it when one of them is (a run folder); nil when neither.
+func runFolder(path string) ([]string, error) {
 	if _, err := os.Stat(filepath.Join(path, bundle.ManifestFile)); err == nil {
 		return []string{path}, nil
 	}
@@ -98,7 +139,7 @@ func bundlesIn(path string) ([]string, error) {
 		}
 	}
 	if whole == 0 {
-		return nil, fmt.Errorf("%s: no bundle here (no %s in it or in its folders)", path, bundle.ManifestFile)
+		return nil, nil
 	}
 	slices.Sort(out)
 	return out, nil

@@ -37,7 +37,7 @@ var page = template.Must(template.New("run").Funcs(template.FuncMap{
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>agentready run {{.RunID}}</title><style>
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1b1b1f; }
-table { border-collapse: collapse; } td, th { border: 1px solid #dde; padding: .3rem .5rem; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; max-width: 100%; } td, th { border: 1px solid #dde; padding: .3rem .5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f3f4f8; } code { font: 12px ui-monospace, monospace; }
 .PASS { color: #0a6b2b; } .FAIL { color: #b00020; } .INCONCLUSIVE { color: #8a5a00; } .meant { color: #555; }
 .totals { font-size: 1.15rem; } .totals b { font-size: 1.4rem; }

@@ -28,6 +28,7 @@ import (
 	"github.com/agentready/agentready/internal/reporters/results"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/scenarios/vocab"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "write the README's screenshots (docs/img) from this run")
@@ -145,7 +146,34 @@ func TestTheReportsInABrowser(t *testing.T) {
 		shoot(t, ctx, tab, "h1", ".film", "../../../docs/img/report-failed-check.png")
 	}
 
-	// The run page.
+	// The run page, in a window 1280 px wide: nothing wider than it (issue
+	// 45: the report column was cut off).
+	if _, err := chromedp.Call(tab.Ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 1280, Height: 800, DeviceScaleFactor: 1}); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, tab, "file://"+filepath.Join(runDir, "index.html"))
+	fits := func(what string) {
+		t.Helper()
+		if wide, err := chromedp.Run(tab.Ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); err != nil || wide > 1280 {
+			t.Errorf("%s is %d px wide in a 1280 px window (%v)", what, wide, err)
+		}
+	}
+	fits("the run page")
+	// A row as long as real runs make them: a long id, many codes, a
+	// message holding a URL with no space to break at, a long coverage gap.
+	// (The overflow issue 45 saw came from a whole make e2e page: 1321 px
+	// before cells could wrap anywhere, 1280 after, measured by hand.)
+	long := "http://127.0.0.1:45231/auth/popup?return=" + strings.Repeat("%2Fevents%2Fevt-webmcp-intro%2Fregister", 12)
+	wideDir := t.TempDir()
+	wideRow := results.Row{ID: "CHECKOUT-01.autopay.with-a-long-companion-name-" + strings.Repeat("x", 40), Outcome: vocab.Fail, AsMeant: false,
+		Codes:   []vocab.Code{vocab.SideEffectBeforeConfirmation, vocab.RequestCountMismatch, vocab.RequestStatusMismatch, vocab.StateChanged, vocab.StateMismatch, vocab.UINotState, vocab.AnswerOverclaims},
+		Failed:  []results.Check{{ID: "popups.forbid[0] " + long, Status: vocab.CheckFail, Code: vocab.UnexpectedPopup, Message: "the page opened " + long}},
+		Surface: []judge.SurfaceItem{{Measure: judge.MeasureTools, Subject: "prepare_payment (in /pay/widget/" + strings.Repeat("x", 120) + ")", Aspect: judge.AspectInvalidInput, Why: "no call of it with " + long}}}
+	if err := (results.Page{RunID: "wide", Rows: []results.Row{wideRow}}).Write(wideDir); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, tab, "file://"+filepath.Join(wideDir, "index.html"))
+	fits("a run page with long rows")
 	open(t, ctx, tab, "file://"+filepath.Join(runDir, "index.html"))
 	text, err := chromedp.Run(tab.Ctx, chromedp.Evaluate[string](`document.body.innerText`))
 	if err != nil {
