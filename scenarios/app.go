@@ -46,10 +46,11 @@ func FolderSignIn(dir string) (*SignIn, error) {
 	if err != nil {
 		return nil, Problems{{File: path, Message: readError(err)}}
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, Problems{syntaxProblem(path, err)}
+	parsed, bad := parseBounded(path, data)
+	if bad != nil {
+		return nil, Problems{*bad}
 	}
+	doc := *parsed
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}

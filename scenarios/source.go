@@ -61,10 +61,11 @@ func readChain(file string, data []byte, now time.Time, below []string, day *tim
 	if err != nil {
 		return nil, Problems{problemOfText(file, err)}
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(resolved, &doc); err != nil {
-		return nil, Problems{syntaxProblem(file, err)}
+	parsed, bad := parseBounded(file, resolved)
+	if bad != nil {
+		return nil, Problems{*bad}
 	}
+	doc := *parsed
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, Problems{{File: file, Message: "the file is empty: a scenario is a mapping of keys (id, title, start, prompt, agent, expect)"}}
 	}
