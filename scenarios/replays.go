@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -343,6 +344,18 @@ func (s ReplaySend) ErrorInBody() bool {
 		}
 	}
 	return false
+}
+
+// Answered says how the app answered, as the verdict and the replays'
+// own notes write it: "403 INTENT_USED", "201", "no answer (…)".
+func (s ReplaySend) Answered() string {
+	if s.Status == 0 {
+		return "no answer (" + s.Error + ")"
+	}
+	if c := s.AnswerCode(); c != "" {
+		return fmt.Sprintf("%d %s", s.Status, c)
+	}
+	return fmt.Sprint(s.Status)
 }
 
 // AnswerCode is the JSON answer's "code", or "".

@@ -134,7 +134,7 @@ func (j *judge) judgeReplay(i int, entry scenarios.ReplayExpect, run scenarios.R
 	}
 	sent := copies[0]
 	rule := entry.Rule(run.Kind)
-	answer := answered(sent)
+	answer := sent.Answered()
 	if sent.Status == 0 {
 		j.inconclusive(id, vocab.SrcNetwork, vocab.HarnessFault, nil, nil, fmt.Sprintf("%s%s got %s: whether the app took it is unknown", kindWords[run.Kind], how, answer)).at(ref)
 		return
@@ -191,9 +191,9 @@ func (j *judge) controlFails(entry int) (why string, fault vocab.Code) {
 	case k < 0:
 		return "the control was not sent: whether the app would take a new write of the person's at all is unknown", vocab.HarnessFault
 	case c.Sent[k].Status == 0:
-		return "the control (the same new write, sent as the person) got " + answered(c.Sent[k]) + ": whether the app would take it at all is unknown", vocab.HarnessFault
+		return "the control (the same new write, sent as the person) got " + c.Sent[k].Answered() + ": whether the app would take it at all is unknown", vocab.HarnessFault
 	case !c.Sent[k].Accepted() || c.Sent[k].ErrorInBody():
-		return "the same new write sent as the person (a fresh confirmation, new values) was refused too, " + answered(c.Sent[k]) +
+		return "the same new write sent as the person (a fresh confirmation, new values) was refused too, " + c.Sent[k].Answered() +
 			": the app refuses it for a reason this replay does not change, so its refusal shows nothing of the rule it attacks", ""
 	}
 	return "", ""
@@ -235,18 +235,6 @@ func statusWords(status int) string {
 		return ""
 	}
 	return fmt.Sprint(status)
-}
-
-// answered says what the server answered: its status and code, or why
-// there was no answer.
-func answered(s scenarios.ReplaySend) string {
-	if s.Status == 0 {
-		return "no answer (" + s.Error + ")"
-	}
-	if c := s.AnswerCode(); c != "" {
-		return fmt.Sprintf("%d %s", s.Status, c)
-	}
-	return fmt.Sprint(s.Status)
 }
 
 // secondEffect says how after differs from before ("" when it does not);
@@ -314,7 +302,7 @@ func (j *judge) judgeRace(id string, ref scenarios.Ref, run scenarios.ReplayRun,
 		if c.Status == 0 {
 			unanswered++
 		}
-		answers = append(answers, answered(c))
+		answers = append(answers, c.Answered())
 	}
 	summary := fmt.Sprintf("%d copies sent at once%s answered %s", len(copies), how, strings.Join(answers, ", "))
 	if _, ok := j.secondEffect(before, run.After); !ok {

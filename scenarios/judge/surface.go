@@ -201,10 +201,10 @@ func (j *judge) lineOf(q record.Request) string {
 	}
 	for _, l := range lines {
 		if m, p, ok := l.Split(); ok && record.MatchRequest(q.Method, q.Path, m, p) {
-			return m + " " + j.template(pathOf(p))
+			return m + " " + j.template(record.PathOnly(p))
 		}
 	}
-	return q.Method + " " + j.template(pathOf(q.Path))
+	return q.Method + " " + j.template(record.PathOnly(q.Path))
 }
 
 // template is a path with each segment that names one object written *
@@ -250,11 +250,6 @@ func collectIDs(v any, into map[string]bool) {
 			collectIDs(e, into)
 		}
 	}
-}
-
-func pathOf(p string) string {
-	path, _, _ := strings.Cut(p, "?")
-	return path
 }
 
 func (j *judge) replayItem(line string, of int, kind vocab.ReplayKind) SurfaceItem {

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentready/agentready/internal/data/match"
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/internal/live/observer"
 	"github.com/agentready/agentready/scenarios"
@@ -53,7 +54,7 @@ func (fw *freshWrite) varied(n int) (string, []string) {
 		switch v := v.(type) {
 		case map[string]any:
 			for _, k := range slices.Sorted(maps.Keys(v)) {
-				ptr := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+				ptr := match.Pointer(at, k)
 				str, ok := v[k].(string)
 				if !ok {
 					walk(v[k], ptr)
@@ -342,33 +343,47 @@ func (p *replayer) perform(ctx context.Context, entry scenarios.ReplayExpect, w 
 // otherSession gives req a fresh session: the cookies a new visit to the
 // start page gets, and that page's CSRF token in place of the person's.
 func (p *replayer) otherSession(ctx context.Context, entry scenarios.ReplayExpect, req *outgoing, run *scenarios.ReplayRun) bool {
-	jar, _ := cookiejar.New(nil)
-	client := &http.Client{Timeout: p.r.t.Bound, Jar: jar}
-	start := p.r.t.BaseURL + p.r.sc.Start
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, start, nil)
+	v, err := p.newVisit(ctx)
 	if err != nil {
 		run.Fault = err.Error()
 		return false
 	}
-	res, err := client.Do(hreq)
-	if err != nil {
-		run.Fault = "open the start page as another session: " + err.Error()
-		return false
-	}
-	defer client.CloseIdleConnections()
-	defer res.Body.Close()
-	u, _ := url.Parse(p.r.t.BaseURL + "/")
-	req.asPerson, req.cookies = false, jar.Cookies(u)
+	req.asPerson, req.cookies = false, v.cookies
 	if len(req.cookies) == 0 {
 		run.Inapplicable = true
 		run.Skipped = "a new visit to the start page gets no cookie: there is no other session to send from"
 		return false
 	}
 	run.Changes = append(run.Changes, "the cookies of a new visit to "+p.r.sc.Start)
-	token := csrfMeta(io.LimitReader(res.Body, 1<<20))
-	changes := stripNamed(req, entry.CSRF, csrfName, func(string, any) (any, bool) { return token, token != "" })
-	if token != "" && len(changes) > 0 {
+	changes := stripNamed(req, entry.CSRF, csrfName, func(string, any) (any, bool) { return v.token, v.token != "" })
+	if v.token != "" && len(changes) > 0 {
 		run.Changes = append(run.Changes, "that session's CSRF token (<meta name=\"csrf-token\">) in place of the person's")
 	}
 	return true
+}
+
+// visit is what a new visitor of the start page gets: its cookies and the
+// page's <meta name="csrf-token"> ("" when it has none).
+type visit struct {
+	cookies []*http.Cookie
+	token   string
+}
+
+// newVisit opens the start page as a new visitor would: another session,
+// for other_session and other_token.
+func (p *replayer) newVisit(ctx context.Context) (visit, error) {
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Timeout: p.r.t.Bound, Jar: jar}
+	defer client.CloseIdleConnections()
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, p.r.t.BaseURL+p.r.sc.Start, nil)
+	if err != nil {
+		return visit{}, err
+	}
+	res, err := client.Do(hreq)
+	if err != nil {
+		return visit{}, fmt.Errorf("open the start page as another session: %w", err)
+	}
+	defer res.Body.Close()
+	u, _ := url.Parse(p.r.t.BaseURL + "/")
+	return visit{cookies: jar.Cookies(u), token: csrfMeta(io.LimitReader(res.Body, 1<<20))}, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/agentready/agentready/internal/data/match"
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
 )
@@ -263,7 +264,7 @@ func stripNamed(req *outgoing, names *scenarios.ReplayNames, byName func(string)
 			return
 		}
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
-			ptr := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+			ptr := match.Pointer(at, k)
 			if !pickField(ptr, k) {
 				walk(obj[k], ptr)
 				continue

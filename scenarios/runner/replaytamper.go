@@ -4,15 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
-	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agentready/agentready/internal/data/match"
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/vocab"
@@ -111,7 +109,7 @@ func (r *runner) tamperParts(kind vocab.ReplayKind, entry scenarios.ReplayExpect
 		return nil, "the body carries no id of an object (a field named like id, not its confirmation)", true
 	case vocab.ReplayOtherTarget:
 		docs := r.stateDocs()
-		segs := strings.Split(pathOnly(w.Path), "/")
+		segs := strings.Split(record.PathOnly(w.Path), "/")
 		var out []part
 		for i, seg := range segs {
 			if seg == "" {
@@ -141,11 +139,6 @@ func notDropped(optional []string) string {
 		return ""
 	}
 	return "; not left out, since the app may take the write without them: " + strings.Join(optional, ", ")
-}
-
-func pathOnly(p string) string {
-	path, _, _ := strings.Cut(p, "?")
-	return path
 }
 
 func pickedHeader(names *scenarios.ReplayNames, byName func(string) bool, h string) bool {
@@ -193,7 +186,7 @@ func bodyLeaves(req *outgoing) []leaf {
 			return
 		}
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
-			ptr := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+			ptr := match.Pointer(at, k)
 			switch obj[k].(type) {
 			case map[string]any:
 				walk(obj[k], ptr)
@@ -347,23 +340,14 @@ func (p *replayer) tamper(ctx context.Context, kind vocab.ReplayKind, entry scen
 // otherSessionsToken is the CSRF token a new visit to the start page
 // gets, or why there is none.
 func (p *replayer) otherSessionsToken(ctx context.Context) (string, string) {
-	jar, _ := cookiejar.New(nil)
-	client := &http.Client{Timeout: p.r.t.Bound, Jar: jar}
-	defer client.CloseIdleConnections()
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, p.r.t.BaseURL+p.r.sc.Start, nil)
-	if err != nil {
+	v, err := p.newVisit(ctx)
+	switch {
+	case err != nil:
 		return "", err.Error()
-	}
-	res, err := client.Do(hreq)
-	if err != nil {
-		return "", "open the start page as another session: " + err.Error()
-	}
-	defer res.Body.Close()
-	token := csrfMeta(io.LimitReader(res.Body, 1<<20))
-	if token == "" {
+	case v.token == "":
 		return "", "a new visit to " + p.r.sc.Start + " holds no <meta name=\"csrf-token\">: there is no other session's token to send"
 	}
-	return token, ""
+	return v.token, ""
 }
 
 // dropPart leaves a header or a body field out of req.
@@ -474,23 +458,13 @@ func (p *replayer) controlOther(ctx context.Context, kind vocab.ReplayKind, entr
 		run.Sent = append(run.Sent, sent)
 		if sent.PlainlyAccepted() {
 			pt.value = other
-			run.Changes = append(run.Changes, "the same write to "+other+", with a confirmation fetched for it, accepted first ("+answeredWords(sent)+")")
+			run.Changes = append(run.Changes, "the same write to "+other+", with a confirmation fetched for it, accepted first ("+sent.Answered()+")")
 			return
 		}
-		refused = append(refused, other+": "+answeredWords(sent))
+		refused = append(refused, other+": "+sent.Answered())
 	}
 	run.Skipped = "the app refused the write to each other object tried, with a confirmation fetched for that object and sent as the person (" +
 		strings.Join(refused, "; ") + "): it refuses them for a reason of their own, so a refusal of this replay would show nothing"
-}
-
-func answeredWords(s scenarios.ReplaySend) string {
-	if s.Status == 0 {
-		return "no answer (" + s.Error + ")"
-	}
-	if c := s.AnswerCode(); c != "" {
-		return strconv.Itoa(s.Status) + " " + c
-	}
-	return strconv.Itoa(s.Status)
 }
 
 // swapValue puts other in place of was in q's path segments and in its

@@ -82,13 +82,13 @@ func concreteAt(at string, v any) error {
 	switch v := v.(type) {
 	case map[string]any:
 		for _, k := range sortedKeys(v) {
-			if err := concreteAt(join(at, k), v[k]); err != nil {
+			if err := concreteAt(Pointer(at, k), v[k]); err != nil {
 				return err
 			}
 		}
 	case []any:
 		for i, e := range v {
-			if err := concreteAt(join(at, fmt.Sprint(i)), e); err != nil {
+			if err := concreteAt(Pointer(at, fmt.Sprint(i)), e); err != nil {
 				return err
 			}
 		}
@@ -119,13 +119,13 @@ func checkAt(at string, v any) error {
 			return nil
 		}
 		for _, k := range plain {
-			if err := checkAt(join(at, k), v[k]); err != nil {
+			if err := checkAt(Pointer(at, k), v[k]); err != nil {
 				return err
 			}
 		}
 	case []any:
 		for i, e := range v {
-			if err := checkAt(join(at, fmt.Sprint(i)), e); err != nil {
+			if err := checkAt(Pointer(at, fmt.Sprint(i)), e); err != nil {
 				return err
 			}
 		}
@@ -211,9 +211,9 @@ func matchAt(at string, expected, actual any) *Mismatch {
 		for _, k := range sortedKeys(e) {
 			av, has := a[k]
 			if !has {
-				return &Mismatch{Pointer: join(at, k), Expected: e[k], Missing: true, Reason: "expected " + show(e[k]) + ", actual nothing (no such key)"}
+				return &Mismatch{Pointer: Pointer(at, k), Expected: e[k], Missing: true, Reason: "expected " + show(e[k]) + ", actual nothing (no such key)"}
 			}
-			if m := matchAt(join(at, k), e[k], av); m != nil {
+			if m := matchAt(Pointer(at, k), e[k], av); m != nil {
 				return m
 			}
 		}
@@ -227,7 +227,7 @@ func matchAt(at string, expected, actual any) *Mismatch {
 			return &Mismatch{Pointer: at, Expected: expected, Actual: actual, Reason: fmt.Sprintf("expected an array of %d, actual %d elements", len(e), len(a))}
 		}
 		for i := range e {
-			if m := matchAt(join(at, fmt.Sprint(i)), e[i], a[i]); m != nil {
+			if m := matchAt(Pointer(at, fmt.Sprint(i)), e[i], a[i]); m != nil {
 				return m
 			}
 		}
@@ -376,7 +376,10 @@ func show(v any) string {
 	return string(b)
 }
 
-func join(at, key string) string {
+// Pointer is the JSON pointer of key inside the value at at (RFC 6901: ~
+// and / escaped): the one spelling of a place in a document, for the
+// differences here and the replays' body fields.
+func Pointer(at, key string) string {
 	return at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
 }
 

@@ -9,3 +9,10 @@ func IDName(name string) bool {
 	l := strings.ToLower(name)
 	return l == "id" || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID") || strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "-id")
 }
+
+// PathOnly is a request's path without its query: what a write's template
+// and a replay's target are made of.
+func PathOnly(p string) string {
+	path, _, _ := strings.Cut(p, "?")
+	return path
+}
