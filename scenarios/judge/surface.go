@@ -358,15 +358,20 @@ func (j *judge) lookSurface() []SurfaceItem {
 			if u.TextContains == "" && u.Text == nil && u.TextContainsState == "" {
 				continue
 			}
-			el, ok := recordedElement(j.ev.UI[ph], u)
-			if !ok {
+			k := elementOf(j.ev.UI[ph], u)
+			if k < 0 || !j.ev.UI[ph][k].Present {
 				continue
 			}
+			el := j.ev.UI[ph][k]
 			shown := stateShown(el.Text, values)
 			if shown == "" && u.TextContainsState == "" {
 				continue
 			}
-			it := SurfaceItem{Measure: MeasureLooks, Subject: string(ph) + " · " + u.Selector, Aspect: AspectTied, Covered: u.TextContainsState != ""}
+			subject := string(ph) + " · " + u.Selector
+			if u.Frame != "" {
+				subject += " (in " + u.Frame + ")"
+			}
+			it := SurfaceItem{Measure: MeasureLooks, Subject: subject, Aspect: AspectTied, Covered: u.TextContainsState != ""}
 			if !it.Covered {
 				it.Why = fmt.Sprintf("its text shows %q, a value of the state read after the %s phase, and no text_contains_state ties it to one", shown, ph)
 			}
@@ -374,15 +379,6 @@ func (j *judge) lookSurface() []SurfaceItem {
 		}
 	}
 	return out
-}
-
-func recordedElement(els []record.Element, u scenarios.UI) (record.Element, bool) {
-	for _, e := range els {
-		if e.Selector == u.Selector && e.Present {
-			return e, true
-		}
-	}
-	return record.Element{}, false
 }
 
 // stateValue is a leaf of a state read, as text.

@@ -156,3 +156,19 @@ func TestAToolIsItsNameAndWhatItTakes(t *testing.T) {
 		t.Error("a tool that takes no input has no valid way")
 	}
 }
+
+// A look is its frame and its selector, as the ui checks read it: the
+// same selector in another frame is another element. Known bad, before:
+// the top document's #seats-left stood in for a frame's.
+func TestALookIsItsFrameAndSelector(t *testing.T) {
+	sc, ev := conf01Reviewed(t)
+	for i, u := range sc.Expect.UI[vocab.PhaseHuman] {
+		if u.Selector == "#seats-left" {
+			sc.Expect.UI[vocab.PhaseHuman][i].Frame = "#widget"
+			sc.Expect.UI[vocab.PhaseHuman][i].TextContainsState = ""
+		}
+	}
+	if _, ok := item(Surface(sc, ev), MeasureLooks, "human · #seats-left", AspectTied); ok {
+		t.Error("the top document's element was read as the frame's")
+	}
+}

@@ -31,7 +31,7 @@ func (j *judge) judgeUI(want map[vocab.Phase][]scenarios.UI) {
 				j.inconclusive(id, vocab.SrcUI, vocab.EvidenceMissing, u, nil, "the page was not recorded after "+string(phase)).at(scenarios.WindowRef(phase))
 				continue
 			}
-			k := slices.IndexFunc(snap, func(e record.Element) bool { return e.Selector == u.Selector && e.Frame == u.Frame })
+			k := elementOf(snap, u)
 			// The element as read, else the whole read it is missing from.
 			var refs []scenarios.Ref
 			if k >= 0 {
@@ -136,4 +136,11 @@ func (j *judge) judgeTextState(id string, phase vocab.Phase, q string, el record
 	default:
 		j.pass(id, vocab.SrcUI, want, el.Text, fmt.Sprintf("the element shows %q, as the state holds at %s", want, q)).at(refs...)
 	}
+}
+
+// elementOf is the index of the element a ui expectation names in a
+// phase's read: its frame and its selector (one identity, for the checks
+// and the coverage's looks), -1 when the read does not hold it.
+func elementOf(snap []record.Element, u scenarios.UI) int {
+	return slices.IndexFunc(snap, func(e record.Element) bool { return e.Selector == u.Selector && e.Frame == u.Frame })
 }
