@@ -121,7 +121,10 @@ func (j *judge) toolSurface() []SurfaceItem {
 		// wrong but extra fields, which it may ignore: no invalid way.
 		takesInput := err == nil && len(t.InputSchema) > 0 && declaresProperties(t.InputSchema)
 		for _, c := range j.ev.Calls {
-			if c.Call.Tool != t.Name || (c.Call.Frame != "") != (t.Frame != "") {
+			// The tool the call ran, by the judge's one reading of it (the
+			// trace's invocation, its frame's catalog): a tool is its
+			// frame and its name.
+			if ran, _, ok := j.toolAtCall(c); !ok || ran.Name != t.Name || ran.FrameID != t.FrameID {
 				continue
 			}
 			switch {

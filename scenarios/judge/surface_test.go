@@ -172,3 +172,30 @@ func TestALookIsItsFrameAndSelector(t *testing.T) {
 		t.Error("the top document's element was read as the frame's")
 	}
 }
+
+// A call covers the tool it ran, by the trace's invocation: the frame's,
+// not the top document's of the same name. Known bad, before: calls and
+// tools were matched by name and whether either named a frame.
+func TestACallCoversTheToolItRan(t *testing.T) {
+	sc, ev := conf01Reviewed(t)
+	top := ev.Catalog[0]
+	framed := top
+	framed.FrameID, framed.Frame = "F2", "http://127.0.0.1:1/widget"
+	ev.Catalog = append(ev.Catalog, framed)
+	ev.Trace = []record.Event{
+		{Kind: record.ToolsAdded, Tools: []record.Tool{top, framed}},
+		{Kind: record.ToolInvoked, ToolName: top.Name, FrameID: "F2", InvocationID: "inv-f2"},
+	}
+	for i := range ev.Calls {
+		ev.Calls[i].Result.InvocationID = "inv-f2"
+	}
+	items := Surface(sc, ev)
+	if it, _ := item(items, MeasureTools, top.Name+" (in /widget)", AspectValidInput); !it.Covered {
+		t.Errorf("the frame's tool, which the call ran: %+v", it)
+	}
+	for _, it := range items {
+		if it.Subject == top.Name && it.Aspect == AspectValidInput && it.Covered {
+			t.Errorf("the top document's tool, which no call ran, is covered: %+v", it)
+		}
+	}
+}
