@@ -38,29 +38,10 @@ document.modelContext.registerTool({
 
 func TestACallCanceledInFlightIsCanceledAndTheToolCanTell(t *testing.T) {
 	b := launched(t)
-	var writes atomic.Int32
-	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			writes.Add(1)
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		fmt.Fprint(w, cancelPage)
-	}))
-	defer app.Close()
+	app, writes := countingApp(t, cancelPage)
 	for _, via := range []vocab.Transport{vocab.PageAPI, vocab.CDP} {
 		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-		tab, err := b.NewTab(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		clock, err := tab.StartClock(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tab.Navigate(ctx, app.URL); err != nil {
-			t.Fatal(err)
-		}
+		tab, clock := clockedTab(t, ctx, b, app.URL)
 		if err := tab.Tools.WaitTool(ctx, "slow_add", true); err != nil {
 			t.Fatal(err)
 		}
@@ -119,30 +100,11 @@ document.modelContext.registerTool({
 // first (completed), as the coverage then says.
 func TestACancelLandsWhileAFastCallRuns(t *testing.T) {
 	b := launched(t)
-	var writes atomic.Int32
-	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			writes.Add(1)
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		fmt.Fprint(w, fastPage)
-	}))
-	defer app.Close()
+	app, writes := countingApp(t, fastPage)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	tab, err := b.NewTab(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab, clock := clockedTab(t, ctx, b, app.URL)
 	defer tab.Close()
-	clock, err := tab.StartClock(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tab.Navigate(ctx, app.URL); err != nil {
-		t.Fatal(err)
-	}
 	if err := tab.Tools.WaitTool(ctx, "echo", true); err != nil {
 		t.Fatal(err)
 	}
@@ -172,4 +134,37 @@ func TestACancelLandsWhileAFastCallRuns(t *testing.T) {
 	if ok, err := chromedp.Run(in, chromedp.Evaluate[bool](`fetch("/write", {method: "POST"}).then(r => r.ok)`, chromedp.EvalAwaitPromise)); err != nil || !ok {
 		t.Errorf("a request after the call: %v %v", ok, err)
 	}
+}
+
+// countingApp serves page and counts the POSTs it gets (the tools' writes).
+func countingApp(t *testing.T, page string) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var writes atomic.Int32
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			writes.Add(1)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		fmt.Fprint(w, page)
+	}))
+	t.Cleanup(app.Close)
+	return app, &writes
+}
+
+// clockedTab is a new tab on the page's clock, at url.
+func clockedTab(t *testing.T, ctx context.Context, b *Browser, url string) (*Tab, *Clock) {
+	t.Helper()
+	tab, err := b.NewTab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock, err := tab.StartClock(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Navigate(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	return tab, clock
 }
