@@ -191,3 +191,21 @@ func TestOpenAIBaseURLIsTheEndpointWhenNoneIsGiven(t *testing.T) {
 		t.Errorf("the run does not name the endpoint it calls:\n%s", out)
 	}
 }
+
+// --min-coverage fails a run whose coverage of the agent surface is below
+// the floor in any measure, naming it (the TIP-01 family alone leaves the
+// intents it fetches unreplayed); without the floor the same run passes.
+// A floor that is no percent is bad usage.
+func TestMinCoverageFailsARunBelowTheFloor(t *testing.T) {
+	evidence := t.TempDir()
+	code, out := runCase(t, evidence, "floor", "TIP-01", "--min-coverage", "100")
+	if code != 1 || !strings.Contains(out, "coverage below the floor of 100%: writes 47% (10 of 21)") {
+		t.Errorf("below the floor: exit %d\n%s", code, out)
+	}
+	if code, out := runCase(t, evidence, "no-floor", "TIP-01"); code != 0 {
+		t.Errorf("the same run without a floor: exit %d\n%s", code, out)
+	}
+	if code, _ := runCase(t, evidence, "bad-floor", "TIP-01", "--min-coverage", "120"); code != 2 {
+		t.Errorf("--min-coverage 120: exit %d, want 2", code)
+	}
+}
