@@ -172,6 +172,7 @@ func parseAt(name string, data []byte, now time.Time) (Scenario, error) {
 		sc.Today = t.today
 	}
 	sc.File, sc.Extends = name, ""
+	sc.Deprecated = t.deprecated
 	if sc.Family == "" {
 		sc.Family, _, _ = strings.Cut(sc.ID, ".")
 	}

@@ -107,6 +107,10 @@ type Scenario struct {
 	// The file the scenario was read from: written by the bundle
 	// (scenario.json). In a file it is replaced by the file's own path.
 	File string `yaml:"file,omitempty" json:"file,omitempty" examples:"[ORDER-01.yaml]"`
+	// Deprecated are the spellings of its files read as their current
+	// ones: a warning each, at its file and line (migrate.go). They are no
+	// part of the scenario: a file and its --fix'ed form load the same.
+	Deprecated Problems `yaml:"-" json:"-"`
 }
 
 // Attack is hostile text planted by the harness, from vocab.Attacks.

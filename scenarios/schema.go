@@ -271,7 +271,7 @@ func (cs *compiledSchema) describe(ve *jsonschema.ValidationError, t *tree, p *p
 			}
 		}
 		slices.Sort(want)
-		p.bad(at, "expected %s, found %s", orList(slices.Compact(want)), foundWord(node, ""))
+		p.bad(at, "expected %s, found %s", orList(asText(slices.Compact(want))), foundWord(node, ""))
 	default:
 		var msg string
 		if e, ok := ve.ErrorKind.(interface{ String() string }); ok {
@@ -382,7 +382,16 @@ func wordsOfKinds(kinds []string) string {
 	for _, k := range kinds {
 		out = append(out, kindWord(k))
 	}
-	return orList(out)
+	return orList(asText(out))
+}
+
+// asText leaves out a number and true or false where text is wanted: a
+// text key takes them as its text, and "expected text" says what to write.
+func asText(words []string) []string {
+	if !slices.Contains(words, kindWord("string")) {
+		return words
+	}
+	return slices.DeleteFunc(words, func(w string) bool { return w == kindWord("number") || w == kindWord("boolean") })
 }
 
 func kindWord(k string) string {

@@ -67,6 +67,7 @@ func generateSchema() ([]byte, error) {
 	}
 	fileForms(defs)
 	hoistNullable(defs)
+	textTakesScalars(defs)
 	for name, d := range defs {
 		d.Description = withoutGoName(name, d.Description)
 	}
@@ -420,6 +421,54 @@ func patches(defs jsonschema.Definitions) {
 func nullable(s *jsonschema.Schema) *jsonschema.Schema {
 	return &jsonschema.Schema{Description: s.Description, Examples: s.Examples, AnyOf: []*jsonschema.Schema{{Type: "null", Description: "null removes the key"}, s}}
 }
+
+// textTakesScalars lets every key that takes free text take a number or
+// true/false as well, as its text: YAML users write passengers: 2 and
+// must_mention: [11] bare, and the decoder reads them as written (issue
+// 45). Text of a fixed form (a word of a vocabulary, a pattern) stays text
+// alone; a number where a number is meant stays a number.
+func textTakesScalars(defs jsonschema.Definitions) {
+	seen := map[*jsonschema.Schema]bool{}
+	var walk func(s *jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		if s.Type == "string" && s.Enum == nil && s.Const == nil && s.Pattern == "" && s.Format == "" {
+			s.Type = ""
+			if s.Extras == nil {
+				s.Extras = map[string]any{}
+			}
+			s.Extras["type"] = textScalars
+		}
+		if s.Properties != nil {
+			for _, p := range s.Properties.FromOldest() {
+				walk(p)
+			}
+		}
+		for _, list := range [][]*jsonschema.Schema{s.OneOf, s.AnyOf, s.AllOf, s.PrefixItems} {
+			for _, c := range list {
+				walk(c)
+			}
+		}
+		walk(s.Items)
+		walk(s.AdditionalProperties)
+		walk(s.Not)
+		walk(s.If)
+		walk(s.Then)
+		walk(s.Else)
+		for _, c := range s.PatternProperties {
+			walk(c)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(defs)) {
+		walk(defs[name])
+	}
+}
+
+// textScalars are the JSON kinds a text key takes.
+var textScalars = []string{"string", "number", "boolean"}
 
 // hoistNullable moves the description and examples of a key that may be
 // null to the key, where an editor shows them.

@@ -82,7 +82,7 @@ func repositoryScenarioFiles(t *testing.T) []string {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && p != ".." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || d.Name() == "broken") {
+		if d.IsDir() && p != ".." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || d.Name() == "broken" || d.Name() == "deprecated") {
 			return filepath.SkipDir
 		}
 		if !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) && isScenarioFile(p) {
@@ -117,8 +117,12 @@ func TestEveryScenarioFileOfTheRepositoryValidatesAgainstTheSchema(t *testing.T)
 		if err := s.Validate(v); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
-		if _, err := Load(p); err != nil {
+		sc, err := Load(p)
+		if err != nil {
 			t.Errorf("%s does not load: %v", p, err)
+		}
+		for _, w := range ofFile(p, sc.Deprecated) {
+			t.Errorf("the repository writes a deprecated spelling: %v", w)
 		}
 	}
 }

@@ -33,6 +33,9 @@ type tree struct {
 	// extends, and so on.
 	chain []string
 	today string // the day {$date} values were written out against, or ""
+	// deprecated are the spellings of its files read as their current
+	// ones (migrate), the asked-for file's first.
+	deprecated Problems
 }
 
 // readTree reads file (with data, when given, as its contents) and what it
@@ -73,7 +76,8 @@ func readChain(file string, data []byte, now time.Time, below []string, day *tim
 	if root.Kind != yaml.MappingNode {
 		return nil, Problems{{File: file, Line: root.Line, Column: root.Column, Message: "a scenario is a mapping of keys (id: …, title: …), not " + kindName(root)}}
 	}
-	t := &tree{root: root, files: map[*yaml.Node]string{}, file: file, chain: []string{file}, today: today}
+	mig := migrate(file, root)
+	t := &tree{root: root, files: map[*yaml.Node]string{}, file: file, chain: []string{file}, today: today, deprecated: mig.warnings}
 	own(root, file, t.files)
 	base, at := extendsOf(root)
 	if base == "" && at == nil {
@@ -116,6 +120,7 @@ func readChain(file string, data []byte, now time.Time, below []string, day *tim
 		}
 	}
 	t.chain = append(t.chain, bt.chain...)
+	t.deprecated = append(t.deprecated, bt.deprecated...)
 	if t.today == "" {
 		t.today = bt.today
 	}

@@ -12,11 +12,15 @@ import (
 
 // checkCmd loads and validates scenario files without a browser, for an
 // editor's save hook or a pre-commit hook: every problem of every file,
-// one a line as file:line:col: key: message (or --json, a list of them).
-// It exits 1 when there is any, 2 on bad usage, 0 when all load.
+// one a line as file:line:col: key: message (or --json, a list of them),
+// and every deprecated spelling, which loads, as a warning. It exits 1
+// when there is any problem, 2 on bad usage, 0 when all load. --fix first
+// rewrites each deprecated spelling to the current one in place, printing
+// each change.
 func checkCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("check", "agentready check [--json] DIR|FILE...", stderr)
-	asJSON := fs.Bool("json", false, "print the problems as a JSON list of {file, line, column, key, message}")
+	fs := newFlags("check", "agentready check [--json] [--fix] DIR|FILE...", stderr)
+	asJSON := fs.Bool("json", false, "print the problems as a JSON list of {file, line, column, key, message} (with --fix, an object of problems, deprecated and fixed)")
+	fix := fs.Bool("fix", false, "rewrite every deprecated spelling to the current one, in place, keeping the rest of each file as it is")
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
@@ -25,6 +29,13 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var all scenarios.Problems
+	var fixed []scenarios.Fixed
+	if *fix {
+		var bad scenarios.Problems
+		fixed, bad = fixFiles(fs.Args())
+		all = append(all, bad...)
+	}
+	var loadedAll []scenarios.Scenario
 	loaded := 0
 	for _, arg := range fs.Args() {
 		info, err := os.Stat(arg)
@@ -42,25 +53,86 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		loaded += len(scs)
+		loadedAll = append(loadedAll, scs...)
 		all = append(all, problemsOf(arg, err)...)
 	}
-	if *asJSON {
-		if all == nil {
-			all = scenarios.Problems{}
+	deprecated := scenarios.DeprecatedIn(loadedAll)
+	switch {
+	case *asJSON && *fix:
+		writeJSON(stdout, struct {
+			Problems   scenarios.Problems `json:"problems"`
+			Deprecated scenarios.Problems `json:"deprecated"`
+			Fixed      []scenarios.Fixed  `json:"fixed"`
+		}{orEmpty(all), orEmpty(deprecated), orEmpty(fixed)})
+	case *asJSON:
+		writeJSON(stdout, orEmpty(all))
+	default:
+		for _, f := range fixed {
+			fmt.Fprintln(stdout, "fixed:", f)
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(all)
-	} else {
 		for _, p := range all {
 			fmt.Fprintln(stdout, p.Error())
 		}
-		fmt.Fprintf(stdout, "check: %d scenarios load, %d problems\n", loaded, len(all))
+		for _, p := range deprecated {
+			fmt.Fprintln(stdout, "warning:", p.Error())
+		}
+		fmt.Fprintf(stdout, "check: %d scenarios load, %d problems", loaded, len(all))
+		if *fix {
+			fmt.Fprintf(stdout, ", %d spellings rewritten", len(fixed))
+		}
+		if len(deprecated) > 0 {
+			fmt.Fprintf(stdout, ", %d deprecated spellings (agentready check --fix rewrites them)", len(deprecated))
+		}
+		fmt.Fprintln(stdout)
 	}
 	if len(all) > 0 {
 		return 1
 	}
 	return 0
+}
+
+// fixFiles rewrites the deprecated spellings of every scenario file the
+// arguments name; a file that cannot be rewritten is a problem, and the
+// others are still rewritten.
+func fixFiles(args []string) ([]scenarios.Fixed, scenarios.Problems) {
+	var fixed []scenarios.Fixed
+	var bad scenarios.Problems
+	for _, arg := range args {
+		files, err := scenarios.FilesOf(arg)
+		if err != nil {
+			continue // the load says what is wrong with it
+		}
+		for _, f := range files {
+			data, changes, err := scenarios.Fix(f)
+			switch {
+			case err != nil:
+				var ps scenarios.Problems
+				if !errors.As(err, &ps) { // a file that does not load: the load says why
+					bad = append(bad, scenarios.Problem{File: f, Message: "not rewritten: " + err.Error()})
+				}
+			case changes != nil:
+				if err := scenarios.WriteFixed(f, data); err != nil {
+					bad = append(bad, scenarios.Problem{File: f, Message: "not rewritten: " + err.Error()})
+					continue
+				}
+				fixed = append(fixed, changes...)
+			}
+		}
+	}
+	return fixed, bad
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // problemsOf lists the problems of a load error: each file's, each at its

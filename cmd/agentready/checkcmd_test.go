@@ -43,7 +43,7 @@ func TestCheckListsEveryProblemOfEveryFile(t *testing.T) {
 		filepath.Join(dir, "BAD-01.yaml") + ":10:3: expect.anwser: unknown key; did you mean answer?",
 		"broken/key-typo.yaml:7:1: promt_data: unknown key; did you mean prompt_data?",
 		"broken/syntax.yaml:7:14: YAML:",
-		"check: 1 scenarios load, 15 problems",
+		"check: 1 scenarios load, 11 problems",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("check's output lacks %q:\n%s", want, out.String())
@@ -148,4 +148,56 @@ func TestVersionNamesTheSuiteAndItsProtocol(t *testing.T) {
 			t.Errorf("version lacks %q: %s", want, out.String())
 		}
 	}
+}
+
+// A file in a deprecated spelling loads: check warns at its line, naming
+// what to write, and exits 0; check --fix rewrites it in place, printing
+// each change, after which check has nothing to say. A file with a problem
+// is not rewritten, and the rest of the folder still is.
+func TestCheckFixRewritesDeprecatedSpellings(t *testing.T) {
+	dir := t.TempDir()
+	old := "# the first spelling of a count\nid: OLD-01\ntitle: old\nstart: /\nprompt: hi\nexpect:\n  requests:\n    - {method: POST, path: /api/x, phase: agent, count: 0}  # none\n"
+	broken := "id: OLD-02\ntitle: old and broken\nstart: /\nprompt: hi\nexpect:\n  requests:\n    - {method: POST, path: /api/x, phase: agent, count: 0}\n  anwser: {}\n"
+	for name, body := range map[string]string{"OLD-01.yaml": old, "OLD-02.yaml": broken} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldFile, brokenFile := filepath.Join(dir, "OLD-01.yaml"), filepath.Join(dir, "OLD-02.yaml")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"check", oldFile}, &out, &errOut); code != 0 {
+		t.Fatalf("a deprecated spelling: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	warning := "warning: " + oldFile + ":8:8: expect.requests[0]: deprecated (request-keys, since 0.1; refused from 0.3): write request: POST /api/x"
+	if !strings.Contains(out.String(), warning) || !strings.Contains(out.String(), "1 deprecated spellings (agentready check --fix rewrites them)") {
+		t.Errorf("check says\n%s\nwant %q", out.String(), warning)
+	}
+
+	out.Reset()
+	if code := run([]string{"check", "--fix", dir}, &out, &errOut); code != 1 {
+		t.Fatalf("a folder with a broken file: exit %d, want 1\n%s", code, out.String())
+	}
+	if want := "fixed: " + oldFile + ":8: {method: POST, path: /api/x, phase: agent, count: 0} → {request: POST /api/x, phase: agent, count: 0}"; !strings.Contains(out.String(), want) {
+		t.Errorf("check --fix says\n%s\nwant %q", out.String(), want)
+	}
+	if got := string(mustReadFile(t, oldFile)); got != strings.Replace(old, "method: POST, path: /api/x", "request: POST /api/x", 1) {
+		t.Errorf("the file is now\n%s", got)
+	}
+	if got := string(mustReadFile(t, brokenFile)); got != broken {
+		t.Errorf("a file with a problem was rewritten:\n%s", got)
+	}
+
+	out.Reset()
+	if code := run([]string{"check", oldFile}, &out, &errOut); code != 0 || strings.Contains(out.String(), "warning") {
+		t.Errorf("after --fix: exit %d\n%s", code, out.String())
+	}
+}
+
+func mustReadFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -52,6 +52,9 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "agentready mcp: --scenario:", err)
 			return 2
 		}
+		for _, w := range scenarios.DeprecatedIn([]scenarios.Scenario{sc}) {
+			fmt.Fprintln(stderr, "agentready mcp: warning:", w)
+		}
 		o.Scenario = &sc
 		if note := signInOverridden([]scenarios.Scenario{sc}, o.SignIn); note != "" {
 			fmt.Fprintln(stderr, "agentready mcp:", note)

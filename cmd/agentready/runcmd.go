@@ -116,6 +116,9 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentready run: scenario files do not load; nothing was run:\n%v\n", err)
 		return 2
 	}
+	for _, w := range scenarios.DeprecatedIn(all) {
+		fmt.Fprintln(stderr, "agentready run: warning:", w)
+	}
 	picked := only.pick(all)
 	if len(picked) == 0 {
 		fmt.Fprintf(stderr, "agentready run: no scenario in %s matches %v\n", *dir, []string(only))

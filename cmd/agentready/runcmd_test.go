@@ -108,6 +108,24 @@ func TestRunRefusesBadInputBeforeRunning(t *testing.T) {
 	}
 }
 
+// run says each deprecated spelling of the folder before it runs, at its
+// file and line, as check does.
+func TestRunWarnsOfDeprecatedSpellings(t *testing.T) {
+	dir := t.TempDir()
+	old := "id: OLD-01\ntitle: old\nstart: /\nprompt: hi\nexpect:\n  requests: [{method: POST, path: /api/x, phase: agent, count: 0}]\n"
+	if err := os.WriteFile(filepath.Join(dir, "OLD-01.yaml"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := runScenarios([]string{"--scenarios", dir, "--id", "NO-SUCH", "--evidence", t.TempDir()}, &out, &errs); code != 2 {
+		t.Fatalf("exit %d\n%s", code, errs.String())
+	}
+	want := "agentready run: warning: " + filepath.Join(dir, "OLD-01.yaml") + ":6:15: expect.requests[0]: deprecated (request-keys"
+	if !strings.Contains(errs.String(), want) {
+		t.Errorf("run says\n%s\nwant %q", errs.String(), want)
+	}
+}
+
 func readVerdict(t *testing.T, dir string) judge.Verdict {
 	t.Helper()
 	s, err := bundle.ReadSummary(dir)

@@ -1,0 +1,359 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// Upgrades never break a user's files: every spelling the scenario format
+// once accepted keeps loading, read as its current spelling, with a
+// warning that names the file, the line and what to write now, until the
+// version its Deprecation names; `agentready check --fix` rewrites it
+// (docs/decisions/2026-12-07-spellings-that-keep-loading.md).
+
+// A Deprecation is a spelling the format once accepted and still reads.
+type Deprecation struct {
+	ID      string // how a warning and the README name it
+	Since   string // the version that deprecated it
+	Removed string // the first version that will refuse it
+	Was     string // the spelling, as a file wrote it
+	Now     string // what to write instead
+}
+
+// Deprecations are every spelling the format reads that it no longer
+// writes, oldest first. scenarios/README.md lists them, and
+// TestTheDeprecationsAreDocumented holds the two together.
+var Deprecations = []Deprecation{
+	{ID: "state-seats-counts", Since: "0.1", Removed: "0.3",
+		Was: "expect.state.<phase>: {seats: {<event>: N}, counts: {<name>: N}} (the reference app's observer, before probes)",
+		Now: `expect.state.<phase>: {equals: {'$.observer.seatsLeft["<event>"]': N, $.observer.counts.<name>: N}}`},
+	{ID: "request-keys", Since: "0.1", Removed: "0.3",
+		Was: "expect.requests[i]: {method: POST, path: /api/x, …}",
+		Now: "expect.requests[i]: {request: POST /api/x, …}"},
+	{ID: "request-count", Since: "0.1", Removed: "0.3",
+		Was: "expect.requests[i] without count (read as 0)",
+		Now: "expect.requests[i]: {…, count: 0}"},
+	{ID: "human-request", Since: "0.1", Removed: "0.3",
+		Was: "human: [{request: {method: POST, path: /api/x, body, csrf, expect}}]",
+		Now: "human: [{send: {request: POST /api/x, body, csrf, expect}}]"},
+	{ID: "schema-match-contains", Since: "0.1", Removed: "0.3",
+		Was: "expect.catalog.schema_match: contains",
+		Now: "expect.catalog.schema_match: subset"},
+}
+
+// deprecation answers the Deprecation of an ID (a defect of the suite
+// when there is none).
+func deprecation(id string) Deprecation {
+	for _, d := range Deprecations {
+		if d.ID == id {
+			return d
+		}
+	}
+	panic("scenarios: no deprecation " + id)
+}
+
+// A migration is what reading one file's deprecated spellings did: a
+// warning for each, and the nodes of the file it rewrote (the outermost
+// of each rewrite), which check --fix writes back.
+type migration struct {
+	file     string
+	warnings Problems
+	rewrote  []rewrite
+}
+
+// rewrite is one node of a file read in its current spelling: before is a
+// copy of the node as the file wrote it, node the node now.
+type rewrite struct {
+	before yaml.Node
+	node   *yaml.Node
+}
+
+// migrate rewrites a file's tree, in place, from every deprecated spelling
+// to the current one.
+func migrate(file string, root *yaml.Node) *migration {
+	m := &migration{file: file}
+	expect, _ := child(root, "expect")
+	if state, _ := child(expect, "state"); state != nil && state.Kind == yaml.MappingNode {
+		for i := 1; i < len(state.Content); i += 2 {
+			m.stateSeatsCounts(unalias(state.Content[i]), state.Content[i-1].Value)
+		}
+	}
+	if reqs, _ := child(expect, "requests"); reqs != nil && reqs.Kind == yaml.SequenceNode {
+		for i, e := range reqs.Content {
+			m.requestEntry(unalias(e), fmt.Sprintf("expect.requests[%d]", i))
+		}
+	}
+	if human, _ := child(root, "human"); human != nil && human.Kind == yaml.SequenceNode {
+		for i, s := range human.Content {
+			m.humanRequest(unalias(s), fmt.Sprintf("human[%d]", i))
+		}
+	}
+	catalog, _ := child(expect, "catalog")
+	if sm, _ := child(catalog, "schema_match"); sm != nil {
+		m.schemaContains(sm)
+	}
+	return m
+}
+
+// warn records a deprecated spelling at n: what it is read as, what to
+// write, and until when it loads.
+func (m *migration) warn(n *yaml.Node, key, id, now string) {
+	d := deprecation(id)
+	m.warnings = append(m.warnings, Problem{File: m.file, Line: n.Line, Column: n.Column, Key: key,
+		Message: fmt.Sprintf("deprecated (%s, since %s; refused from %s): write %s — agentready check --fix writes it", d.ID, d.Since, d.Removed, now)})
+}
+
+// changing records that n is about to be rewritten, unless a node around
+// it already is (check --fix writes the outermost).
+func (m *migration) changing(n *yaml.Node) {
+	for _, r := range m.rewrote {
+		if r.node == n || contains(r.node, n) {
+			return
+		}
+	}
+	kept := m.rewrote[:0]
+	for _, r := range m.rewrote {
+		if !contains(n, r.node) {
+			kept = append(kept, r)
+		}
+	}
+	m.rewrote = append(kept, rewrite{before: deepCopy(n), node: n})
+}
+
+func contains(outer, n *yaml.Node) bool {
+	for _, c := range outer.Content {
+		if c == n || contains(c, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func deepCopy(n *yaml.Node) yaml.Node {
+	out := *n
+	out.Content = make([]*yaml.Node, len(n.Content))
+	for i, c := range n.Content {
+		cc := deepCopy(c)
+		out.Content[i] = &cc
+	}
+	return out
+}
+
+// requestEntry reads {method, path, …} as {request: "METHOD /path", …},
+// and an entry without count as count 0, as the format once did.
+func (m *migration) requestEntry(e *yaml.Node, at string) {
+	if e == nil || e.Kind != yaml.MappingNode {
+		return
+	}
+	if line, k, ok := m.requestKeys(e, at, "request-keys"); ok {
+		m.warn(k, at, "request-keys", "request: "+flowText(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: line}))
+	}
+	if _, k := child(e, "count"); k == nil {
+		if _, r := child(e, "request"); r != nil {
+			m.changing(e)
+			e.Content = append(e.Content, scalar("count", e), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "0", Line: e.Line, Column: e.Column})
+			m.warn(e, at, "request-count", "count: 0 (or the count you mean)")
+		}
+	}
+}
+
+// requestKeys turns a mapping's method and path keys into one request
+// line, at the method's place; it answers the line and the key it was
+// read from.
+func (m *migration) requestKeys(e *yaml.Node, at, id string) (string, *yaml.Node, bool) {
+	methodV, methodK := child(e, "method")
+	pathV, pathK := child(e, "path")
+	if methodK == nil && pathK == nil {
+		return "", nil, false
+	}
+	if _, r := child(e, "request"); r != nil {
+		return "", nil, false // both spellings: the schema names the extra keys
+	}
+	if methodV != nil && methodV.Kind != yaml.ScalarNode || pathV != nil && pathV.Kind != yaml.ScalarNode {
+		return "", nil, false
+	}
+	var method, path string
+	if methodV != nil {
+		method = methodV.Value
+	}
+	if pathV != nil {
+		path = pathV.Value
+	}
+	line := strings.TrimSpace(strings.ToUpper(method) + " " + path)
+	first := methodK
+	if first == nil {
+		first = pathK
+	}
+	m.changing(e)
+	// The comments of the two keys and their values go with the line.
+	var comments []string
+	for _, n := range []*yaml.Node{methodK, methodV, pathK, pathV} {
+		if n != nil && n.LineComment != "" {
+			comments = append(comments, n.LineComment)
+		}
+	}
+	var out []*yaml.Node
+	for i := 0; i+1 < len(e.Content); i += 2 {
+		k := e.Content[i]
+		switch k {
+		case first:
+			v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: line, Line: k.Line, Column: k.Column,
+				LineComment: strings.Join(comments, " ")}
+			key := scalar("request", k)
+			key.HeadComment, key.FootComment = k.HeadComment, k.FootComment
+			out = append(out, key, v)
+		case methodK, pathK:
+		default:
+			out = append(out, k, e.Content[i+1])
+		}
+	}
+	e.Content = out
+	return line, first, true
+}
+
+// humanRequest reads the step request: {method, path, …} as send:
+// {request: "METHOD /path", …}.
+func (m *migration) humanRequest(step *yaml.Node, at string) {
+	if step == nil || step.Kind != yaml.MappingNode {
+		return
+	}
+	v, k := child(step, "request")
+	if k == nil || v == nil || v.Kind != yaml.MappingNode {
+		return
+	}
+	if _, send := child(step, "send"); send != nil {
+		return
+	}
+	m.changing(step)
+	line, _, _ := m.requestKeys(v, at+".request", "human-request")
+	k.Value = "send"
+	if line == "" {
+		if r, _ := child(v, "request"); r != nil {
+			line = r.Value
+		}
+	}
+	m.warn(k, at, "human-request", fmt.Sprintf("send: {request: %s, …}", flowText(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: line})))
+}
+
+// stateSeatsCounts reads seats and counts, the reference app's observer
+// fields before state was JSON read by JSONPath, as equals on the
+// observer's document.
+func (m *migration) stateSeatsCounts(phase *yaml.Node, name string) {
+	if phase == nil || phase.Kind != yaml.MappingNode {
+		return
+	}
+	fields := map[string]string{"seats": "seatsLeft", "counts": "counts"}
+	var found []*yaml.Node
+	for i := 0; i+1 < len(phase.Content); i += 2 {
+		k, v := phase.Content[i], unalias(phase.Content[i+1])
+		if fields[k.Value] != "" && v.Kind == yaml.MappingNode {
+			found = append(found, k)
+		}
+	}
+	if len(found) == 0 {
+		return
+	}
+	m.changing(phase)
+	equals, equalsKey := child(phase, "equals")
+	var out []*yaml.Node
+	var added []*yaml.Node
+	for i := 0; i+1 < len(phase.Content); i += 2 {
+		k, v := phase.Content[i], unalias(phase.Content[i+1])
+		field := fields[k.Value]
+		if field == "" || v.Kind != yaml.MappingNode {
+			out = append(out, k, phase.Content[i+1])
+			continue
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			name, value := v.Content[j], v.Content[j+1]
+			path := scalar("$.observer."+field+member(name.Value), name)
+			added = append(added, path, value)
+		}
+		if equalsKey == nil {
+			equals = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: v.Style, Line: v.Line, Column: v.Column}
+			equalsKey = scalar("equals", k)
+			out = append(out, equalsKey, equals)
+		}
+	}
+	equals.Content = append(equals.Content, added...)
+	phase.Content = out
+	for _, k := range found {
+		m.warn(k, "expect.state."+name+"."+k.Value, "state-seats-counts", "equals: "+flowText(equals))
+	}
+}
+
+// schemaContains reads contains, the earlier word for subset.
+func (m *migration) schemaContains(sm *yaml.Node) {
+	fix := func(n *yaml.Node, key string) {
+		if n.Kind == yaml.ScalarNode && n.Value == string(MatchContains) {
+			m.changing(n)
+			n.Value = string(MatchSubset)
+			m.warn(n, key, "schema-match-contains", string(MatchSubset))
+		}
+	}
+	fix(sm, "expect.catalog.schema_match")
+	if sm.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(sm.Content); i += 2 {
+			fix(unalias(sm.Content[i+1]), "expect.catalog.schema_match."+sm.Content[i].Value)
+		}
+	}
+}
+
+// scalar is a new text node at at's place.
+func scalar(value string, at *yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value, Line: at.Line, Column: at.Column}
+}
+
+var shorthandName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// member is the JSONPath segment of a member's name: .name where RFC 9535
+// allows the shorthand, ["name"] otherwise (an event id has hyphens).
+func member(name string) string {
+	if shorthandName.MatchString(name) {
+		return "." + name
+	}
+	q, _ := json.Marshal(name) // a JSON string is an RFC 9535 string literal
+	return "[" + string(q) + "]"
+}
+
+// flowText is a node as one line of YAML, as a warning quotes it.
+func flowText(n *yaml.Node) string {
+	c := deepCopy(n)
+	setFlow(&c)
+	b, err := yaml.Marshal(&c)
+	if err != nil {
+		return n.Value
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func setFlow(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		n.Style |= yaml.FlowStyle
+	}
+	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+	for _, c := range n.Content {
+		setFlow(c)
+	}
+}
+
+// DeprecatedIn are the deprecated spellings the scenarios were read from,
+// each once (a base file is read by every file that extends it), in file
+// and line order.
+func DeprecatedIn(scs []Scenario) Problems {
+	seen := map[string]bool{}
+	var out Problems
+	for _, sc := range scs {
+		for _, p := range sc.Deprecated {
+			if !seen[p.Error()] {
+				seen[p.Error()] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out.sorted()
+}
