@@ -23,7 +23,7 @@ const (
 // the alias that goes too far), never a hang.
 func parseBounded(file string, data []byte) (*yaml.Node, *Problem) {
 	if len(data) > maxYAMLBytes {
-		return nil, &Problem{File: file, Message: fmt.Sprintf("the file is %d bytes: a file the suite reads is at most %d (1 MiB)", len(data), maxYAMLBytes)}
+		return nil, &Problem{File: file, Unread: true, Message: fmt.Sprintf("the file is %d bytes: a file the suite reads is at most %d (1 MiB)", len(data), maxYAMLBytes)}
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -77,7 +77,7 @@ func parseBounded(file string, data []byte) (*yaml.Node, *Problem) {
 		}
 	}
 	find(&doc)
-	p := &Problem{File: file, Message: fmt.Sprintf("the file's aliases expand to more than %d nodes or %d levels (an alias bomb?): write the values out, or use fewer aliases", maxYAMLNodes, maxYAMLDepth)}
+	p := &Problem{File: file, Unread: true, Message: fmt.Sprintf("the file's aliases expand to more than %d nodes or %d levels (an alias bomb?): write the values out, or use fewer aliases", maxYAMLNodes, maxYAMLDepth)}
 	if at != nil {
 		p.Line, p.Column = at.Line, at.Column
 	}

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/agentready/agentready/internal/data/record"
 )
 
 // UnmarshalYAML reads a plain string or {value, from, personal}. Its keys
@@ -101,7 +102,7 @@ func (c *ContractRef) loadContract(scenarioFile string) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(scenarioFile), path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := record.ReadInput(path)
 	if err != nil {
 		return fmt.Errorf("expect.catalog.contract: %w", err)
 	}

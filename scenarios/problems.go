@@ -19,6 +19,20 @@ type Problem struct {
 	Column  int    `json:"column,omitempty"`
 	Key     string `json:"key,omitempty"` // "" for the file as a whole
 	Message string `json:"message"`
+	// Unread says the file was refused before it was read (too large, an
+	// alias bomb, too deep): hostile input, not a mistake in a scenario,
+	// which every command refuses with exit 2.
+	Unread bool `json:"unread,omitempty"`
+}
+
+// Unread tells whether any of ps refused a file unread.
+func (ps Problems) Unread() bool {
+	for _, p := range ps {
+		if p.Unread {
+			return true
+		}
+	}
+	return false
 }
 
 func (p Problem) Error() string {

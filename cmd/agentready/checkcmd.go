@@ -14,7 +14,8 @@ import (
 // editor's save hook or a pre-commit hook: every problem of every file,
 // one a line as file:line:col: key: message (or --json, a list of them),
 // and every deprecated spelling, which loads, as a warning. It exits 1
-// when there is any problem, 2 on bad usage, 0 when all load. --fix first
+// when there is any problem, 2 on bad usage or a file refused unread (too
+// large, an alias bomb), 0 when all load. --fix first
 // rewrites each deprecated spelling to the current one in place, printing
 // each change.
 func checkCmd(args []string, stdout, stderr io.Writer) int {
@@ -85,7 +86,10 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 	}
-	if len(all) > 0 {
+	switch {
+	case all.Unread():
+		return 2 // a file refused unread (an alias bomb): bad input, not a scenario's mistake
+	case len(all) > 0:
 		return 1
 	}
 	return 0

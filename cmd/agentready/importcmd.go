@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/internal/evidence/bundle"
 	"github.com/agentready/agentready/internal/runs/agentmodel"
 	"github.com/agentready/agentready/internal/sources/inspector"
@@ -42,9 +43,9 @@ func importCmd(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	data, err := os.ReadFile(fs.Arg(0))
+	data, err := record.ReadInput(fs.Arg(0))
 	if err != nil {
-		fmt.Fprintln(stderr, "agentready import:", err)
+		fmt.Fprintf(stderr, "agentready import: %v; nothing was written\n", err)
 		return 2
 	}
 	tr, err := inspector.Parse(data)

@@ -14,11 +14,12 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 
 	"golang.org/x/net/http/httpguts"
+
+	"github.com/agentready/agentready/internal/data/record"
 )
 
 // State is a saved browser state in Playwright's storageState format.
@@ -58,7 +59,7 @@ type Item struct {
 // whose cookies or origins could not be applied as written is an error
 // that names the file and the entry.
 func Load(path string) (*State, error) {
-	data, err := os.ReadFile(path)
+	data, err := record.ReadInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("storage state: %w", err)
 	}

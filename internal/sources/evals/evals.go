@@ -20,7 +20,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -86,7 +85,7 @@ func (c Case) Title() string {
 
 // Load reads and checks an eval file.
 func Load(path string) ([]Case, error) {
-	data, err := os.ReadFile(path)
+	data, err := record.ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
