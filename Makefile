@@ -83,7 +83,7 @@ $(if $(SHARD),if [ -d $(RUN_DIR) ]; then cp $(REPORTS)/$(REPORT).json $(RUN_DIR)
 exit $$status
 endef
 
-.PHONY: all deps chromium test unit e2e coverage-gaps e2e-attached mutants bench bench-scale flake known-answers scenario serve verify vet fmt clean grid-test grid-bench
+.PHONY: all deps chromium test unit e2e coverage-gaps e2e-attached mutants bench bench-scale flake flake-unit known-answers scenario serve verify vet fmt clean grid-test grid-bench
 
 all: test
 
@@ -177,6 +177,10 @@ bench: deps
 ## grow with tools, requests, calls, output size and scenarios per run; a table and reports/bench-scale.json
 bench-scale: deps
 	$(GO) run ./bench/scale -rounds $(or $(ROUNDS),5) -out $(REPORTS)/bench-scale.json
+
+## flake-unit N=5 HOGS=2: rerun the unit tests (-race) N times beside HOGS CPU hogs and report every failure
+flake-unit: deps
+	REPORTS=$(REPORTS) HOGS=$(or $(HOGS),0) bash ci/flake-unit.sh $(or $(N),5)
 
 ## flake N=20: rerun the whole suite N times and report every failure (0 is required)
 flake: deps

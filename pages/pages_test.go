@@ -4,9 +4,9 @@ import (
 	"context"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/agentready/agentready/fixtures/refapp"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/internal/live/browser/browsertest"
 )
 
@@ -17,7 +17,7 @@ func TestMain(m *testing.M) { browsertest.Main(m) }
 // offer or offers besides.
 func drift(t *testing.T, baseURL string, p Page) (missing []string, tools []string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	tab := browsertest.Tab(t)
 	if err := tab.Navigate(ctx, baseURL+p.Path()); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/agentready/agentready/fixtures/lintpages"
 	"github.com/agentready/agentready/fixtures/realpages"
 	"github.com/agentready/agentready/fixtures/refapp"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/internal/live/browser"
 	"github.com/agentready/agentready/internal/runs/play"
 )
@@ -171,8 +172,8 @@ func startWith(t *testing.T, path string, args []string) string {
 			t.Fatal("Chromium ended without printing its DevTools address")
 		}
 		return url
-	case <-time.After(30 * time.Second):
-		t.Fatal("Chromium did not print its DevTools address within 30 s")
+	case <-time.After(hang.Bound):
+		t.Fatalf("Chromium did not print its DevTools address within %v", hang.Bound)
 	}
 	return ""
 }

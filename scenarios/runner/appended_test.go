@@ -5,10 +5,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/internal/live/browser/browsertest"
 	"github.com/agentready/agentready/internal/live/observer"
 	"github.com/agentready/agentready/scenarios"
@@ -41,7 +41,7 @@ func TestAnAppThatEndsIsAFaultOfThePhaseItEndedIn(t *testing.T) {
 	}
 	sc := scenarios.Scenario{ID: "APP-ENDS", Title: "the app ends", Start: "/tasks", Prompt: "Add milk."}
 	sc.Capture.Review, sc.Capture.Settle = duration(0), duration(0)
-	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	ev := runner.Run(ctx, sc, target)
 	var placed []scenarios.Fault

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentready/agentready/fixtures/realpages"
 	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/internal/live/browser"
 	"github.com/agentready/agentready/internal/live/browser/browsertest"
 	"github.com/agentready/agentready/scenarios"
@@ -33,7 +34,7 @@ func play(t *testing.T, sc scenarios.Scenario, agent func(context.Context, *brow
 			return nil
 		}
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	return runner.Run(ctx, sc, target), srv.URL
 }

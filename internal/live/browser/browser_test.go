@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentready/agentready/internal/kit/hang"
 )
 
 func TestFindChromiumNamesThePackageWhenMissing(t *testing.T) {
@@ -108,8 +110,8 @@ func TestLaunchPassesPreflightWithWebMCPOn(t *testing.T) {
 		if !errors.Is(err, ErrClosed) {
 			t.Errorf("NewTab after Close = %v, want ErrClosed", err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("NewTab after Close still blocks after 10 s")
+	case <-time.After(hang.Bound):
+		t.Fatalf("NewTab after Close still blocks after %v", hang.Bound)
 	}
 }
 
@@ -147,7 +149,7 @@ func TestAttachToARunningBrowser(t *testing.T) {
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--enable-features=" + Features, "--disable-features=" + DisabledFeatures, "--user-data-dir=" + profile, "--remote-debugging-port=0", "about:blank"}
 	args = append(args, AttachFlags...) // the preflight refuses an attached browser without them
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hang.Bound)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	// Chromium's helper processes can outlive the main one and keep writing

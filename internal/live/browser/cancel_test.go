@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
 
@@ -40,7 +41,7 @@ func TestACallCanceledInFlightIsCanceledAndTheToolCanTell(t *testing.T) {
 	b := launched(t)
 	app, writes := countingApp(t, cancelPage)
 	for _, via := range []vocab.Transport{vocab.PageAPI, vocab.CDP} {
-		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 		tab, clock := clockedTab(t, ctx, b, app.URL)
 		if err := tab.Tools.WaitTool(ctx, "slow_add", true); err != nil {
 			t.Fatal(err)
@@ -101,7 +102,7 @@ document.modelContext.registerTool({
 func TestACancelLandsWhileAFastCallRuns(t *testing.T) {
 	b := launched(t)
 	app, writes := countingApp(t, fastPage)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	tab, clock := clockedTab(t, ctx, b, app.URL)
 	defer tab.Close()

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/netlog/har"
 )
 
@@ -187,7 +187,7 @@ type post struct {
 // waitPosts waits (bounded) until each POST is in the tab's log and done.
 func waitPosts(t *testing.T, tab *Tab, posts []post) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	for _, p := range posts {
 		if _, err := tab.Net.WaitFor(ctx, 0, func(r record.Request) bool { return r.Method == "POST" && r.Path == p.path }); err != nil {
@@ -204,7 +204,7 @@ func waitPosts(t *testing.T, tab *Tab, posts []post) {
 // the target that sent it; the server received it once; the HAR has it.
 func checkPosts(t *testing.T, s *sites, tab *Tab, posts []post) {
 	t.Helper()
-	settle, stop := context.WithTimeout(t.Context(), 15*time.Second)
+	settle, stop := context.WithTimeout(t.Context(), hang.Bound)
 	defer stop()
 	if err := tab.Net.WaitSettled(settle); err != nil {
 		var open []string
@@ -343,7 +343,7 @@ func TestWithoutFollowingChildrenTheirRequestsAreMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tab.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	var want []string
 	for _, page := range []struct {

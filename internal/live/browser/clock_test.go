@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/internal/data/record"
 	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/kit/hang"
 )
 
 // A page whose rules depend on today's date, as booking forms do: it shows
@@ -36,7 +38,7 @@ func TestAFixedClockIsThePagesClockAndKeepsRunning(t *testing.T) {
 		fmt.Fprint(w, clockPage)
 	}))
 	defer app.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	tab, err := b.NewTab(ctx)
 	if err != nil {
@@ -56,7 +58,7 @@ func TestAFixedClockIsThePagesClockAndKeepsRunning(t *testing.T) {
 		t.Helper()
 		in, cancel := tab.Bind(ctx)
 		defer cancel()
-		in, cancelWait := context.WithTimeout(in, 10*time.Second)
+		in, cancelWait := context.WithTimeout(in, hang.Bound)
 		defer cancelWait()
 		if _, err := chromedp.Run(in, chromedp.Poll[bool](`document.querySelector(`+"`"+sel+"`"+`)?.textContent !== "" && document.querySelector(`+"`"+sel+"`"+`)?.textContent !== "waiting"`)); err != nil {
 			t.Fatalf("%s never filled: %v", sel, err)
@@ -77,7 +79,7 @@ func TestAFixedClockIsThePagesClockAndKeepsRunning(t *testing.T) {
 	if err := tab.Do(ctx, chromedp.Click(chromedp.CSS("#next"), chromedp.NodeVisible)); err != nil {
 		t.Fatal(err)
 	}
-	loaded, cancelLoad := context.WithTimeout(ctx, 10*time.Second)
+	loaded, cancelLoad := context.WithTimeout(ctx, hang.Bound)
 	defer cancelLoad()
 	if _, err := tab.Net.WaitFor(loaded, mark, func(r record.Request) bool { return r.Path == "/next" }); err != nil {
 		t.Fatalf("the page-started navigation was not loaded under the fixed clock: %v", err)
@@ -121,7 +123,7 @@ document.getElementById("go").onclick = () => {
 </script>`)
 	}))
 	defer app.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	tab, err := b.NewTab(ctx)
 	if err != nil {
@@ -181,7 +183,7 @@ w.onmessage = () => { document.getElementById("s").textContent = "up"; };
 		fmt.Fprint(w, `<!doctype html><p>no worker</p>`)
 	}))
 	defer app.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	tab, err := b.NewTab(ctx)
 	if err != nil {

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/agentready/agentready/internal/kit/hang"
 )
 
 func TestSnapshotReadsInsideFrames(t *testing.T) {
@@ -141,7 +142,7 @@ func TestWhatChromiumDoesWithCrossSiteTools(t *testing.T) {
 	// Asked on its own session, an allowed frame reports its own tool,
 	// sees the tools of every frame of its origin in getTools(), and runs
 	// its tool for WebMCP.invokeTool; the page's session refuses it.
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	top, err := tab.pageSession()
 	if err != nil {

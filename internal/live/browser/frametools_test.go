@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/internal/live/webmcp"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
@@ -60,7 +61,7 @@ func dupSites(t *testing.T) (a, b string) {
 // answers it.
 func waitCatalog(t *testing.T, tab *Tab, want string) record.Catalog {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	err := tab.Trace.WaitUntil(ctx, "the catalog "+want, func(events []record.Event) bool {
 		return strings.Join(record.CatalogAt(events, len(events)).Names(), ",") == want
@@ -134,7 +135,12 @@ func openDup(t *testing.T, b *Browser, url string) *Tab {
 		tab := openTab(t, b, url)
 		waitCatalog(t, tab, "cross_only,pay,pay,pay,same_only")
 		ctx, cancel := tab.Bind(t.Context())
-		probe, stop := context.WithTimeout(ctx, 3*time.Second)
+		// Not hang.Bound: a getTools() that never settles is Chromium's,
+		// met in one load of a few and mended by a fresh tab
+		// (docs/decisions/2026-12-06-a-frame-whose-gettools-hung.md); 15 s
+		// is still far above its answer on a busy machine, and four such
+		// loads stay under the hang bound.
+		probe, stop := context.WithTimeout(ctx, 15*time.Second)
 		_, err := chromedp.Run(probe, chromedp.Evaluate[int](`document.getElementById("same").contentWindow.document.modelContext.getTools().then((ts) => ts.length)`, chromedp.EvalAwaitPromise))
 		stop()
 		cancel()

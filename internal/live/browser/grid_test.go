@@ -18,6 +18,8 @@ import (
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/agentready/internal/kit/hang"
 )
 
 // fakeGrid answers POST /session with answer, and records every request.
@@ -168,18 +170,18 @@ func TestPingEveryPingsUntilStopped(t *testing.T) {
 		})
 		close(done)
 	}()
-	bound := time.After(5 * time.Second)
+	bound := time.After(hang.Bound)
 	for range 3 {
 		select {
 		case <-pinged:
 		case <-bound:
-			t.Fatal("fewer than 3 pings within 5 s")
+			t.Fatalf("fewer than 3 pings within %v", hang.Bound)
 		}
 	}
 	close(stop)
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(hang.Bound):
 		t.Fatal("still pinging after stop")
 	}
 }
@@ -232,7 +234,7 @@ func TestGridBrowserPassesThePreflightAndLeavesNoSession(t *testing.T) {
 	if b.Version.WebMCP != "document.modelContext is on" || b.Version.Major < MinMajorVersion {
 		t.Errorf("through the grid: %+v", b.Version)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hang.Bound)
 	defer cancel()
 	tab, err := b.NewTab(ctx)
 	if err != nil {
@@ -287,7 +289,7 @@ func TestGridKeepAliveOutlivesTheSessionTimeout(t *testing.T) {
 			t.Fatalf("the silent session %s outlived the grid's %d s session timeout by 90 s", silent.ID, timeout)
 		}
 	}
-	ctx, cancel := context.WithTimeout(b.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(b.Context(), hang.Bound)
 	defer cancel()
 	if _, err := chromedp.CallBrowser(ctx, cdpbrowser.GetVersion, cdp.Empty{}); err != nil {
 		t.Fatalf("the kept-alive session no longer answers after the silent one was culled: %v", err)

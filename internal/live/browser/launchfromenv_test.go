@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentready/agentready/internal/kit/hang"
 )
 
 // A grid counts a session before it answers the request for it: an
@@ -54,8 +56,8 @@ func TestAnInterruptWhileTheGridStartsASessionDeletesIt(t *testing.T) {
 	close(answer)
 	select {
 	case err = <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("LaunchFromEnv did not return within 30 s")
+	case <-time.After(hang.Bound):
+		t.Fatalf("LaunchFromEnv did not return within %v", hang.Bound)
 	}
 	mu.Lock()
 	defer mu.Unlock()

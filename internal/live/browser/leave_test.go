@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/kit/hang"
 )
 
 // A page that saves a draft when it is hidden, as many editors do.
@@ -32,7 +32,7 @@ func TestAHiddenPageSeesItAndItsWritesAreInTheLog(t *testing.T) {
 		fmt.Fprint(w, hiddenSavePage)
 	}))
 	defer app.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	tab, err := b.NewTab(ctx)
 	if err != nil {
@@ -46,7 +46,7 @@ func TestAHiddenPageSeesItAndItsWritesAreInTheLog(t *testing.T) {
 	if err != nil || !hidden {
 		t.Fatalf("Hide: hidden %v, %v", hidden, err)
 	}
-	wait, stop := context.WithTimeout(ctx, 5*time.Second)
+	wait, stop := context.WithTimeout(ctx, hang.Bound)
 	defer stop()
 	if _, err := tab.Net.WaitFor(wait, 0, func(r record.Request) bool { return r.Method == http.MethodPost && r.Path == "/draft" }); err != nil {
 		t.Fatalf("the hidden page's save is not in the log: %v", err)

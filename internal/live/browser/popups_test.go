@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
 
@@ -68,7 +69,7 @@ func popupSites(t *testing.T) (a, b string) {
 
 // textOf reads an element's text in ctx's page, bounded.
 func textOf(ctx context.Context, sel string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, hang.Bound)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(sel))); err != nil {
 		return "", err
@@ -93,7 +94,7 @@ func TestAWindowThePageOpensIsATargetOfTheRun(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 			defer cancel()
 			tab, err := b.NewTab(ctx)
 			if err != nil {
@@ -118,7 +119,7 @@ func TestAWindowThePageOpensIsATargetOfTheRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The popup's POST is in the tab's log, marked with its window.
-			wait, cancelWait := context.WithTimeout(ctx, 5*time.Second)
+			wait, cancelWait := context.WithTimeout(ctx, hang.Bound)
 			post, err := tab.Net.WaitFor(wait, 0, func(r record.Request) bool { return r.Method == "POST" && r.Path == "/api/popup" })
 			cancelWait()
 			if err != nil {
@@ -159,13 +160,17 @@ func TestAWindowThePageOpensIsATargetOfTheRun(t *testing.T) {
 					t.Errorf("the opener heard %q (%v)", msg, err)
 				}
 			}
-			// Its tools are recorded as its own.
-			deadline := time.Now().Add(5 * time.Second)
-			for len(tab.Popups.Entries()[0].Tools) == 0 && time.Now().Before(deadline) {
-				select {
-				case <-ctx.Done():
-				case <-time.After(20 * time.Millisecond):
-				}
+			// Its tools are recorded as its own: waited for on its trace.
+			tab.Popups.mu.Lock()
+			popupTrace := tab.Popups.byID[tab.Popups.entries[0].Target].trace
+			tab.Popups.mu.Unlock()
+			toolsCtx, stopTools := context.WithTimeout(ctx, hang.Bound)
+			err = popupTrace.WaitUntil(toolsCtx, "the popup's tools", func(events []record.Event) bool {
+				return len(record.CatalogAt(events, len(events))) > 0
+			})
+			stopTools()
+			if err != nil {
+				t.Error(err)
 			}
 			if tools := tab.Popups.Entries()[0].Tools.Names(); len(tools) != 1 || tools[0] != "popup_tool" {
 				t.Errorf("the popup's tools: %v", tools)
@@ -183,7 +188,7 @@ func TestAWindowThePageOpensIsATargetOfTheRun(t *testing.T) {
 // waitPopup waits (bounded) until the tab's first popup satisfies ok.
 func waitPopup(t *testing.T, ctx context.Context, tab *Tab, what string, ok func(record.Popup) bool) record.Popup {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, hang.Bound)
 	defer cancel()
 	for {
 		tab.Popups.mu.Lock()
@@ -203,7 +208,7 @@ func waitPopup(t *testing.T, ctx context.Context, tab *Tab, what string, ok func
 func TestAPopupsDialogsAreAnsweredAndItCloses(t *testing.T) {
 	b := launched(t)
 	a, _ := popupSites(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	open := func(via string) *Tab {
 		tab, err := b.NewTab(ctx)
@@ -231,7 +236,7 @@ func TestAPopupsDialogsAreAnsweredAndItCloses(t *testing.T) {
 	tab := open("confirm")
 	select {
 	case <-tab.Dialogs.Answered():
-	case <-time.After(5 * time.Second):
+	case <-time.After(hang.Bound):
 		t.Fatal("the popup's confirm() was never answered")
 	}
 	d := tab.Dialogs.Entries()
@@ -281,7 +286,7 @@ func TestAPopupsDialogsAreAnsweredAndItCloses(t *testing.T) {
 func TestWithoutAttachingAPopupTheToolNeverAnswers(t *testing.T) {
 	b := launched(t)
 	a, _ := popupSites(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	if _, err := chromedp.CallBrowser(b.ctx, cdptarget.SetAutoAttach, cdptarget.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true,
 		Flatten: new(true), Filter: cdptarget.Filter{{Type: "shared_worker"}, {Exclude: true}}}); err != nil {

@@ -8,9 +8,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/netlog"
 )
 
@@ -49,7 +49,7 @@ fetch("/send", {method: "POST", body: "x=1"}).then((r) => location.assign(r.url)
 	b := launched(t)
 	for _, start := range []string{srv.URL + "/form", srv.URL + "/top", srv.URL + "/opener"} {
 		t.Run(strings.TrimPrefix(start, srv.URL), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+			ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 			defer cancel()
 			tab := newTab(t, ctx, b)
 			if _, err := tab.StartClock(ctx, nil); err != nil { // as a run's tab
@@ -62,7 +62,7 @@ fetch("/send", {method: "POST", body: "x=1"}).then((r) => location.assign(r.url)
 			if _, err := tab.Net.WaitFor(ctx, 0, landed); err != nil {
 				t.Fatalf("the frame never went to its landing page: %v", err)
 			}
-			settle, stop := context.WithTimeout(ctx, 3*time.Second)
+			settle, stop := context.WithTimeout(ctx, hang.Bound)
 			defer stop()
 			if err := tab.Net.WaitSettled(settle); err != nil {
 				var open []string

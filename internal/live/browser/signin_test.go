@@ -6,11 +6,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/internal/data/signin"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/internal/live/browser"
 )
 
@@ -37,7 +37,7 @@ if (location.pathname === "/one") localStorage.setItem("token", "changed");
 		t.Fatalf("these tests need Chromium (make deps installs it): %v", err)
 	}
 	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hang.Bound)
 	defer cancel()
 	state, err := signin.Parse([]byte(`{"cookies":[{"name":"sid","value":"s-42","domain":"127.0.0.1","path":"/","expires":-1,"httpOnly":true,"sameSite":"Lax"}],
 	  "origins":[{"origin":"` + srv.URL + `","localStorage":[{"name":"token","value":"t-7"}]}]}`))

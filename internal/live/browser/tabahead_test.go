@@ -3,7 +3,8 @@ package browser
 import (
 	"context"
 	"testing"
-	"time"
+
+	"github.com/agentready/agentready/internal/kit/hang"
 )
 
 // The next tab opens once the taken one has loaded its first page (not
@@ -11,7 +12,7 @@ import (
 // caller that takes two tabs before loading either still gets the second.
 func TestTheNextTabOpensAfterTheFirstLoadOrWhenAsked(t *testing.T) {
 	b := launched(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	b.Settle() // the tab opened at launch is ready
 	first, err := b.NewTab(ctx)
@@ -42,7 +43,7 @@ func TestTheNextTabOpensAfterTheFirstLoadOrWhenAsked(t *testing.T) {
 // loaded nothing still closes.
 func TestTabsTakenTogetherBeforeAnyLoadAndABrowserClosedThen(t *testing.T) {
 	b := launched(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
 	defer cancel()
 	for round := range 3 {
 		tabs := make(chan *Tab, 2)

@@ -7,8 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/internal/live/browser"
 )
 
@@ -42,7 +42,7 @@ func TestReadKeepsWhatNeverReachesTheCatalog(t *testing.T) {
 		t.Fatalf("these tests need Chromium (make deps installs it): %v", err)
 	}
 	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hang.Bound)
 	defer cancel()
 	l, err := Read(ctx, b, srv.URL+"/", DefaultOptions)
 	if err != nil {

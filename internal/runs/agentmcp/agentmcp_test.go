@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/internal/live/browser/browsertest"
 	"github.com/agentready/agentready/internal/reporters/results"
 	"github.com/agentready/agentready/internal/runs/play"
@@ -236,8 +237,8 @@ func badAgent(t *testing.T, s *session, a *app) string {
 		if code != http.StatusCreated {
 			t.Fatalf("the agent's registration answered %d", code)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the agent's click registered nothing within 10 s")
+	case <-time.After(hang.Bound):
+		t.Fatalf("the agent's click registered nothing within %v", hang.Bound)
 	}
 	reply, _ := s.call(FinalAnswer, map[string]any{"text": "Done: you are registered for the event."})
 	return reply
@@ -376,7 +377,7 @@ func TestTheToolListFollowsThePage(t *testing.T) {
 			t.Fatalf("add_task %d: %s", i, out)
 		}
 	}
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(hang.Bound)
 	for {
 		if _, ok := s.tools()["add_task"]; !ok {
 			break

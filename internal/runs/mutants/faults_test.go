@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/internal/evidence/bundle"
+	"github.com/agentready/agentready/internal/kit/hang"
 	"github.com/agentready/agentready/internal/live/browser"
 	"github.com/agentready/agentready/internal/live/observer"
 	bundlepage "github.com/agentready/agentready/internal/reporters/report"
@@ -128,8 +129,8 @@ func TestAKilledBrowserIsNeverSealedFail(t *testing.T) {
 		// within a bound, so that the run meets a browser that is lost.
 		select {
 		case <-chromedp.FromContext(b.Context()).Browser.LostConnection:
-		case <-time.After(10 * time.Second):
-			t.Error("the connection to the killed browser did not drop within 10s")
+		case <-time.After(hang.Bound):
+			t.Errorf("the connection to the killed browser did not drop within %v", hang.Bound)
 		}
 	})
 	if ev.Cut != vocab.BrowserLost {
@@ -170,8 +171,8 @@ func TestACrashedRendererIsNamedInTheVerdict(t *testing.T) {
 		}()
 		select {
 		case <-tab.Crashed():
-		case <-time.After(10 * time.Second):
-			t.Error("no Inspector.targetCrashed within 10s of Page.crash")
+		case <-time.After(hang.Bound):
+			t.Errorf("no Inspector.targetCrashed within %v of Page.crash", hang.Bound)
 		}
 	})
 	if ev.Cut != vocab.RendererCrashed || !slices.ContainsFunc(ev.Faults, func(f scenarios.Fault) bool { return strings.Contains(f.Text, "renderer crashed at") }) {
