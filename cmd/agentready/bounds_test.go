@@ -9,20 +9,8 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/kit/hostile"
 )
-
-// aliasBomb is ten levels of nine aliases under key: some 450 bytes that
-// stand for 9^10 nodes (as scenarios' own test writes it).
-func aliasBomb(key string) string {
-	var b strings.Builder
-	b.WriteString(key + ":\n  a: &a [x, x, x, x, x, x, x, x, x]\n")
-	prev := "a"
-	for _, n := range "bcdefghij" {
-		b.WriteString("  " + string(n) + ": &" + string(n) + " [" + strings.Repeat("*"+prev+", ", 8) + "*" + prev + "]\n")
-		prev = string(n)
-	}
-	return b.String()
-}
 
 // Every file a user hands a command is refused at once when it is hostile
 // — a YAML alias bomb, JSON nested past the bound — with exit 2 and the
@@ -44,9 +32,9 @@ func TestEveryLoaderRefusesHostileInputAtOnce(t *testing.T) {
 		}
 		return p
 	}
-	deepJSON := strings.Repeat("[", record.MaxInputDepth+1) + strings.Repeat("]", record.MaxInputDepth+1)
-	scenarioBomb := write("bomb/BOMB-01.yaml", "id: BOMB-01\ntitle: t\nstart: /\nprompt: p\n"+aliasBomb("x-bomb"))
-	folderBomb := write("folder/"+"agentready.yaml", aliasBomb("app"))
+	deepJSON := hostile.DeepJSON(record.MaxInputDepth + 1)
+	scenarioBomb := write("bomb/BOMB-01.yaml", "id: BOMB-01\ntitle: t\nstart: /\nprompt: p\n"+hostile.AliasBomb("x-bomb"))
+	folderBomb := write("folder/"+"agentready.yaml", hostile.AliasBomb("app"))
 	write("folder/OK-01.yaml", "id: OK-01\ntitle: t\nstart: /\nprompt: p\n")
 	evalsDeep := write("evals.json", deepJSON)
 	traceDeep := write("trace.json", deepJSON)

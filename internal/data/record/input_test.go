@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentready/agentready/internal/kit/hostile"
 )
 
 // A file too large or nested too deep is refused at once, naming the file
@@ -19,9 +21,9 @@ func TestReadInputRefusesTooLargeAndTooDeep(t *testing.T) {
 		}
 		return p
 	}
-	deep := write("deep.json", []byte(strings.Repeat("[", MaxInputDepth+1)+strings.Repeat("]", MaxInputDepth+1)))
+	deep := write("deep.json", []byte(hostile.DeepJSON(MaxInputDepth+1)))
 	big := write("big.json", append([]byte(`["`), append([]byte(strings.Repeat("x", MaxInputBytes)), []byte(`"]`)...)...))
-	fine := write("fine.json", []byte(`[{"s": "[[[[{{{{\"]]"}, `+strings.Repeat("[", 150)+strings.Repeat("]", 150)+`]`))
+	fine := write("fine.json", []byte(`[{"s": "[[[[{{{{\"]]"}, `+hostile.DeepJSON(150)+`]`))
 	for _, c := range []struct{ path, want string }{
 		{deep, "deep.json: 1:1001: nested more than 1000 deep"},
 		{big, "big.json: the file is 67108868 bytes or more"},
