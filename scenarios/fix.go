@@ -24,7 +24,7 @@ type Fixed struct {
 }
 
 func (f Fixed) String() string {
-	return fmt.Sprintf("%s:%d: %s → %s", f.File, f.Line, oneLine(f.Was), f.Now)
+	return fmt.Sprintf("%s:%d: %s → %s", f.File, f.Line, oneLine(f.Was), oneLine(f.Now))
 }
 
 func oneLine(s string) string {
@@ -46,6 +46,11 @@ func Fix(file string) ([]byte, []Fixed, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %s", file, readError(err))
+	}
+	// A file of CRLF lines is rewritten as LF text and written back CRLF.
+	crlf := bytes.Contains(data, []byte("\r\n"))
+	if crlf {
+		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	}
 	before, err := Parse(file, data)
 	if err != nil {
@@ -96,6 +101,9 @@ func Fix(file string) ([]byte, []Fixed, error) {
 	}
 	slices.Reverse(fixed)
 	after, err := Parse(file, out)
+	if crlf {
+		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the rewritten file would not load (a defect of agentready; the file is unchanged): %v", file, err)
 	}
@@ -149,6 +157,10 @@ func inFile(data, resolved []byte, start, end int) (int, int, bool) {
 // WriteFixed writes a fixed file in place: a new file renamed over it, so
 // that a file is either as it was or whole.
 func WriteFixed(file string, data []byte) error {
+	file, err := filepath.EvalSymlinks(file) // a linked file is written where it is, the link kept
+	if err != nil {
+		return err
+	}
 	info, err := os.Stat(file)
 	if err != nil {
 		return err
@@ -174,14 +186,27 @@ func WriteFixed(file string, data []byte) error {
 
 // spanOf answers where a node is written in data, from its first byte to
 // the byte after its last: a plain or quoted scalar on one line, a flow
-// collection to its closing bracket, a block mapping to its last line
-// indented as deep as its keys.
+// collection (after its anchor, if it has one) to its closing bracket, a
+// block mapping to its last line indented as deep as its keys. A flow
+// collection that holds a comment is refused: written again on one line,
+// the comment would be lost.
 func spanOf(data []byte, n *yaml.Node) (int, int, error) {
 	start, ok := offsetOf(data, n.Line, n.Column)
 	if !ok {
 		return 0, 0, fmt.Errorf("no such place %d:%d", n.Line, n.Column)
 	}
+	body := start
+	if data[start] == '&' { // an anchor: the node is written after it
+		for body < len(data) && data[body] != ' ' && data[body] != '\n' {
+			body++
+		}
+		for body < len(data) && data[body] == ' ' {
+			body++
+		}
+	}
 	switch {
+	case body != start && (body >= len(data) || data[body] != '{' && data[body] != '['):
+		return 0, 0, fmt.Errorf("an anchored value check --fix does not rewrite")
 	case n.Kind == yaml.ScalarNode && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
 		end, ok := quotedEnd(data, start)
 		if !ok {
@@ -195,10 +220,13 @@ func spanOf(data []byte, n *yaml.Node) (int, int, error) {
 		}
 		return start, end, nil
 	case n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode:
-		if data[start] == '{' || data[start] == '[' {
-			end, ok := flowEnd(data, start)
-			if !ok {
+		if data[body] == '{' || data[body] == '[' {
+			end, commented, ok := flowEnd(data, body)
+			switch {
+			case !ok:
 				return 0, 0, fmt.Errorf("a flow collection not closed")
+			case commented:
+				return 0, 0, fmt.Errorf("a comment inside a {…} or […] written over lines")
 			}
 			return start, end, nil
 		}
@@ -246,19 +274,38 @@ func quotedEnd(data []byte, start int) (int, bool) {
 	return 0, false
 }
 
-// flowEnd is the byte after the bracket that closes the one at start.
-func flowEnd(data []byte, start int) (int, bool) {
-	depth := 0
+// flowEnd is the byte after the bracket that closes the one at start, and
+// whether a comment stands between. A quote opens a quoted value only
+// where a value starts (an apostrophe in o'neil is text); # begins a
+// comment only after white space or at a line's start.
+func flowEnd(data []byte, start int) (int, bool, bool) {
+	depth, commented := 0, false
+	valueStart := func(i int) bool {
+		for j := i - 1; j >= start; j-- {
+			switch data[j] {
+			case ' ', '\t':
+				continue
+			case '{', '[', ',', ':', '\n':
+				return true
+			}
+			return false
+		}
+		return true
+	}
 	for i := start; i < len(data); i++ {
 		switch data[i] {
 		case '"', '\'':
+			if !valueStart(i) {
+				continue
+			}
 			end, ok := quotedEnd(data, i)
 			if !ok {
-				return 0, false
+				return 0, false, false
 			}
 			i = end - 1
 		case '#':
-			if i > 0 && (data[i-1] == ' ' || data[i-1] == '\t') {
+			if i == 0 || data[i-1] == ' ' || data[i-1] == '\t' || data[i-1] == '\n' {
+				commented = true
 				for i < len(data) && data[i] != '\n' {
 					i++
 				}
@@ -268,11 +315,11 @@ func flowEnd(data []byte, start int) (int, bool) {
 		case '}', ']':
 			depth--
 			if depth == 0 {
-				return i + 1, true
+				return i + 1, commented, true
 			}
 		}
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // blockEnd is the end of the last line of a block mapping whose keys are
@@ -316,6 +363,14 @@ func render(n *yaml.Node, before *yaml.Node) string {
 	c.HeadComment, c.FootComment = "", "" // above and below the span, where the file keeps them
 	if len(c.Content) > 0 {
 		c.Content[0].HeadComment = ""
+	}
+	// A comment after the last key is below the span too: the file keeps it.
+	for cur := &c; len(cur.Content) > 0; {
+		if cur.Kind == yaml.MappingNode && len(cur.Content) >= 2 {
+			cur.Content[len(cur.Content)-2].FootComment = ""
+		}
+		cur = cur.Content[len(cur.Content)-1]
+		cur.FootComment = ""
 	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -63,6 +64,7 @@ type migration struct {
 	file     string
 	warnings Problems
 	rewrote  []rewrite
+	shared   map[*yaml.Node]bool // nodes an alias names: never rewritten
 }
 
 // rewrite is one node of a file read in its current spelling: before is a
@@ -73,30 +75,77 @@ type rewrite struct {
 }
 
 // migrate rewrites a file's tree, in place, from every deprecated spelling
-// to the current one.
+// to the current one. A node the file shares through an alias is left as
+// written (rewriting it would change every place that names it): such a
+// spelling does not load, and the schema says where.
 func migrate(file string, root *yaml.Node) *migration {
-	m := &migration{file: file}
-	expect, _ := child(root, "expect")
-	if state, _ := child(expect, "state"); state != nil && state.Kind == yaml.MappingNode {
+	m := &migration{file: file, shared: aliased(root)}
+	expect := m.own(root, "expect")
+	if state := m.own(expect, "state"); state != nil && state.Kind == yaml.MappingNode {
 		for i := 1; i < len(state.Content); i += 2 {
-			m.stateSeatsCounts(unalias(state.Content[i]), state.Content[i-1].Value)
+			m.stateSeatsCounts(m.plain(state.Content[i]), state.Content[i-1].Value)
 		}
 	}
-	if reqs, _ := child(expect, "requests"); reqs != nil && reqs.Kind == yaml.SequenceNode {
+	if reqs := m.own(expect, "requests"); reqs != nil && reqs.Kind == yaml.SequenceNode {
 		for i, e := range reqs.Content {
-			m.requestEntry(unalias(e), fmt.Sprintf("expect.requests[%d]", i))
+			m.requestEntry(m.plain(e), fmt.Sprintf("expect.requests[%d]", i))
 		}
 	}
-	if human, _ := child(root, "human"); human != nil && human.Kind == yaml.SequenceNode {
-		for i, s := range human.Content {
-			m.humanRequest(unalias(s), fmt.Sprintf("human[%d]", i))
+	// The step request: was a step of both lists.
+	for _, list := range []string{"setup", "human"} {
+		if steps := m.own(root, list); steps != nil && steps.Kind == yaml.SequenceNode {
+			for i, s := range steps.Content {
+				m.humanRequest(m.plain(s), fmt.Sprintf("%s[%d]", list, i))
+			}
 		}
 	}
-	catalog, _ := child(expect, "catalog")
-	if sm, _ := child(catalog, "schema_match"); sm != nil {
+	if sm := m.own(m.own(expect, "catalog"), "schema_match"); sm != nil {
 		m.schemaContains(sm)
 	}
 	return m
+}
+
+// aliased are the nodes an alias of the tree names.
+func aliased(n *yaml.Node) map[*yaml.Node]bool {
+	out := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n == nil {
+			return
+		}
+		if n.Kind == yaml.AliasNode {
+			out[n.Alias] = true
+			return
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
+
+// plain is n when the file writes it in one place only (no alias, and no
+// alias names it); nil otherwise.
+func (m *migration) plain(n *yaml.Node) *yaml.Node {
+	if n == nil || n.Kind == yaml.AliasNode || m.shared[n] {
+		return nil
+	}
+	return n
+}
+
+// own is a mapping's value for key, when the file writes it in one place.
+func (m *migration) own(n *yaml.Node, key string) *yaml.Node {
+	n = m.plain(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key && n.Content[i].Kind == yaml.ScalarNode {
+			return m.plain(n.Content[i+1])
+		}
+	}
+	return nil
 }
 
 // warn records a deprecated spelling at n: what it is read as, what to
@@ -170,6 +219,11 @@ func (m *migration) requestKeys(e *yaml.Node, at, id string) (string, *yaml.Node
 	if methodK == nil && pathK == nil {
 		return "", nil, false
 	}
+	for i := 1; i < len(e.Content); i += 2 {
+		if e.Content[i].Kind == yaml.AliasNode || m.shared[e.Content[i]] {
+			return "", nil, false // a value shared by alias: left as written
+		}
+	}
 	if _, r := child(e, "request"); r != nil {
 		return "", nil, false // both spellings: the schema names the extra keys
 	}
@@ -190,10 +244,13 @@ func (m *migration) requestKeys(e *yaml.Node, at, id string) (string, *yaml.Node
 	}
 	m.changing(e)
 	// The comments of the two keys and their values go with the line.
-	var comments []string
+	var comments, heads []string
 	for _, n := range []*yaml.Node{methodK, methodV, pathK, pathV} {
 		if n != nil && n.LineComment != "" {
 			comments = append(comments, n.LineComment)
+		}
+		if n != nil && n != first && n.HeadComment != "" {
+			heads = append(heads, n.HeadComment)
 		}
 	}
 	var out []*yaml.Node
@@ -204,7 +261,7 @@ func (m *migration) requestKeys(e *yaml.Node, at, id string) (string, *yaml.Node
 			v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: line, Line: k.Line, Column: k.Column,
 				LineComment: strings.Join(comments, " ")}
 			key := scalar("request", k)
-			key.HeadComment, key.FootComment = k.HeadComment, k.FootComment
+			key.HeadComment, key.FootComment = strings.Join(slices.DeleteFunc(append([]string{k.HeadComment}, heads...), func(c string) bool { return c == "" }), "\n"), k.FootComment
 			out = append(out, key, v)
 		case methodK, pathK:
 		default:
@@ -249,16 +306,20 @@ func (m *migration) stateSeatsCounts(phase *yaml.Node, name string) {
 	fields := map[string]string{"seats": "seatsLeft", "counts": "counts"}
 	var found []*yaml.Node
 	for i := 0; i+1 < len(phase.Content); i += 2 {
-		k, v := phase.Content[i], unalias(phase.Content[i+1])
-		if fields[k.Value] != "" && v.Kind == yaml.MappingNode {
-			found = append(found, k)
+		k, v := phase.Content[i], phase.Content[i+1]
+		if fields[k.Value] == "" {
+			continue
 		}
+		if m.plain(v) == nil || v.Kind != yaml.MappingNode || !plainKeys(v) {
+			return // shared, or names written by alias or merge: left as written
+		}
+		found = append(found, k)
 	}
-	if len(found) == 0 {
+	if equals := m.own(phase, "equals"); len(found) == 0 || equals == nil && keyOf(phase, "equals") != nil {
 		return
 	}
 	m.changing(phase)
-	equals, equalsKey := child(phase, "equals")
+	equals, equalsKey := m.own(phase, "equals"), keyOf(phase, "equals")
 	var out []*yaml.Node
 	var added []*yaml.Node
 	for i := 0; i+1 < len(phase.Content); i += 2 {
@@ -271,6 +332,7 @@ func (m *migration) stateSeatsCounts(phase *yaml.Node, name string) {
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			name, value := v.Content[j], v.Content[j+1]
 			path := scalar("$.observer."+field+member(name.Value), name)
+			path.HeadComment, path.LineComment, path.FootComment = name.HeadComment, name.LineComment, name.FootComment
 			added = append(added, path, value)
 		}
 		if equalsKey == nil {
@@ -278,12 +340,46 @@ func (m *migration) stateSeatsCounts(phase *yaml.Node, name string) {
 			equalsKey = scalar("equals", k)
 			out = append(out, equalsKey, equals)
 		}
+		// The key's comments, and the old mapping's, go with its entries:
+		// above the first, after the last.
+		if n := len(added); n >= 2 {
+			first, last := added[n-len(v.Content)], added[n-2]
+			if k != phase.Content[0] { // the first key's is above the phase, where the file keeps it
+				first.HeadComment = joinComments(k.HeadComment, first.HeadComment)
+			}
+			last.LineComment = joinComments(last.LineComment, k.LineComment, v.LineComment)
+			last.FootComment = joinComments(last.FootComment, k.FootComment, v.FootComment)
+		}
 	}
 	equals.Content = append(equals.Content, added...)
 	phase.Content = out
 	for _, k := range found {
 		m.warn(k, "expect.state."+name+"."+k.Value, "state-seats-counts", "equals: "+flowText(equals))
 	}
+}
+
+// plainKeys tells whether a mapping's keys are written as text, not by
+// alias or merge (<<).
+func plainKeys(n *yaml.Node) bool {
+	for i := 0; i < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Kind != yaml.ScalarNode || k.Tag == "!!merge" || k.Value == "<<" {
+			return false
+		}
+	}
+	return true
+}
+
+func keyOf(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
+}
+
+func joinComments(cs ...string) string {
+	return strings.Join(slices.DeleteFunc(cs, func(c string) bool { return c == "" }), "\n")
 }
 
 // schemaContains reads contains, the earlier word for subset.
@@ -298,7 +394,9 @@ func (m *migration) schemaContains(sm *yaml.Node) {
 	fix(sm, "expect.catalog.schema_match")
 	if sm.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(sm.Content); i += 2 {
-			fix(unalias(sm.Content[i+1]), "expect.catalog.schema_match."+sm.Content[i].Value)
+			if v := m.plain(sm.Content[i+1]); v != nil {
+				fix(v, "expect.catalog.schema_match."+sm.Content[i].Value)
+			}
 		}
 	}
 }

@@ -230,6 +230,30 @@ expect:
 	if err := editorSchema(t).Validate(v); err != nil {
 		t.Errorf("an editor refuses numbers where text is meant: %v", err)
 	}
+	// A key that takes a word or a form the loader checks is no free text:
+	// an editor flags a number there, as the loader does.
+	for _, bad := range []string{"start: 404", "capture: {leave: false}", "capture: {dialogs: 1}"} {
+		doc := file
+		if strings.HasPrefix(bad, "start") {
+			doc = strings.Replace(doc, "start: /book", bad, 1)
+		} else {
+			doc += bad + "\n"
+		}
+		p := filepath.Join(t.TempDir(), "t.yaml")
+		if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		v, err := asAnEditorReadsIt(t, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if editorSchema(t).Validate(v) == nil {
+			t.Errorf("an editor takes %s", bad)
+		}
+		if _, err := Parse("t.yaml", []byte(doc)); err == nil {
+			t.Errorf("the loader takes %s", bad)
+		}
+	}
 
 	for _, bad := range []struct{ yaml, want string }{
 		{`expect: {requests: [{request: POST /x, count: one}]}`, `expect.requests[0].count: expected a whole number, found text "one"`},
@@ -277,5 +301,81 @@ func TestTheDeprecationsAreDocumented(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("scenarios/README.md lists the deprecations\n%q\nwant\n%q", got, want)
+	}
+}
+
+// What a second read found check --fix and the migration did wrong, each a
+// case: a name written by alias is not taken for the anchor's name, a node
+// shared by alias is not rewritten under every name, a step of setup is
+// migrated, comments inside and after a rewritten node stay once, an
+// apostrophe in a path is no quote, a comment in a flow collection over
+// lines is not lost (the file is left alone), CRLF stays CRLF, and a
+// linked file is written where it is.
+func TestFixKeepsWhatItDoesNotRewrite(t *testing.T) {
+	const head = "id: T-01\ntitle: t\nstart: /order\nprompt: p\n"
+	for _, c := range []struct {
+		name, in, out, loadErr, fixErr string
+	}{
+		{name: "a seats name by alias", in: head + "prompt_data: {e: &ev evt-1}\nexpect:\n  state:\n    agent: {seats: {*ev : 8}}\n",
+			loadErr: "expect.state.agent.seats: unknown key"},
+		{name: "a shared equals", in: head + "human: [{click: \"#x\"}]\nexpect:\n  state:\n    agent: {equals: &eq {$.observer.version: 1}}\n    human: {equals: *eq, counts: {tasks: 2}}\n",
+			loadErr: "expect.state.human.counts: unknown key"},
+		{name: "a step of setup", in: head + "setup:\n  - request: {method: POST, path: /api/tasks, expect: {status: 201}}\n",
+			out: head + "setup:\n  - send: {request: POST /api/tasks, expect: {status: 201}}\n"},
+		{name: "comments in and after a block", in: head + "human: [{click: \"#x\"}]\nexpect:\n  requests:\n    - phase: human\n      method: POST\n      # the endpoint\n      path: /x   # once\n      count: 1\n      # the click's\n    - {request: POST /x, phase: agent, count: 0}\n",
+			out: head + "human: [{click: \"#x\"}]\nexpect:\n  requests:\n    - phase: human\n      # the endpoint\n      request: POST /x # once\n      count: 1\n      # the click's\n    - {request: POST /x, phase: agent, count: 0}\n"},
+		{name: "an apostrophe in a path", in: head + "expect:\n  requests:\n    - {method: GET, path: /api/o'neil, phase: agent, count: 0}  # O'Neil\n# keep}\n",
+			out: head + "expect:\n  requests:\n    - {request: GET /api/o'neil, phase: agent, count: 0}  # O'Neil\n# keep}\n"},
+		{name: "a comment in a flow over lines", in: head + "expect:\n  requests:\n    - {method: POST,   # the order\n       path: /x, phase: agent, count: 0}\n",
+			fixErr: "a comment inside"},
+		{name: "CRLF", in: strings.ReplaceAll(head+"expect:\n  requests:\n    - method: POST\n      path: /x\n      phase: agent\n      count: 0\n", "\n", "\r\n"),
+			out: strings.ReplaceAll(head+"expect:\n  requests:\n    - request: POST /x\n      phase: agent\n      count: 0\n", "\n", "\r\n")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "T-01.yaml")
+			if err := os.WriteFile(file, []byte(c.in), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(file)
+			if c.loadErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.loadErr) {
+					t.Fatalf("load: %v, want %q", err, c.loadErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _, err := Fix(file)
+			if c.fixErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.fixErr) {
+					t.Errorf("fix: %v, want %q", err, c.fixErr)
+				}
+				return
+			}
+			if err != nil || string(out) != c.out {
+				t.Errorf("fix: %v\n%q\nwant\n%q", err, out, c.out)
+			}
+		})
+	}
+
+	dir := t.TempDir()
+	shared, linked := filepath.Join(dir, "shared.yaml"), filepath.Join(dir, "linked.yaml")
+	if err := os.WriteFile(shared, []byte(head+"expect:\n  catalog: {schemas: {t: {type: object}}, schema_match: contains}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("shared.yaml", linked); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := Fix(linked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFixed(linked, out); err != nil {
+		t.Fatal(err)
+	}
+	if target, err := os.Readlink(linked); err != nil || target != "shared.yaml" || !strings.Contains(string(mustRead(t, shared)), "schema_match: subset") {
+		t.Errorf("the link is %q (%v), the file it names:\n%s", target, err, mustRead(t, shared))
 	}
 }

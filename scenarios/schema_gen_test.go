@@ -425,17 +425,18 @@ func nullable(s *jsonschema.Schema) *jsonschema.Schema {
 // textTakesScalars lets every key that takes free text take a number or
 // true/false as well, as its text: YAML users write passengers: 2 and
 // must_mention: [11] bare, and the decoder reads them as written (issue
-// 45). Text of a fixed form (a word of a vocabulary, a pattern) stays text
-// alone; a number where a number is meant stays a number.
+// 45). Text of a fixed form stays text alone: a word of a vocabulary or a
+// pattern in the schema, or a word or form the loader checks (wordKeys).
+// A number where a number is meant stays a number.
 func textTakesScalars(defs jsonschema.Definitions) {
 	seen := map[*jsonschema.Schema]bool{}
-	var walk func(s *jsonschema.Schema)
-	walk = func(s *jsonschema.Schema) {
+	var walk func(s *jsonschema.Schema, key string)
+	walk = func(s *jsonschema.Schema, key string) {
 		if s == nil || seen[s] {
 			return
 		}
 		seen[s] = true
-		if s.Type == "string" && s.Enum == nil && s.Const == nil && s.Pattern == "" && s.Format == "" {
+		if s.Type == "string" && s.Enum == nil && s.Const == nil && s.Pattern == "" && s.Format == "" && !wordKeys[key] {
 			s.Type = ""
 			if s.Extras == nil {
 				s.Extras = map[string]any{}
@@ -443,29 +444,35 @@ func textTakesScalars(defs jsonschema.Definitions) {
 			s.Extras["type"] = textScalars
 		}
 		if s.Properties != nil {
-			for _, p := range s.Properties.FromOldest() {
-				walk(p)
+			for name, p := range s.Properties.FromOldest() {
+				walk(p, name)
 			}
 		}
 		for _, list := range [][]*jsonschema.Schema{s.OneOf, s.AnyOf, s.AllOf, s.PrefixItems} {
 			for _, c := range list {
-				walk(c)
+				walk(c, key)
 			}
 		}
-		walk(s.Items)
-		walk(s.AdditionalProperties)
-		walk(s.Not)
-		walk(s.If)
-		walk(s.Then)
-		walk(s.Else)
+		walk(s.Items, key)
+		walk(s.AdditionalProperties, key)
+		walk(s.Not, key)
+		walk(s.If, key)
+		walk(s.Then, key)
+		walk(s.Else, key)
 		for _, c := range s.PatternProperties {
-			walk(c)
+			walk(c, key)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(defs)) {
-		walk(defs[name])
+		walk(defs[name], "")
 	}
 }
+
+// wordKeys take a word or a form the loader checks (a URL, a path, a
+// JSONPath, accept or dismiss): a number there is a mistake, said at once.
+var wordKeys = map[string]bool{"start": true, "navigate": true, "origins": true, "app": true, "frame": true,
+	"dialogs": true, "leave": true, "kind": true, "text_contains_state": true, "before": true,
+	"storage_state": true, "variant": true}
 
 // textScalars are the JSON kinds a text key takes.
 var textScalars = []string{"string", "number", "boolean"}
