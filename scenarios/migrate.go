@@ -21,29 +21,18 @@ type Deprecation struct {
 	ID      string // how a warning and the README name it
 	Since   string // the version that deprecated it
 	Removed string // the first version that will refuse it
-	Was     string // the spelling, as a file wrote it
-	Now     string // what to write instead
 }
 
 // Deprecations are every spelling the format reads that it no longer
-// writes, oldest first. scenarios/README.md lists them, and
-// TestTheDeprecationsAreDocumented holds the two together.
+// writes, oldest first. scenarios/README.md lists them with what each was
+// and what to write now; TestTheDeprecationsAreDocumented holds the two
+// together.
 var Deprecations = []Deprecation{
-	{ID: "state-seats-counts", Since: "0.1", Removed: "0.3",
-		Was: "expect.state.<phase>: {seats: {<event>: N}, counts: {<name>: N}} (the reference app's observer, before probes)",
-		Now: `expect.state.<phase>: {equals: {'$.observer.seatsLeft["<event>"]': N, $.observer.counts.<name>: N}}`},
-	{ID: "request-keys", Since: "0.1", Removed: "0.3",
-		Was: "expect.requests[i]: {method: POST, path: /api/x, …}",
-		Now: "expect.requests[i]: {request: POST /api/x, …}"},
-	{ID: "request-count", Since: "0.1", Removed: "0.3",
-		Was: "expect.requests[i] without count (read as 0)",
-		Now: "expect.requests[i]: {…, count: 0}"},
-	{ID: "human-request", Since: "0.1", Removed: "0.3",
-		Was: "human: [{request: {method: POST, path: /api/x, body, csrf, expect}}]",
-		Now: "human: [{send: {request: POST /api/x, body, csrf, expect}}]"},
-	{ID: "schema-match-contains", Since: "0.1", Removed: "0.3",
-		Was: "expect.catalog.schema_match: contains",
-		Now: "expect.catalog.schema_match: subset"},
+	{ID: "state-seats-counts", Since: "0.1", Removed: "0.3"},
+	{ID: "request-keys", Since: "0.1", Removed: "0.3"},
+	{ID: "request-count", Since: "0.1", Removed: "0.3"},
+	{ID: "human-request", Since: "0.1", Removed: "0.3"},
+	{ID: "schema-match-contains", Since: "0.1", Removed: "0.3"},
 }
 
 // deprecation answers the Deprecation of an ID (a defect of the suite
@@ -198,7 +187,7 @@ func (m *migration) requestEntry(e *yaml.Node, at string) {
 	if e == nil || e.Kind != yaml.MappingNode {
 		return
 	}
-	if line, k, ok := m.requestKeys(e, at, "request-keys"); ok {
+	if line, k, ok := m.requestKeys(e); ok {
 		m.warn(k, at, "request-keys", "request: "+flowText(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: line}))
 	}
 	if _, k := child(e, "count"); k == nil {
@@ -213,7 +202,7 @@ func (m *migration) requestEntry(e *yaml.Node, at string) {
 // requestKeys turns a mapping's method and path keys into one request
 // line, at the method's place; it answers the line and the key it was
 // read from.
-func (m *migration) requestKeys(e *yaml.Node, at, id string) (string, *yaml.Node, bool) {
+func (m *migration) requestKeys(e *yaml.Node) (string, *yaml.Node, bool) {
 	methodV, methodK := child(e, "method")
 	pathV, pathK := child(e, "path")
 	if methodK == nil && pathK == nil {
@@ -286,7 +275,7 @@ func (m *migration) humanRequest(step *yaml.Node, at string) {
 		return
 	}
 	m.changing(step)
-	line, _, _ := m.requestKeys(v, at+".request", "human-request")
+	line, _, _ := m.requestKeys(v)
 	k.Value = "send"
 	if line == "" {
 		if r, _ := child(v, "request"); r != nil {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentready/agentready/internal/kit/hang"
 )
 
 // fakeApp is testdata/fakeapp, built once for the package's tests.
@@ -226,13 +228,12 @@ func TestStopEndsTheWholeGroupEvenWhatIgnoresSIGTERM(t *testing.T) {
 // (the one event Linux offers) is refused by some container seccomp
 // profiles that CI machines run under.
 func waitGone(pid int) bool {
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(hang.Bound)
 	for Alive(pid) {
 		if time.Now().After(deadline) {
 			return false
 		}
 		time.Sleep(10 * time.Millisecond) // no event to wait for: see the comment above
-
 	}
 	return true
 }
