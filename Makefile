@@ -167,7 +167,8 @@ scenario: deps
 	@mkdir -p $(REPORTS)
 	@$(GINKGO) $(GINKGO_FLAGS) --procs=1 $(SCENARIO_FILTER) ./e2e; $(call after-run,scenario)
 
-## bench: the CONF-01 attempt 3 flow three ways (bare chromedp, the suite, Playwright) and the suite's wall time
+## bench: the CONF-01 attempt 3 flow four ways (bare chromedp, the suite, Playwright bare and with the suite's checks, held
+## to check alike on the reference app's defects first) and the whole suite's wall time; reports/bench.json
 bench: deps
 	@command -v node >/dev/null || { echo "bench: node is needed for the Playwright comparison (apt-get install -y nodejs npm)"; exit 1; }
 	cd bench/playwright && npm ci --no-audit --no-fund --loglevel=error

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,7 +97,7 @@ func TestTheBenchStartsItsBrowserAsEveryCommandDoes(t *testing.T) {
 	t.Setenv(browser.EnvBrowserURL, "")
 	out := filepath.Join(t.TempDir(), "bench.json")
 	start := time.Now()
-	err = run(1, out, t.TempDir(), false)
+	err = run(1, out, t.TempDir(), false, true)
 	if err == nil || !strings.Contains(err.Error(), grid) || time.Since(start) > 10*time.Second {
 		t.Errorf("the bench with no grid there: %v after %v, want an error at once naming %s", err, time.Since(start), grid)
 	}
@@ -194,6 +195,33 @@ func TestParseCPU(t *testing.T) {
 	for _, bad := range []string{"", "cpu", "cpu0 1 2 3 4 5 6 7 8", "cpu 1 2 x 4 5 6 7 8", "intr 1 2 3 4 5 6 7 8"} {
 		if s, ok := parseCPU(bad); ok {
 			t.Errorf("parseCPU(%q) = %+v, true; want no sample", bad, s)
+		}
+	}
+}
+
+// The bench times the Playwright flow with the suite's checks only when it
+// checks alike: it must pass the correct app and fail each defect the suite
+// fails. A peer that misses a defect, or fails the correct app, is named.
+func TestTheTwoWaysMustCheckAlike(t *testing.T) {
+	alike := []peerRow{
+		{Variant: ""},
+		{Variant: "intent-reusable", Suite: []string{"race_lost_update"}, Playwright: []string{"replay race: 5 of 5 accepted"}},
+	}
+	if got := unlike(alike); got != nil {
+		t.Errorf("unlike(%v) = %v, want none", alike, got)
+	}
+	for _, c := range []struct {
+		row  peerRow
+		want string
+	}{
+		{peerRow{Variant: "intent-reusable", Suite: []string{"race_lost_update"}}, "intent-reusable"},
+		{peerRow{Variant: "", Playwright: []string{"catalog schema"}}, "(the correct app)"},
+		{peerRow{Variant: "", Suite: []string{"INCONCLUSIVE"}, Playwright: nil}, "(the correct app)"},
+		{peerRow{Variant: "seats-shown-stale", Playwright: []string{"ui human #seats-left"}}, "seats-shown-stale"},
+	} {
+		got := unlike(append(slices.Clone(alike), c.row))
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("unlike with %+v = %v, want [%s]", c.row, got, c.want)
 		}
 	}
 }

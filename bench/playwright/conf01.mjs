@@ -3,17 +3,23 @@
 // the agent's prepare through the page API, the registration POSTs counted,
 // the person's click, the result awaited, the context closed.
 //
-// It serves the Go bench driver: one line "run <base-url>" on stdin per
-// iteration, one JSON line {"ms":…,"prepared":…,"posts":…} on stdout.
+// It serves the Go bench driver: one line per iteration on stdin, one JSON
+// line on stdout: "run <base-url>" plays this bare flow and answers
+// {"ms":…,"prepared":…,"posts":…}; "same <base-url> <observer-token> <dir>"
+// plays the flow with the suite's checks (same-checks.mjs) and answers
+// {"ms":…,"failed":[…],"files":[…]}.
 import { chromium } from "playwright-core";
 import { createInterface } from "node:readline";
+import { flow as sameChecks } from "./same-checks.mjs";
 
 const browser = await chromium.launch({
   executablePath: process.env.AGENTREADY_CHROMIUM || "/usr/bin/chromium",
   args: [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--enable-features=WebMCPTesting,DevToolsWebMCPSupport",
+    // The suite's own features (the bench passes browser.Features): WebMCP
+    // and its testing API and protocol domain.
+    "--enable-features=" + (process.env.BENCH_ENABLE_FEATURES || "WebMCP,WebMCPTesting,DevToolsWebMCPSupport"),
     // The browser features the suite's own browser turns off (the bench
     // passes browser.DisabledFeatures), so that the two ways are compared on
     // the same browser, not on its window's preloaded UI. One
@@ -52,10 +58,11 @@ async function flow(base) {
 const lines = createInterface({ input: process.stdin });
 process.stdout.write(JSON.stringify({ ready: true, version: browser.version() }) + "\n");
 for await (const line of lines) {
-  const [cmd, base] = line.trim().split(" ");
-  if (cmd !== "run") break;
+  const [cmd, base, token, dir] = line.trim().split(" ");
+  if (cmd !== "run" && cmd !== "same") break;
   try {
-    process.stdout.write(JSON.stringify(await flow(base)) + "\n");
+    const answer = cmd === "run" ? await flow(base) : await sameChecks(browser, base, token, dir);
+    process.stdout.write(JSON.stringify(answer) + "\n");
   } catch (err) {
     process.stdout.write(JSON.stringify({ error: String(err) }) + "\n");
   }
