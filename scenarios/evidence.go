@@ -56,6 +56,11 @@ type Evidence struct {
 	// Marks are where each phase starts in the trace, request log and journal.
 	Marks   map[vocab.Phase]Mark  `json:"marks"`
 	Console []record.ConsoleEntry `json:"console"`
+	// BrowserIssues are what Chromium said of the page's WebMCP forms
+	// through its Audits domain (lint reads them as findings), each located
+	// while its document was there: read with the catalog, and before the
+	// page is left.
+	BrowserIssues []record.BrowserIssue `json:"browserIssues,omitempty"`
 	// Dialogs are the JavaScript dialogs the page (or a frame of it)
 	// opened, in order, and how each was answered.
 	Dialogs []record.Dialog `json:"dialogs,omitempty"`

@@ -70,6 +70,7 @@ func (r *runner) leave(ctx context.Context) {
 	_ = r.t.Tab.Net.FillBodies(bodies)
 	cancelBound()
 	cancel()
+	r.browserIssues(ctx) // while their elements are there
 	to, path := r.away()
 	lv.To = to
 	if path != "" {

@@ -117,6 +117,8 @@ type runner struct {
 	marked vocab.Phase
 	// appEnded: the app's end is in the faults already.
 	appEnded bool
+	// issuesRead is how many of the tab's browser issues the evidence holds.
+	issuesRead int
 }
 
 func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
@@ -188,6 +190,7 @@ func (r *runner) open(ctx context.Context) {
 	r.settleCatalog(ctx, vocab.SettleStart, "", 0, "")
 	laps.Mark(ctx, "setup and the catalog settling")
 	catalog, page, err := r.t.Tab.Tools.CatalogAndPage(ctx)
+	r.browserIssues(ctx)
 	laps.Mark(ctx, "read the catalog")
 	r.ev.Catalog, r.ev.PageTools = cmpOr(catalog, record.Catalog{}), page
 	switch {
@@ -196,6 +199,13 @@ func (r *runner) open(ctx context.Context) {
 	case err != nil:
 		r.ev.PageToolsHung = r.t.Tab.Tools.HungFrames(ctx, catalog, page)
 	}
+}
+
+// browserIssues keeps the WebMCP issues Chromium reported since the last
+// read, located while their documents are there.
+func (r *runner) browserIssues(ctx context.Context) {
+	r.ev.BrowserIssues = append(r.ev.BrowserIssues, r.t.Tab.WebMCPIssues(ctx, r.issuesRead)...)
+	r.issuesRead = r.t.Tab.Issues.Len()
 }
 
 // agent plays the transcript's calls and records the page as the agent left it.
@@ -348,6 +358,7 @@ func (r *runner) collect(ctx context.Context) {
 		r.ev.Journal = j
 	}
 	r.ev.Console = tab.Console.Entries()
+	r.browserIssues(ctx) // those of a page that was not left
 	if tab.Dialogs != nil {
 		r.ev.Dialogs = tab.Dialogs.Entries()
 		for i, d := range r.ev.Dialogs {

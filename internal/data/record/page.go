@@ -134,3 +134,26 @@ func balanced(s string) error {
 	}
 	return nil
 }
+
+// BrowserIssue is one issue Chromium reported about a page's WebMCP forms
+// through its Audits domain (a GenericIssue whose errorType starts with
+// FormModelContext), located at the element it names while its document
+// was there. Chromium says some things nowhere else: a required control
+// without a name is left out of the tool's schema in silence.
+type BrowserIssue struct {
+	// Type is Chromium's errorType, as it wrote it
+	// (FormModelContextRequiredParameterMissingName, …).
+	Type     string `json:"type"`
+	FrameURL string `json:"frameUrl,omitempty"` // the element's document
+	// Form is the locator of the element's form (form#id,
+	// form[toolname="…"], form #n), ToolName its toolname attribute.
+	Form     string `json:"form,omitempty"`
+	ToolName string `json:"toolname,omitempty"`
+	// Element names the element for a person: its tag, type, name or id,
+	// and its label; "" when it is the form itself.
+	Element   string `json:"element,omitempty"`
+	Attribute string `json:"attribute,omitempty"` // the attribute the issue is about, when Chromium said
+	// Unlocated says why the element could not be read (its document was
+	// gone): the issue stands, unlocated.
+	Unlocated string `json:"unlocated,omitempty"`
+}

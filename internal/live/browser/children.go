@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"github.com/chromedp/cdproto/audits"
 	"strings"
 	"sync"
 
@@ -107,6 +108,7 @@ func (t *Tab) observe(ev any) {
 	}
 	t.Net.Observe(ev)
 	t.Console.observe(ev)
+	t.Issues.observe("", ev)
 	t.loading.observe(ev)
 }
 
@@ -142,6 +144,11 @@ func (t *Tab) fromChild(ev *target.EventReceivedMessageFromTarget) {
 		}
 	case m.Method == string(cdproto.EventPageJavascriptDialogOpening):
 		t.childDialog(c, m.Params)
+	case m.Method == string(cdproto.EventAuditsIssueAdded) && c.typ == "iframe": // a cross-site frame's forms
+		v, err := cdproto.UnmarshalMessage(&cdproto.Message{Method: cdproto.MethodType(m.Method), Params: jsonv2.Value(m.Params)}, chromedp.DefaultUnmarshalOptions)
+		if err == nil {
+			t.Issues.observe(c.session, v)
+		}
 	case strings.HasPrefix(m.Method, "Network."):
 		v, err := cdproto.UnmarshalMessage(&cdproto.Message{Method: cdproto.MethodType(m.Method), Params: jsonv2.Value(m.Params)}, chromedp.DefaultUnmarshalOptions)
 		if err == nil {
@@ -234,6 +241,9 @@ func (t *Tab) setUp(c *child) {
 		// own session only, and only to a WebMCP domain on before its
 		// document loads (frametools.go, popups.go).
 		send(cdpwebmcp.CommandEnable, nil)
+	}
+	if c.typ == "iframe" {
+		send(audits.CommandEnable, nil) // its forms' issues (issues.go)
 	}
 	if c.typ == "iframe" || c.typ == "worker" || c.typ == "page" {
 		send(target.CommandSetAutoAttach, autoAttach)

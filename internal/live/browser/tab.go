@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/chromedp/cdproto/audits"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,9 @@ type Tab struct {
 	Net     *netlog.Recorder
 	Tools   *webmcp.Client
 	Console *ConsoleLog
+	// Issues are the WebMCP issues Chromium reports through its Audits
+	// domain (issues.go): a form control the browser left out of a tool.
+	Issues  *IssueLog
 	Dialogs *Dialogs // the JavaScript dialogs, answered as they open (dialogs.go)
 	Popups  *Popups  // the windows the page opened, attached as they open (popups.go)
 	// budgetExpired hears Emulation.virtualTimeBudgetExpired (see Clock).
@@ -152,7 +156,7 @@ func (b *Browser) Settle() { b.background.Wait() }
 // until its requests are recorded (children.go); without, they run
 // unobserved, as they would in a bare chromedp tab.
 func (b *Browser) openTab(followChildren bool) (*Tab, error) {
-	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, Dialogs: newDialogs(), Popups: newPopups(), browser: b, budgetExpired: make(chan struct{}, 1), loading: newLoading(),
+	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, Issues: &IssueLog{}, Dialogs: newDialogs(), Popups: newPopups(), browser: b, budgetExpired: make(chan struct{}, 1), loading: newLoading(),
 		kids: children{bySession: map[cdptarget.SessionID]*child{}, gone: map[cdptarget.SessionID]bool{}}, followChildren: followChildren}
 	t.Net.SetSessions(t.childSession)
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
@@ -189,6 +193,9 @@ func (b *Browser) openTab(followChildren bool) (*Tab, error) {
 			}
 			if _, err := chromedp.Call(ctx, cdpwebmcp.Enable, cdp.Empty{}); err != nil {
 				return fmt.Errorf("WebMCP.enable: %w", err)
+			}
+			if _, err := chromedp.Call(ctx, audits.Enable, cdp.Empty{}); err != nil {
+				return fmt.Errorf("enable the Audits domain: %w", err)
 			}
 			if followChildren {
 				t.browserContext = chromedp.FromContext(ctx).BrowserContextID

@@ -129,7 +129,7 @@ func declarativeFieldDescription(p *page) []Finding {
 		}
 		out = append(out, Finding{Tool: *f.ToolName, Frame: f.FrameURL, Message: msg})
 	}
-	return out
+	return fromBrowser(p, "declarative-field-description", out)
 }
 
 // NamingStyle is how a name joins its words.

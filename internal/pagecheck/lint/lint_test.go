@@ -174,6 +174,10 @@ func TestEachRuleFindsItsDefect(t *testing.T) {
 		"tool-name-style": func(l *toollist.Listing) {
 			l.Tools = append(l.Tools, titled(tool("flight_status", "Tell whether one flight leaves on time", goodSchema), "Flight status"))
 		},
+		"webmcp-schema-validity": func(l *toollist.Listing) {
+			l.Issues = append(l.Issues, record.BrowserIssue{Type: "FormModelContextRequiredParameterMissingName", FrameURL: pageURL + "/",
+				Form: `form[toolname="book_table"]`, ToolName: "book_table", Element: `input[type=text] #2 of its form ("Phone")`})
+		},
 		"tool-title-missing":      func(l *toollist.Listing) { l.Tools[0].Title = "" },
 		"description-when-to-use": func(l *toollist.Listing) { l.Tools[0].Description = "Search scheduled flights between cities" },
 	}
@@ -297,5 +301,49 @@ func TestFailsAtTheChosenSeverity(t *testing.T) {
 	}
 	if !Fails([]Report{{URL: pageURL, Error: "no"}}, Error) || Fails([]Report{{URL: pageURL}}, Info) {
 		t.Error("an unread page fails; a clean one does not")
+	}
+}
+
+// Chromium's issues are judged by the rule of their concept: one the DOM's
+// reading saw already is not said twice, one it missed is that rule's
+// finding, and a type no rule knows is webmcp-schema-validity's, named.
+func TestChromiumsIssuesJoinTheirConcept(t *testing.T) {
+	issue := func(typ, tool string) record.BrowserIssue {
+		return record.BrowserIssue{Type: typ, FrameURL: pageURL + "/", Form: fmt.Sprintf("form[toolname=%q]", tool), ToolName: tool, Element: `input[name="x"]`}
+	}
+	// The DOM's reading finds subscribe's missing description; Chromium says so too.
+	l := clean()
+	l.Forms = append(l.Forms, toolForm("subscribe", ""))
+	l.Issues = []record.BrowserIssue{issue("FormModelContextMissingToolDescription", "subscribe")}
+	if fs := Check(l); len(fs) != 1 || fs[0].Rule != "declarative-description" || strings.Contains(fs[0].Message, "Chromium's issue") {
+		t.Errorf("a concept both saw: %+v, want the DOM's one finding", fs)
+	}
+	// Chromium alone sees a form's missing description (a form the DOM's
+	// reading could not reach): the same rule says it, with Chromium's word.
+	l = clean()
+	l.Issues = []record.BrowserIssue{issue("FormModelContextMissingToolDescription", "hidden_form")}
+	if fs := Check(l); len(fs) != 1 || fs[0].Rule != "declarative-description" || fs[0].Tool != "hidden_form" ||
+		!strings.Contains(fs[0].Message, "FormModelContextMissingToolDescription") || fs[0].Frame != "" {
+		t.Errorf("a concept only Chromium saw: %+v", fs)
+	}
+	// The field-description and tool-name concepts alike.
+	for typ, rule := range map[string]string{"FormModelContextParameterMissingTitleAndDescription": "declarative-field-description", "FormModelContextMissingToolName": "tool-name-valid"} {
+		l = clean()
+		l.Issues = []record.BrowserIssue{issue(typ, "other_form")}
+		if got := rulesOf(Check(l)); !slices.Equal(got, []string{rule}) {
+			t.Errorf("%s: rules %v, want [%s]", typ, got, rule)
+		}
+	}
+	// A type of a later Chromium's is not dropped.
+	l = clean()
+	l.Issues = []record.BrowserIssue{issue("FormModelContextSomethingNew", "book_table")}
+	if fs := Check(l); len(fs) != 1 || fs[0].Rule != "webmcp-schema-validity" || !strings.Contains(fs[0].Message, "FormModelContextSomethingNew") {
+		t.Errorf("an unknown type: %+v", fs)
+	}
+	// An element Chromium named and the suite could not read is still a finding.
+	l = clean()
+	l.Issues = []record.BrowserIssue{{Type: "FormModelContextParameterMissingName", Unlocated: "No node with given id found"}}
+	if fs := Check(l); len(fs) != 1 || fs[0].Rule != "webmcp-schema-validity" || !strings.Contains(fs[0].Message, "No node with given id found") {
+		t.Errorf("an unlocated issue: %+v", fs)
 	}
 }

@@ -17,6 +17,7 @@ type page struct {
 	tools   []toollist.Tool
 	forms   []form
 	refused []refusal
+	issues  []record.BrowserIssue // Chromium's (browserissues.go)
 }
 
 type form struct {
@@ -33,7 +34,7 @@ type refusal struct {
 }
 
 func newPage(l toollist.Listing) *page {
-	p := &page{url: l.URL, tools: l.Tools}
+	p := &page{url: l.URL, tools: l.Tools, issues: l.Issues}
 	claimed := map[int]bool{}
 	for _, f := range l.Forms {
 		pf := form{Form: f}

@@ -25,6 +25,8 @@ var rules = []Rule{
 		Doc: "A registerTool() was refused for an exposedTo entry that is no secure origin (\"*\", http://, not a URL): the tool is not registered."},
 	{ID: "schema-shape", Severity: Error, check: schemaShape,
 		Doc: "An input schema is not a valid JSON Schema object with type object and properties, or requires a name it lacks."},
+	{ID: "webmcp-schema-validity", Severity: Error, check: schemaValidity,
+		Doc: "Chromium reports a WebMCP form's control without a name (its Audits issue FormModelContext…ParameterMissingName), left out of the tool's schema (a required one: no call can complete the form), or another form issue no other rule reads."},
 	{ID: "declarative-autosubmit-sensitive", Severity: Error, check: autosubmitSensitive,
 		Doc: "A form with toolautosubmit pays or transfers money, or has a password, payment or consent field: an agent submits what the person must confirm."},
 	{ID: "description-injection", Severity: Error, check: descriptionInjection,
@@ -101,7 +103,7 @@ func declarativeDescription(p *page) []Finding {
 		}
 		out = append(out, Finding{Tool: *f.ToolName, Frame: f.FrameURL, Message: fmt.Sprintf("%s %s: %s", f.Locator(), why, then)})
 	}
-	return out
+	return fromBrowser(p, "declarative-description", out)
 }
 
 func descriptionMissing(p *page) []Finding {
@@ -140,7 +142,7 @@ func toolNameValid(p *page) []Finding {
 				Message: fmt.Sprintf("%s: the name %q is not 1-128 letters, digits, '_', '-' or '.': %s", f.Locator(), *f.ToolName, then)})
 		}
 	}
-	return append(out, p.refusals("tool-name-valid", "the tool is not registered; Chromium takes 1-128 letters, digits, '_', '-' or '.'")...)
+	return fromBrowser(p, "tool-name-valid", append(out, p.refusals("tool-name-valid", "the tool is not registered; Chromium takes 1-128 letters, digits, '_', '-' or '.'")...))
 }
 
 func duplicateToolName(p *page) []Finding {

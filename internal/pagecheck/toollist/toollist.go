@@ -53,6 +53,10 @@ type Listing struct {
 	// Console holds the console errors and uncaught exceptions of the load:
 	// a registerTool() the browser refused shows only here.
 	Console []record.ConsoleEntry `json:"console,omitempty"`
+	// Issues are what Chromium said of the page's WebMCP forms through its
+	// Audits domain: a required control without a name, left out of the
+	// tool's schema, shows only here.
+	Issues []record.BrowserIssue `json:"issues,omitempty"`
 }
 
 // Form is one <form> of a page, as its DOM shows it.
@@ -141,7 +145,7 @@ func Read(ctx context.Context, b *browser.Browser, url string, opts Options) (Li
 // ReadTab is Read in a tab the caller owns.
 func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (Listing, error) {
 	opts.Settle, opts.MaxWait = cmp.Or(opts.Settle, DefaultOptions.Settle), cmp.Or(opts.MaxWait, DefaultOptions.MaxWait)
-	seen := len(tab.Console.Entries())
+	seen, issues := len(tab.Console.Entries()), tab.Issues.Len()
 	if opts.Prepare != nil {
 		if err := opts.Prepare(ctx, tab); err != nil {
 			return Listing{}, err
@@ -188,6 +192,7 @@ func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (L
 		return Listing{}, fmt.Errorf("read the forms of %s: %w", url, err)
 	}
 	l.Forms = forms
+	l.Issues = tab.WebMCPIssues(ctx, issues)
 	if entries := tab.Console.Entries(); len(entries) > seen {
 		l.Console = entries[seen:]
 	}
