@@ -334,6 +334,10 @@ type Result struct {
 	OutputText   string          `json:"outputText,omitempty"` // the tool's output, when it is not JSON
 	ErrorText    string          `json:"errorText,omitempty"`
 	Duration     time.Duration   `json:"durationNs"`
+	// InputShape is how the page API's executeTool took the input of a
+	// call it answered: "object" (Chromium 156) or "json-string" (the API's
+	// first shape); empty for a call through the protocol.
+	InputShape string `json:"inputShape,omitempty"`
 }
 
 // Code answers the "code" field of a JSON object output, or "".

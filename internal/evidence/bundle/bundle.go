@@ -74,9 +74,13 @@ type Meta struct {
 	Protocol     string    `json:"protocol,omitempty"`
 	Features     []string  `json:"features,omitempty"` // the browser's feature switches (the WebMCP ones among them)
 	WebMCP       string    `json:"webmcp,omitempty"`   // what the preflight saw of the page API
-	Variant      string    `json:"variant,omitempty"`
-	BaseURL      string    `json:"baseUrl"`
-	Redacted     []string  `json:"redacted"` // the stand-ins used, by kind ("email: …"), never the values
+	// ExecuteToolInput is how this browser's executeTool took the run's
+	// inputs: "object" (Chromium 156), "json-string" (the API's first
+	// shape); "" when no call went through the page API.
+	ExecuteToolInput string   `json:"executeToolInput,omitempty"`
+	Variant          string   `json:"variant,omitempty"`
+	BaseURL          string   `json:"baseUrl"`
+	Redacted         []string `json:"redacted"` // the stand-ins used, by kind ("email: …"), never the values
 	// RawVerdict is the raw record's outcome and codes: the bundle's
 	// verdict must be the same (redact.go).
 	RawVerdict *VerdictSummary `json:"rawVerdict,omitempty"`

@@ -112,17 +112,33 @@ func (c *Client) InvokeIn(ctx context.Context, name, frame string, input any, vi
 // invokeInJS runs in the document that offers the tool, with its window as
 // this. getTools() lists the tools of every frame of the document's origin
 // (each with its window): the one called is this window's.
+//
+// executeTool takes its input as an object in Chromium 156 and refuses a
+// JSON string ("Failed to execute 'executeTool' on 'ModelContext': invalid
+// input object: value is not an object"); the API first took a string and
+// refused an object ("Failed to parse input"). The input goes as an object;
+// refused for its shape by the binding itself, before any tool runs, it goes
+// again as a string, and the answer says which shape was taken. A tool's own
+// error is never retried: only the binding's words for a refused input are.
 const invokeInJS = `async function (name, input) {
   const win = this, mc = win.document.modelContext;
   if (!mc) throw new Error("document.modelContext is undefined: WebMCP is off");
   const tool = (await mc.getTools()).find((t) => t.name === name && (t.window === undefined || t.window === win));
   if (!tool) return { found: false };
-  return { found: true, output: await mc.executeTool(tool, input) };
+  try {
+    return { found: true, output: await mc.executeTool(tool, input), shape: "object" };
+  } catch (e) {
+    const refused = e instanceof TypeError && /^Failed to execute 'executeTool' on 'ModelContext': (invalid input|Failed to parse input)/.test(e.message);
+    if (!refused) throw e;
+  }
+  return { found: true, output: await mc.executeTool(tool, JSON.stringify(input)), shape: "json-string" };
 }`
 
 type pageAnswer struct {
 	Found  bool    `json:"found"`
 	Output *string `json:"output"`
+	// Shape is how executeTool took the input: "object" or "json-string".
+	Shape string `json:"shape"`
 }
 
 // inFrame tells whether a page-API call of tool goes to an iframe's
@@ -206,7 +222,7 @@ func (c *Client) invokePage(ctx context.Context, tool record.Tool, input []byte,
 	case err == nil && !out.Found:
 		res.Status, res.ErrorText = vocab.Failed, fmt.Sprintf("Tool not found: %q is not in the page's catalog", name)
 	case err == nil && out.Output != nil:
-		res.Status = vocab.Completed
+		res.Status, res.InputShape = vocab.Completed, out.Shape
 		setOutput(&res, []byte(*out.Output))
 	case errors.As(err, &exc):
 		res.Status, res.ErrorText = vocab.Failed, exceptionText(exc)

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -145,6 +146,19 @@ func Meta(b *browser.Browser, runID, commit string, sc scenarios.Scenario, t run
 		Chromium: b.Version.Product, Protocol: b.Version.Protocol, Features: b.Version.Features, WebMCP: b.Version.WebMCP, Variant: sc.Variant, BaseURL: t.BaseURL}
 }
 
+// inputShapes answers the shapes the page API's executeTool took the
+// run's inputs in ("object", "json-string", both comma-joined in the order
+// met), "" when no call went through the page API.
+func inputShapes(calls []scenarios.CallRecord) string {
+	var shapes []string
+	for _, c := range calls {
+		if s := c.Result.InputShape; s != "" && !slices.Contains(shapes, s) {
+			shapes = append(shapes, s)
+		}
+	}
+	return strings.Join(shapes, ",")
+}
+
 // Finish plays the scenario to its end and seals the record.
 func (p *Play) Finish(ctx context.Context) (Sealed, error) {
 	return p.Seal(ctx, runner.Run(ctx, p.Scenario, p.Target))
@@ -198,6 +212,7 @@ func (p *Play) seal(ctx context.Context, ev *scenarios.Evidence) (Sealed, error)
 	}
 	meta := p.Meta
 	meta.End = time.Now().UTC()
+	meta.ExecuteToolInput = inputShapes(ev.Calls)
 	// Chromium draws the screenshot while the record is sealed (the page is
 	// left alone meanwhile): most of a screenshot's time is waiting for a frame.
 	// A run that left the page took its screenshot before it did: the tab

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/internal/evidence/bundle"
 	"github.com/agentready/agentready/internal/live/browser"
 	"github.com/agentready/agentready/scenarios"
@@ -58,5 +59,27 @@ func TestAPlayIsSealedOnce(t *testing.T) {
 	m := s.Meta
 	if m.RunID != "r1" || m.SuiteCommit != "abc123" || m.Variant != sc.Variant || sc.Variant == "" || m.BaseURL != p.Target.BaseURL || m.Chromium != b.Version.Product || !m.End.After(m.Start) {
 		t.Errorf("the meta: %+v", m)
+	}
+}
+
+// The manifest says how the browser's executeTool took the run's inputs,
+// once per shape, in the order met; nothing when no call went through the
+// page API.
+func TestTheManifestSaysTheInputShape(t *testing.T) {
+	call := func(shape string) scenarios.CallRecord {
+		return scenarios.CallRecord{Result: record.Result{InputShape: shape}}
+	}
+	for _, c := range []struct {
+		calls []scenarios.CallRecord
+		want  string
+	}{
+		{nil, ""},
+		{[]scenarios.CallRecord{call("")}, ""},
+		{[]scenarios.CallRecord{call("object"), call(""), call("object")}, "object"},
+		{[]scenarios.CallRecord{call("json-string"), call("object")}, "json-string,object"},
+	} {
+		if got := inputShapes(c.calls); got != c.want {
+			t.Errorf("inputShapes(%+v) = %q, want %q", c.calls, got, c.want)
+		}
 	}
 }
