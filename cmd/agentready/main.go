@@ -46,6 +46,8 @@ commands:
   attack     attack your app as a hostile site would (attack embed URL: another origin frames the page and its
              agent calls the tools it is offered), with evidence
   lint       check pages' tools against the lint rules (README "Lint rules"); text, --format json or sarif
+  crawl      a whole site from one URL (same-origin links and GET forms, breadth-first, bounded): each page's
+             tools and lint findings, and the tools that drift from page to page
   run        run scenario files against your app (--base-url), the app the folder's agentready.yaml starts, or the
              embedded one, with evidence (--shard k/N: a part)
   merge      combine the run folders of a run's N shards into one run folder (bundles, reports, run page)
@@ -84,6 +86,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return attackCmd(args[1:], stdout, stderr)
 	case "lint":
 		return lintCmd(args[1:], stdout, stderr)
+	case "crawl":
+		return crawlCmd(args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdout, stderr)
 	case "verify":
