@@ -7,12 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentready/agentready/internal/evidence/bundle"
 	"github.com/agentready/agentready/internal/pagecheck/crawl"
 	"github.com/agentready/agentready/internal/pagecheck/lint"
 	"github.com/agentready/agentready/internal/runs/play"
 )
 
-const crawlUsage = "usage: agentready crawl [--max-pages 25] [--max-time 3m] [--format text|json] [--fail-on error|warning|info] [--rule ID=…]... [--storage-state FILE] [--header 'Name: value'] [--settle 300ms] [--max-wait 5s] URL"
+const crawlUsage = "usage: agentready crawl [--max-pages 25] [--max-time 3m] [--format text|json|sarif] [--fail-on error|warning|info] [--rule ID=…]... [--storage-state FILE] [--header 'Name: value'] [--settle 300ms] [--max-wait 5s] URL"
 
 // crawlCmd is `agentready crawl URL`: the site's pages from URL, same
 // origin, breadth-first, each listed and linted, and the tools that drift
@@ -23,7 +24,7 @@ func crawlCmd(args []string, stdout, stderr io.Writer) int {
 	maxPages := fs.Int("max-pages", crawl.DefaultMaxPages, "read this many pages at most")
 	maxTime := positiveDuration(crawl.DefaultMaxTime)
 	fs.Var(&maxTime, "max-time", "the whole crawl at most")
-	format := fs.String("format", "text", "text, or json (every page's tools and findings, and the drift)")
+	format := fs.String("format", "text", "text, json (every page's tools, findings and readiness, the drift and the site's readiness), or sarif (SARIF 2.1.0: lint's findings and tool-drift, each at its page)")
 	failOn := fs.String("fail-on", string(lint.Error), "exit 1 when a finding is at least this grave: error, warning or info")
 	config := lint.Config{}
 	fs.Func("rule", "turn a lint rule off or on, or set its severity: ID=off|on|error|warning|info (repeatable)", config.ParseSetting)
@@ -39,8 +40,8 @@ func crawlCmd(args []string, stdout, stderr io.Writer) int {
 	case *maxPages < 1:
 		fmt.Fprintf(stderr, "agentready crawl: --max-pages %d: read at least 1 page\n", *maxPages)
 		return 2
-	case *format != "text" && *format != "json":
-		fmt.Fprintf(stderr, "agentready crawl: --format %q is not text or json\n", *format)
+	case *format != "text" && *format != "json" && *format != "sarif":
+		fmt.Fprintf(stderr, "agentready crawl: --format %q is not text, json or sarif\n", *format)
 		return 2
 	case at.Rank() == 0:
 		fmt.Fprintf(stderr, "agentready crawl: --fail-on %q is not error, warning or info\n", *failOn)
@@ -66,42 +67,44 @@ func crawlCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "agentready crawl:", err)
 		return 2
 	}
-	if *format == "json" {
+	reports := rep.Reports() // drift is a tool-drift error at each page it is met on
+	switch *format {
+	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(rep)
-	} else {
+		err = enc.Encode(rep)
+	case "sarif":
+		err = lint.WriteSARIFWith(stdout, reports, bundle.SuiteVersion, "agentready crawl", []lint.Rule{crawl.DriftRule})
+	default:
 		printCrawl(stdout, rep)
 	}
-	reports := make([]lint.Report, len(rep.Pages))
-	failed := len(rep.Drift) > 0
-	for i, p := range rep.Pages {
-		reports[i] = lint.Report{URL: p.URL, Findings: p.Findings, Error: p.Error}
-		failed = failed || p.Error != ""
-	}
-	if failed || lint.Fails(reports, at) {
+	if err != nil {
+		fmt.Fprintln(stderr, "agentready crawl:", err)
 		return 1
+	}
+	if lint.Fails(reports, at) {
+		return 1
+	}
+	for _, p := range rep.Pages {
+		if p.Error != "" {
+			return 1
+		}
 	}
 	return 0
 }
 
 func printCrawl(w io.Writer, rep crawl.Report) {
-	withTools := 0
 	for _, p := range rep.Pages {
-		switch {
-		case p.Error != "":
+		if p.Error != "" {
 			fmt.Fprintf(w, "%s: not read: %s\n", p.URL, p.Error)
 			continue
-		case len(p.Tools) > 0:
-			withTools++
 		}
 		names := make([]string, len(p.Tools))
 		for i, t := range p.Tools {
 			names[i] = t.Name
 		}
-		counts := lint.Report{Findings: p.Findings}.Counts()
-		fmt.Fprintf(w, "%s: %d tool(s) %s; %d error(s), %d warning(s), %d info\n", p.URL, len(p.Tools), strings.Join(names, " "),
-			counts[lint.Error], counts[lint.Warning], counts[lint.Info])
+		fmt.Fprintf(w, "%s: %d tool(s) %s; %d of %d lint rules clean\n", p.URL, len(p.Tools), strings.Join(names, " "),
+			p.Readiness.RulesClean, p.Readiness.RulesRun)
 		for _, f := range p.Findings {
 			tool := ""
 			if f.Tool != "" {
@@ -116,9 +119,9 @@ func printCrawl(w io.Writer, rep crawl.Report) {
 			fmt.Fprintf(w, "  %q on %s\n", v.Value, strings.Join(v.Pages, ", "))
 		}
 	}
-	fmt.Fprintf(w, "crawl: %d page(s) read, %d with tools, %d drifting tool part(s)", len(rep.Pages), withTools, len(rep.Drift))
+	fmt.Fprintf(w, "crawl: %d page(s) read", len(rep.Pages))
 	if rep.Stopped != "" {
 		fmt.Fprintf(w, "; stopped at %s, %d page(s) found and not read", rep.Stopped, len(rep.Left))
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nreadiness: %s\n", rep.Readiness)
 }

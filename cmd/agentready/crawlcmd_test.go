@@ -15,7 +15,7 @@ func TestCrawlRefusesBadInput(t *testing.T) {
 	}{
 		{nil, "usage: agentready crawl"},
 		{[]string{"--max-pages", "0", "http://127.0.0.1:1/"}, "read at least 1 page"},
-		{[]string{"--format", "sarif", "http://127.0.0.1:1/"}, `--format "sarif" is not text or json`},
+		{[]string{"--format", "html", "http://127.0.0.1:1/"}, `--format "html" is not text, json or sarif`},
 		{[]string{"--fail-on", "never", "http://127.0.0.1:1/"}, "is not error, warning or info"},
 		{[]string{"--max-time", "0s", "http://127.0.0.1:1/"}, "a wait must be more than 0"},
 		{[]string{"not a url"}, "the start URL"},

@@ -47,6 +47,8 @@ type Page struct {
 	Findings []lint.Finding  `json:"findings"`
 	// Error says why the page could not be read; the crawl went on.
 	Error string `json:"error,omitempty"`
+	// Readiness is the page's (ReadinessOf the page alone).
+	Readiness *Readiness `json:"readiness,omitempty"`
 }
 
 // Report is a crawl: its pages in the order read, the drift across them,
@@ -59,6 +61,8 @@ type Report struct {
 	Left []string `json:"left,omitempty"`
 	// Stopped says which bound ended the crawl, "" when it read all it found.
 	Stopped string `json:"stopped,omitempty"`
+	// Readiness sums the site (each page carries its own).
+	Readiness Readiness `json:"readiness"`
 }
 
 // Site crawls from start in fresh tabs of b, one page at a time. A page that
@@ -93,6 +97,13 @@ func Site(ctx context.Context, b *browser.Browser, start string, o Options) (Rep
 		}
 	}
 	rep.Drift = FindDrift(rep.Pages)
+	for i, p := range rep.Pages {
+		if p.Error == "" {
+			r := ReadinessOf(rep.Pages[i:i+1], nil, o.Lint)
+			rep.Pages[i].Readiness = &r
+		}
+	}
+	rep.Readiness = ReadinessOf(rep.Pages, rep.Drift, o.Lint)
 	return rep, nil
 }
 
@@ -208,6 +219,35 @@ func (q *queue) normal(raw string) (string, bool) {
 		return "", false
 	}
 	return u.String(), true
+}
+
+// DriftRule is the rule a drift is reported under in SARIF, beside lint's.
+var DriftRule = lint.Rule{ID: "tool-drift", Severity: lint.Error,
+	Doc: "One tool (its name, and its frame's path when a frame offers it) is offered with another description, schema or annotations on another page of the site."}
+
+// Reports answers the crawl as lint reports, one per page read, with each
+// drift a tool-drift finding on every page that offers one of its values
+// but the most common (on each of them, when no value is the most common).
+func (rep Report) Reports() []lint.Report {
+	out := make([]lint.Report, len(rep.Pages))
+	at := map[string]int{}
+	for i, p := range rep.Pages {
+		out[i] = lint.Report{URL: p.URL, Findings: slices.Clone(p.Findings), Error: p.Error}
+		at[p.URL] = i
+	}
+	for _, d := range rep.Drift {
+		tie := len(d.Variants) > 1 && len(d.Variants[0].Pages) == len(d.Variants[1].Pages)
+		for k, v := range d.Variants {
+			if k == 0 && !tie {
+				continue
+			}
+			for _, u := range v.Pages {
+				msg := fmt.Sprintf("its %s here differs from %d other page(s) of the site: %q", d.What, len(d.Variants)-1, v.Value)
+				out[at[u]].Findings = append(out[at[u]].Findings, lint.Finding{Rule: DriftRule.ID, Severity: DriftRule.Severity, Tool: d.Tool, Message: msg})
+			}
+		}
+	}
+	return out
 }
 
 // Drift is one tool name offered differently on two or more pages.

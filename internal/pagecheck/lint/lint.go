@@ -155,6 +155,17 @@ func CheckWith(l toollist.Listing, c Config) []Finding {
 	return out
 }
 
+// RulesOn answers the rules that run under c, in the README table's order.
+func RulesOn(c Config) []Rule {
+	var out []Rule
+	for _, r := range rules {
+		if _, on := c.severity(r); on {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Lookup finds a rule by ID.
 func Lookup(id string) (Rule, bool) {
 	i := slices.IndexFunc(rules, func(r Rule) bool { return r.ID == id })

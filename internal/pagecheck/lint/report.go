@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -179,9 +180,15 @@ func SARIFLevel(s Severity) string {
 // WriteSARIF writes the reports as one SARIF 2.1.0 log. A page that could
 // not be read has no results (its error goes to the command's stderr).
 func WriteSARIF(w io.Writer, reports []Report, version string) error {
-	driver := sarifDriver{Name: "agentready lint", Version: version, InformationURI: InformationURI}
+	return WriteSARIFWith(w, reports, version, "agentready lint", nil)
+}
+
+// WriteSARIFWith is WriteSARIF for a tool named tool whose findings may
+// come from rules beyond lint's own (extra: crawl's tool-drift).
+func WriteSARIFWith(w io.Writer, reports []Report, version, tool string, extra []Rule) error {
+	driver := sarifDriver{Name: tool, Version: version, InformationURI: InformationURI}
 	index := map[string]int{}
-	for i, r := range rules {
+	for i, r := range append(slices.Clone(rules), extra...) {
 		sr := sarifRule{ID: r.ID, Name: ruleName(r.ID), ShortDescription: sarifMessage{r.Doc}, FullDescription: sarifMessage{r.Doc},
 			HelpURI: InformationURI}
 		sr.DefaultConfiguration.Level = SARIFLevel(r.Severity)

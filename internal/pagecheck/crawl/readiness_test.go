@@ -1,0 +1,121 @@
+package crawl
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentready/agentready/internal/pagecheck/lint"
+	"github.com/agentready/agentready/internal/pagecheck/toollist"
+)
+
+// Readiness is counts that trace to their findings: rules run and clean,
+// each failing rule with its pages, tools and drift; a page not read is
+// not counted.
+func TestReadinessTracesToItsFindings(t *testing.T) {
+	pages := []Page{
+		{URL: "/a", Tools: []toollist.Tool{tool("find", "Find", `{}`)}, Findings: []lint.Finding{
+			{Rule: "description-length", Severity: lint.Warning}, {Rule: "schema-shape", Severity: lint.Error}}},
+		{URL: "/b", Tools: []toollist.Tool{tool("find", "Find all", `{}`), tool("buy", "Buy", `{}`)}, Findings: []lint.Finding{
+			{Rule: "description-length", Severity: lint.Warning}, {Rule: "description-length", Severity: lint.Warning}}},
+		{URL: "/c", Findings: []lint.Finding{{Rule: "no-tools", Severity: lint.Info}}},
+		{URL: "/d", Error: "not read"},
+	}
+	drift := FindDrift(pages)
+	r := ReadinessOf(pages, drift, nil)
+	var failing []string
+	for _, f := range r.Failing {
+		failing = append(failing, f.Rule+" "+string(f.Severity)+" "+string(rune('0'+f.Findings))+" "+fmt.Sprint(f.Pages))
+	}
+	want := []string{"schema-shape error 1 [/a]", "description-length warning 3 [/a /b]", "no-tools info 1 [/c]"}
+	if !slices.Equal(failing, want) || r.Pages != 3 || r.PagesWithTools != 2 || r.Tools != 2 || r.Drifting != 1 ||
+		r.RulesRun != len(lint.RulesOn(nil)) || r.RulesClean != r.RulesRun-3 {
+		t.Errorf("readiness %+v\nfailing %v, want %v", r, failing, want)
+	}
+	// Turning a rule off takes it out of the rules run.
+	if off := ReadinessOf(pages, drift, lint.Config{"too-many-tools": lint.Off}); off.RulesRun != r.RulesRun-1 {
+		t.Errorf("a rule off: %d rules run, want %d", off.RulesRun, r.RulesRun-1)
+	}
+}
+
+// In SARIF a drift is a tool-drift error at each page of a value other than
+// the most common, beside lint's findings; the log is SARIF 2.1.0.
+func TestDriftInSARIF(t *testing.T) {
+	pages := []Page{
+		{URL: "http://s.example/a", Tools: []toollist.Tool{tool("find", "Find", `{}`)}, Findings: []lint.Finding{}},
+		{URL: "http://s.example/b", Tools: []toollist.Tool{tool("find", "Find", `{}`)}, Findings: []lint.Finding{}},
+		{URL: "http://s.example/c", Tools: []toollist.Tool{tool("find", "Find more", `{}`)}, Findings: []lint.Finding{{Rule: "no-tools", Severity: lint.Info, Message: "x"}}},
+	}
+	rep := Report{Pages: pages, Drift: FindDrift(pages)}
+	reports := rep.Reports()
+	var at []string
+	for _, r := range reports {
+		for _, f := range r.Findings {
+			at = append(at, f.Rule+"@"+r.URL)
+		}
+	}
+	if want := []string{"no-tools@http://s.example/c", "tool-drift@http://s.example/c"}; !slices.Equal(at, want) {
+		t.Errorf("findings %v, want %v", at, want)
+	}
+	var buf bytes.Buffer
+	if err := lint.WriteSARIFWith(&buf, reports, "test", "agentready crawl", []lint.Rule{DriftRule}); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, buf.Bytes())
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct{ ID string } `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	for _, res := range run.Results {
+		if run.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID {
+			t.Errorf("result of %s points at rule %s", res.RuleID, run.Tool.Driver.Rules[res.RuleIndex].ID)
+		}
+	}
+}
+
+func validateSARIF(t *testing.T, log []byte) {
+	t.Helper()
+	f, err := os.Open("../lint/testdata/sarif-2.1.0-rtm.5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	const url = "https://json.schemastore.org/sarif-2.1.0-rtm.5.json"
+	if err := c.AddResource(url, doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Validate(inst); err != nil {
+		t.Fatalf("not SARIF 2.1.0: %v", err)
+	}
+}
