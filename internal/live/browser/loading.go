@@ -16,6 +16,10 @@ type loading struct {
 	frame   string // the top frame's id (the page target's id), once known
 	busy    bool
 	changed chan struct{}
+	// requested counts the navigations the top document asked for itself
+	// (a script's location change, a link, a form's submit): the renderer
+	// reports each as it is asked, ahead of anything the script does next.
+	requested int
 }
 
 func newLoading() *loading { return &loading{changed: make(chan struct{})} }
@@ -24,6 +28,13 @@ func (l *loading) observe(ev any) {
 	var frame string
 	var busy bool
 	switch ev := ev.(type) {
+	case *page.EventFrameRequestedNavigation:
+		l.mu.Lock()
+		if l.frame == "" || string(ev.FrameID) == l.frame {
+			l.requested++
+		}
+		l.mu.Unlock()
+		return
 	case *page.EventFrameStartedLoading:
 		frame, busy = string(ev.FrameID), true
 	case *page.EventFrameStoppedLoading:
@@ -58,6 +69,15 @@ func (t *Tab) WaitLoaded(ctx context.Context) error {
 			return fmt.Errorf("waiting for the page to finish loading: %w", ctx.Err())
 		}
 	}
+}
+
+// NavigationsRequested answers how many navigations the tab's top document
+// has asked for itself so far: a caller notes it before an act and compares
+// after, to tell whether the act took the page elsewhere.
+func (t *Tab) NavigationsRequested() int {
+	t.loading.mu.Lock()
+	defer t.loading.mu.Unlock()
+	return t.loading.requested
 }
 
 // pageID answers the page target's id ("" before it is known).

@@ -26,6 +26,11 @@ const (
 	InvalidAccepted Kind = "invalid-accepted" // the page accepted an input its schema refuses: the page must validate
 	NoAnswer        Kind = "no-answer"        // the tool never answered
 	ReadOnlyWrites  Kind = "read-only-writes" // a tool annotated read-only sent a write to the app
+	// NavigationConsequential: a registerTool() tool's call took the page
+	// to another document (and its tools away) while the tool claims
+	// readOnlyHint or lacks consequentialHint (playwright-webmcp's ESLint
+	// rule of that name, which reads the source; here the call shows it).
+	NavigationConsequential Kind = "navigation-consequential"
 	// UntrustedContentUnmarked: a tool without untrustedContentHint answered
 	// text shaped as an instruction to the model (playwright-webmcp's smoke
 	// rule of that name): text others wrote, handed over as the site's own.
@@ -137,7 +142,15 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 	if opts.Timeout > 0 {
 		tab.Tools.Timeout = opts.Timeout
 	}
-	mark := tab.Net.Len()
+	// The tool's frame in this tab: frame ids are a tab's own.
+	frame := t.FrameID
+	for _, here := range tab.Trace.Catalog() {
+		if here.Name == t.Name && here.Frame == t.Frame {
+			frame = here.FrameID
+			break
+		}
+	}
+	mark, traced, asked := tab.Net.Len(), tab.Trace.Len(), tab.NavigationsRequested()
 	res := tab.Tools.Invoke(ctx, t.Name, c.Input, vocab.PageAPI)
 	settled, cancel := tab.Bind(ctx)
 	settled, cancelBound := context.WithTimeout(settled, vocab.Bound/3)
@@ -156,6 +169,13 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 	switch {
 	case t.Annotations.ReadOnly && len(writes) > 0:
 		f.Kind, f.Message = ReadOnlyWrites, fmt.Sprintf("%s is annotated read-only, and sent %s", t.Name, strings.Join(writes, ", "))
+	case !t.Declarative && (t.Annotations.ReadOnly || !t.Annotations.Consequential) &&
+		((t.Frame == "" && tab.NavigationsRequested() > asked) || navigated(tab.Trace.Events(), traced, frame)):
+		claim := "is not annotated consequentialHint"
+		if t.Annotations.ReadOnly {
+			claim = "is annotated readOnlyHint"
+		}
+		f.Kind, f.Message = NavigationConsequential, fmt.Sprintf("%s took the page to another document, and its tools with it (%s), and %s: say consequentialHint, never readOnlyHint", t.Name, c.Name, claim)
 	case res.Status == vocab.NoResponse:
 		f.Kind, f.Message = NoAnswer, fmt.Sprintf("%s did not answer (%s)", t.Name, c.Name)
 	case c.Valid && refusedIt:
@@ -168,6 +188,19 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 		return nil, writes, popups, nil
 	}
 	return &f, writes, popups, nil
+}
+
+// navigated tells whether, after the trace's first from events, the
+// document of frame (the tool's: the page's own when "") went away: the
+// suite removes a document's tools when its frame navigates or goes
+// (record.Event.Inferred).
+func navigated(events []record.Event, from int, frame string) bool {
+	for _, e := range events[min(from, len(events)):] {
+		if e.Kind == record.ToolsRemoved && e.Inferred != "" && (frame == "" || e.FrameID == frame) {
+			return true
+		}
+	}
+	return false
 }
 
 // instructionIn answers where a result holds text shaped as an instruction

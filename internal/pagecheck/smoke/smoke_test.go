@@ -2,6 +2,10 @@ package smoke
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -223,6 +227,43 @@ func TestSmokeAnswersAToolThatOpensAWindow(t *testing.T) {
 			if p.Tool != tc.tool || !strings.Contains(p.Popup.URL, tc.url) || p.Popup.Error != "" {
 				t.Errorf("%s: the window of a call: %+v", tc.page, p)
 			}
+		}
+	}
+}
+
+// A tool whose call takes the page elsewhere is navigation-consequential
+// when it says readOnlyHint or not consequentialHint; the same tool saying
+// consequentialHint is not. (playwright-webmcp has the rule for source
+// only; the call shows it at run time.)
+func TestSmokeFindsANavigationThatIsNotSaid(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		hint := r.URL.Query().Get("hint")
+		fmt.Fprintf(w, `<!doctype html><title>go</title><script>
+document.modelContext.registerTool({name: "open_cart", description: "Open the shopping cart page to review its items",
+  inputSchema: {type: "object", properties: {}}, annotations: {%s},
+  execute: () => { location.href = "/cart"; return "opening"; }});
+</script>`, hint)
+	}))
+	defer srv.Close()
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for hint, want := range map[string]int{"readOnlyHint: true": 1, "": 1, "consequentialHint: true": 0} {
+		rep, err := Run(t.Context(), b, srv.URL+"/?hint="+url.QueryEscape(hint), Options{AllowWrites: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for _, f := range rep.Findings {
+			if f.Kind == NavigationConsequential {
+				got++
+			}
+		}
+		if rep.Calls == 0 || (got > 0) != (want > 0) {
+			t.Errorf("%q: %d navigation-consequential of %d calls: %+v", hint, got, rep.Calls, rep.Findings)
 		}
 	}
 }
