@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -13,7 +15,7 @@ import (
 	"github.com/agentready/agentready/internal/runs/play"
 )
 
-const crawlUsage = "usage: agentready crawl [--max-pages 25] [--max-time 3m] [--format text|json|sarif] [--fail-on error|warning|info] [--rule ID=…]... [--storage-state FILE] [--header 'Name: value'] [--settle 300ms] [--max-wait 5s] URL"
+const crawlUsage = "usage: agentready crawl [--max-pages 25] [--max-time 3m] [--format text|json|sarif] [--html FILE] [--fail-on error|warning|info] [--rule ID=…]... [--storage-state FILE] [--header 'Name: value'] [--settle 300ms] [--max-wait 5s] URL"
 
 // crawlCmd is `agentready crawl URL`: the site's pages from URL, same
 // origin, breadth-first, each listed and linted, and the tools that drift
@@ -25,6 +27,7 @@ func crawlCmd(args []string, stdout, stderr io.Writer) int {
 	maxTime := positiveDuration(crawl.DefaultMaxTime)
 	fs.Var(&maxTime, "max-time", "the whole crawl at most")
 	format := fs.String("format", "text", "text, json (every page's tools, findings and readiness, the drift and the site's readiness), or sarif (SARIF 2.1.0: lint's findings and tool-drift, each at its page)")
+	htmlOut := fs.String("html", "", "also write the crawl as one HTML page to this file (readiness, drift, each page)")
 	failOn := fs.String("fail-on", string(lint.Error), "exit 1 when a finding is at least this grave: error, warning or info")
 	config := lint.Config{}
 	fs.Func("rule", "turn a lint rule off or on, or set its severity: ID=off|on|error|warning|info (repeatable)", config.ParseSetting)
@@ -77,6 +80,12 @@ func crawlCmd(args []string, stdout, stderr io.Writer) int {
 		err = lint.WriteSARIFWith(stdout, reports, bundle.SuiteVersion, "agentready crawl", []lint.Rule{crawl.DriftRule})
 	default:
 		printCrawl(stdout, rep)
+	}
+	if err == nil && *htmlOut != "" {
+		var page bytes.Buffer
+		if err = crawl.WriteHTML(&page, rep); err == nil {
+			err = os.WriteFile(*htmlOut, page.Bytes(), 0o644)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "agentready crawl:", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -117,5 +118,31 @@ func validateSARIF(t *testing.T, log []byte) {
 	}
 	if err := schema.Validate(inst); err != nil {
 		t.Fatalf("not SARIF 2.1.0: %v", err)
+	}
+}
+
+// The crawl's page holds the readiness, the drift and each page, with what
+// the pages wrote escaped.
+func TestTheCrawlsPage(t *testing.T) {
+	pages := []Page{
+		{URL: "http://s.example/a", Tools: []toollist.Tool{tool("find", `Find <script>alert(1)</script>`, `{}`)}, Findings: []lint.Finding{{Rule: "description-length", Severity: lint.Warning, Tool: "find", Message: "too <b>short</b>"}}},
+		{URL: "http://s.example/b", Tools: []toollist.Tool{tool("find", "Find", `{}`)}, Findings: []lint.Finding{}},
+		{URL: "http://s.example/c", Error: "not read: refused"},
+	}
+	rep := Report{Start: "http://s.example/a", Pages: pages, Drift: FindDrift(pages)}
+	rep.Readiness = ReadinessOf(pages, rep.Drift, nil)
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	for _, want := range []string{"Crawl of http://s.example/a", "description-length", "&lt;script&gt;alert(1)&lt;/script&gt;", "too &lt;b&gt;short&lt;/b&gt;",
+		`id="http://s.example/c"`, "not read: refused", "1 drifting tool(s)", "2 different description"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "<script>alert") || strings.Contains(html, "<b>short") {
+		t.Error("the page holds a page's markup unescaped")
 	}
 }
