@@ -25,6 +25,11 @@ import (
 // not start.
 func attackCmd(args []string, stdout, stderr io.Writer) int {
 	const usageLine = "usage: agentready attack embed [--observer-token T] [--storage-state FILE] [--evidence DIR] [--run-id ID] URL"
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprintln(stderr, usageLine)
+		fmt.Fprintln(stderr, "\nattacks:\n  embed    another origin frames the page (allow=\"tools\" and not) and calls the tools it is offered\n\nagentready attack embed -h lists its flags")
+		return 0
+	}
 	if len(args) == 0 || args[0] != "embed" {
 		fmt.Fprintln(stderr, usageLine)
 		if len(args) > 0 {
@@ -38,7 +43,7 @@ func attackCmd(args []string, stdout, stderr io.Writer) int {
 	signInFlags(fs, func(in signin.Options) { o.SignIn = in })
 	evidence, runID := runFlags(fs)
 	if err := parseFlags(fs, args[1:]); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, usageLine)

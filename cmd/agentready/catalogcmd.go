@@ -28,7 +28,7 @@ func catalogCmd(args []string, stdout, stderr io.Writer) int {
 	contract := fs.String("update-contract", "", "write (or rewrite, on purpose) the page's tool contract to this file")
 	opts := pageOptions(fs)
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: agentready catalog [--json] [--settle 300ms] [--max-wait 5s] URL")

@@ -23,7 +23,7 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the problems as a JSON list of {file, line, column, key, message} (with --fix, an object of problems, deprecated and fixed)")
 	fix := fs.Bool("fix", false, "rewrite every deprecated spelling to the current one, in place, keeping the rest of each file as it is")
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

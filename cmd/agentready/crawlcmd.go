@@ -33,7 +33,7 @@ func crawlCmd(args []string, stdout, stderr io.Writer) int {
 	fs.Func("rule", "turn a lint rule off or on, or set its severity: ID=off|on|error|warning|info (repeatable)", config.ParseSetting)
 	opts := pageOptions(fs)
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	at := lint.Severity(*failOn)
 	switch {

@@ -31,7 +31,7 @@ func evalsCmd(args []string, stdout, stderr io.Writer) int {
 	settleFlags(fs, &app.Settle.Quiet, &app.Settle.Max)
 	evidence, runID := runFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if given(fs, "observer-token") {
 		app.TokenFrom = "--observer-token"

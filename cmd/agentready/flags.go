@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -50,4 +51,14 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 func isBoolFlag(f *flag.Flag) bool {
 	b, ok := f.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
+}
+
+// flagExit is a command's exit code when its flags did not parse: 0 when
+// the person asked for the help (-h, --help), which the flag set has
+// printed, 2 on a bad flag.
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }

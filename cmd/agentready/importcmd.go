@@ -26,6 +26,9 @@ func importCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "inspector" {
 		fmt.Fprintln(stderr, usage)
 		fmt.Fprintln(stderr, "  (it imports the Model Context Tool Inspector's \"Copy trace\", or the bundle of a model's run)")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			return 0
+		}
 		return 2
 	}
 	fs := newFlags("import inspector", "agentready import inspector TRACE.json --start URL --id ID [--out FILE]", stderr)
@@ -33,7 +36,7 @@ func importCmd(args []string, stdout, stderr io.Writer) int {
 	start := fs.String("start", "", "the page the trace was taken on: its URL (or a path)")
 	out := fs.String("out", "", "the file to write (default: <id>.yaml in the current folder; - for standard output)")
 	if err := parseFlags(fs, args[1:]); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if fs.NArg() != 1 || *id == "" || *start == "" {
 		fmt.Fprintln(stderr, usage)
@@ -78,7 +81,7 @@ func importModel(args []string, stdout, stderr io.Writer) int {
 	id := fs.String("id", "", "the scenario's ID (default: the bundle's scenario's, with .recorded)")
 	out := fs.String("out", "", "the file to write (default: <id>.yaml in the current folder; - for standard output)")
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, usage)

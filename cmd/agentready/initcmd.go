@@ -28,7 +28,7 @@ func initCmd(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "the file to write (default: <id>.yaml in the current folder; - for standard output)")
 	opts := pageOptions(fs)
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if fs.NArg() != 1 || *id == "" {
 		fmt.Fprintln(stderr, "usage: agentready init --id ID [--out FILE] URL")

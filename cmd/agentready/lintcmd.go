@@ -23,7 +23,7 @@ func lintCmd(args []string, stdout, stderr io.Writer) int {
 	fs.Func("rule", "turn a rule off or on, or set its severity: ID=off|on|error|warning|info (repeatable; on turns on a rule that is off by default)", config.ParseSetting)
 	opts := pageOptions(fs)
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	at := lint.Severity(*failOn)
 	switch {

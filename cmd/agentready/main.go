@@ -97,6 +97,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version":
 		return versionCmd(args[1:], stdout, stderr)
 	case "variants":
+		fs := newFlags("variants", "agentready variants", stderr)
+		if err := parseFlags(fs, args[1:]); err != nil {
+			return flagExit(err)
+		}
 		for _, v := range refapp.Variants() {
 			info, _ := v.Info()
 			fmt.Fprintf(stdout, "%-24s caught by %-32s %s\n", v, info.CaughtBy, info.Intent)
@@ -117,7 +121,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	variant := fs.String("variant", "", "start with this deliberate defect (see agentready variants)")
 	token := fs.String("observer-token", "", "turn on the observation endpoints for this bearer token (events only)")
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	var closeApp func() error
 	switch *which {

@@ -39,7 +39,7 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	settleFlags(fs, &o.Settle.Quiet, &o.Settle.Max)
 	evidence, runID := runFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	o.RunID = *runID
 	if fs.NArg() > 0 || o.Runs < 1 || (o.URL == "" && *scenarioFile == "") {

@@ -26,7 +26,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 	runID := fs.String("run-id", "", "the merged run's id (default: the shards' run, e.g. X for X.1-of-2 and X.2-of-2)")
 	reports := fs.String("reports", "", "also copy the merged e2e.json and e2e.junit.xml into this folder (e.g. reports)")
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "usage: agentready merge [--evidence DIR] [--run-id ID] [--reports DIR] RUN-FOLDER...  (one per shard, all N of them)")

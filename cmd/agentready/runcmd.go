@@ -47,7 +47,7 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	app.Settle = webmcp.DefaultSettle
 	settleFlags(fs, &app.Settle.Quiet, &app.Settle.Max)
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if given(fs, "base-url") {
 		app.BaseURLFrom = "--base-url"

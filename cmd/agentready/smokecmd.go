@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -17,13 +18,17 @@ import (
 // called with inputs derived from its schema, valid and invalid, on a fresh
 // page each; exit 1 when the page and its schemas disagree.
 func smokeCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("smoke", "agentready smoke [--allow-writes] [--json] URL", stderr)
+	fs := newFlags("smoke", "agentready smoke [--allow-writes] [--tool NAME]... [--json] URL", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	allowWrites := fs.Bool("allow-writes", false, "call tools not annotated read-only too (they may change your app's data)")
 	page := pageOptions(fs) // read after parsing: a copy taken now would keep the defaults
 	opts := smoke.Options{}
+	fs.Func("tool", "call only this tool (repeatable); one the page does not offer is an error, and nothing is called", func(name string) error {
+		opts.Tools = append(opts.Tools, name)
+		return nil
+	})
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	opts.AllowWrites, opts.Page = *allowWrites, *page
 	if err := opts.Page.Rule().Check(); err != nil {
@@ -31,7 +36,7 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: agentready smoke [--allow-writes] [--json] URL")
+		fmt.Fprintln(stderr, "usage: agentready smoke [--allow-writes] [--tool NAME]... [--json] URL")
 		return 2
 	}
 	if err := play.CheckURL(fmt.Sprintf("the URL %q", fs.Arg(0)), fs.Arg(0)); err != nil {
@@ -49,6 +54,10 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	defer stopBrowser()
 	rep, err := smoke.Run(ctx, b, u.String(), opts)
+	if errors.Is(err, smoke.ErrNotOffered) {
+		fmt.Fprintln(stderr, "agentready smoke: --tool", err)
+		return 2
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "agentready smoke:", err)
 		return 1
@@ -71,10 +80,24 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 		for _, p := range rep.Popups {
 			fmt.Fprintf(stdout, "opened   %s (%s, %s)\n", p.Popup.Describe(), p.Tool, p.Case)
 		}
-		fmt.Fprintf(stdout, "smoke: %d calls, %d findings\n", rep.Calls, len(rep.Findings))
+		fmt.Fprintf(stdout, "smoke: %d calls, %d findings%s\n", rep.Calls, len(rep.Findings), whyNoCalls(rep))
 	}
 	if len(rep.Findings) > 0 {
 		return 1
 	}
 	return 0
+}
+
+// whyNoCalls says, after the count, why a smoke run called nothing: it
+// checked nothing, and a person must not read that as a clean page.
+func whyNoCalls(rep smoke.Report) string {
+	switch {
+	case rep.Calls > 0:
+		return ""
+	case rep.Offered == 0:
+		return ": nothing was checked, the page offers no tools"
+	case len(rep.Skipped) > 0:
+		return fmt.Sprintf(": nothing was checked, each of the %d tool(s) was skipped (above); --allow-writes calls the tools not annotated read-only", len(rep.Skipped))
+	}
+	return ": nothing was checked"
 }

@@ -26,8 +26,15 @@ func TestSmokeCommand(t *testing.T) {
 		t.Errorf("the report does not name check_stock:\n%s", out.String())
 	}
 	out.Reset()
-	if code := smokeCmd([]string{srv.URL + "/about"}, &out, &errs); code != 0 {
-		t.Errorf("exit %d on a page with no tools\n%s", code, out.String())
+	if code := smokeCmd([]string{srv.URL + "/about"}, &out, &errs); code != 0 || !strings.Contains(out.String(), "smoke: 0 calls, 0 findings: nothing was checked, the page offers no tools") {
+		t.Errorf("exit %d on a page with no tools, without saying that nothing was checked\n%s", code, out.String())
+	}
+	// --tool names what is called; a name the page does not offer is bad
+	// input, said with what it offers, and nothing is called.
+	out.Reset()
+	errs.Reset()
+	if code := smokeCmd([]string{"--tool", "check_stok", srv.URL + "/stock"}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "check_stok: the page does not offer it (it offers: check_stock") || out.Len() != 0 {
+		t.Errorf("--tool check_stok: exit %d\n%s%s", code, out.String(), errs.String())
 	}
 	if code := smokeCmd([]string{"nope"}, &out, &errs); code != 2 {
 		t.Errorf("exit %d on bad input", code)

@@ -21,7 +21,7 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("verify", "agentready verify [--json] BUNDLE|RUN-FOLDER|EVIDENCE-FOLDER...", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON report per bundle")
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "usage: agentready verify [--json] BUNDLE|RUN-FOLDER|EVIDENCE-FOLDER...")

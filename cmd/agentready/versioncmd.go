@@ -17,7 +17,7 @@ func versionCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("version", "agentready version [--no-browser]", stderr)
 	noBrowser := fs.Bool("no-browser", false, "print the suite's versions only, without starting Chromium")
 	if err := parseFlags(fs, args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	fmt.Fprintf(stdout, "agentready %s %s (bundle format %s)\n", bundle.SuiteVersion, bundle.SuiteCommit(), bundle.Format)
 	fmt.Fprintf(stdout, "protocol: github.com/chromedp/cdproto %s\n", moduleVersion("github.com/chromedp/cdproto"))

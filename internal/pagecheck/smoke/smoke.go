@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -49,6 +50,7 @@ type Finding struct {
 // Report is a smoke run of one page.
 type Report struct {
 	URL     string   `json:"url"`
+	Offered int      `json:"offered"` // tools the page offers
 	Calls   int      `json:"calls"`
 	Skipped []string `json:"skipped,omitempty"` // tools not called, and why
 	// Writes are the app's own write requests the calls sent, finding or
@@ -81,7 +83,14 @@ type Options struct {
 	AllowWrites bool
 	Page        toollist.Options
 	Timeout     time.Duration // a call's answer (vocab.Bound when zero)
+	// Tools, when given, are the only tools called (by name); one the page
+	// does not offer is an error (ErrNotOffered) and nothing is called.
+	Tools []string
 }
+
+// ErrNotOffered is Run's error for a tool asked for by name that the page
+// does not offer.
+var ErrNotOffered = errors.New("the page does not offer it")
 
 // Run calls every tool of the page at url with the inputs its schema gives,
 // each on a fresh page, and reports what disagreed.
@@ -91,7 +100,16 @@ func Run(ctx context.Context, b *browser.Browser, pageURL string, opts Options) 
 	if err != nil {
 		return rep, err
 	}
+	rep.Offered = len(listing.Tools)
+	for _, name := range opts.Tools {
+		if !slices.Contains(listing.Names(), name) {
+			return rep, fmt.Errorf("%s: %w (it offers: %s)", name, ErrNotOffered, strings.Join(listing.Names(), ", "))
+		}
+	}
 	for _, t := range listing.Sorted() {
+		if len(opts.Tools) > 0 && !slices.Contains(opts.Tools, t.Name) {
+			continue
+		}
 		if !t.Annotations.ReadOnly && !opts.AllowWrites {
 			rep.Skipped = append(rep.Skipped, t.Name+": not annotated read-only (--allow-writes calls it)")
 			continue

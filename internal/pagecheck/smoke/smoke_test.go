@@ -193,6 +193,19 @@ func TestSmokeFindsUnmarkedInstructionsInResults(t *testing.T) {
 	if got := kinds("capability-trifecta"); got[UntrustedContentUnmarked] != 0 {
 		t.Errorf("marked: %v", got)
 	}
+	// --tool: only the tool named is called.
+	rep, err := Run(t.Context(), b, srv.URL+"/untrusted-content-unmarked", Options{Tools: []string{"list_reviews"}})
+	if err != nil || rep.Calls == 0 || rep.Offered < 2 {
+		t.Fatalf("one tool named: %d calls of %d tools offered (%v)", rep.Calls, rep.Offered, err)
+	}
+	for _, f := range rep.Findings {
+		if f.Case.Tool != "list_reviews" {
+			t.Errorf("a call of %s, which was not named", f.Case.Tool)
+		}
+	}
+	if len(rep.Skipped) != 0 {
+		t.Errorf("tools not named are left out, not skipped: %v", rep.Skipped)
+	}
 }
 
 // A tool that opens a window (a sign-in provider's on another origin, a
