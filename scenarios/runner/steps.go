@@ -219,7 +219,11 @@ func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool, 
 			return err
 		}
 		return webmcp.UntilOnPage(ctx, advance, r.t.Bound, func(ctx context.Context) (bool, error) {
-			return chromedp.Run(ctx, chromedp.Evaluate[bool]("document.querySelector("+string(sel)+") !== null"))
+			found, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("document.querySelector("+string(sel)+") !== null"))
+			if midNavigation(err) {
+				return false, nil // the page is between documents: look again in the next one
+			}
+			return found, err
 		})
 	case s.WaitFor != "":
 		return chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(s.WaitFor)))
@@ -236,6 +240,21 @@ func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool, 
 		return err
 	}
 	return fmt.Errorf("nothing to do")
+}
+
+// midNavigation tells whether an evaluation failed only because the
+// document it ran in went away under it: a form's POST that navigates, a
+// redirect. Chromium 156 answers "Inspected target navigated or closed"
+// (-32000), or that the execution context was destroyed or cannot be found.
+// A wait for an element looks again in the next document; it is no fault.
+func midNavigation(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "Inspected target navigated or closed") ||
+		strings.Contains(msg, "Execution context was destroyed") ||
+		strings.Contains(msg, "Cannot find context with specified id")
 }
 
 // selectFocused selects the whole value of the focused control, so that
