@@ -70,6 +70,9 @@ func smokeCmd(args []string, stdout, stderr io.Writer) int {
 		for _, s := range rep.Skipped {
 			fmt.Fprintln(stdout, "skipped  "+s)
 		}
+		for _, n := range rep.Notes {
+			fmt.Fprintln(stdout, "note     "+n.Message)
+		}
 		for _, f := range rep.Findings {
 			in, _ := json.Marshal(f.Case.Input)
 			fmt.Fprintf(stdout, "%-17s %s\n                  input %s\n", f.Kind, f.Message, in)

@@ -40,6 +40,15 @@ func (j *judge) judgeInputs() {
 				"the agent's input breaks "+c.Call.Tool+"'s declared schema: "+schemaErrors(err)).at(refs...)
 			continue
 		}
+		if c.Result.Status == vocab.Failed && strings.Contains(c.Result.ErrorText, browserFormValidation) {
+			// The browser's own constraint validation refused the values
+			// before the page saw them: Chromium's schema of a form leaves
+			// the field's constraint out (an email's @), and the page had no
+			// say. Not the page's refusal; the call's outcome is judged
+			// where the call is.
+			j.pass(id, vocab.SrcTrace, nil, nil, "the input fits "+c.Call.Tool+"'s schema; the browser's form validation refused it before the page saw it: "+c.Result.ErrorText).at(refs...)
+			continue
+		}
 		if refused, why := refusedInput(c.Result); refused {
 			j.fail(id, vocab.SrcTrace, vocab.ValidInputRefused, "accepted", c.Result.Status,
 				c.Call.Tool+" refused an input its own schema allows: "+why).at(refs...)
@@ -48,6 +57,10 @@ func (j *judge) judgeInputs() {
 		j.pass(id, vocab.SrcTrace, nil, nil, "the input fits "+c.Call.Tool+"'s schema").at(refs...)
 	}
 }
+
+// browserFormValidation starts Chromium 156's error for a declarative
+// tool's call whose values the form's own constraint validation refused.
+const browserFormValidation = "Form validation failed:"
 
 // toolAtCall finds the tool as the catalog had it when the call was made
 // (the browser's trace up to its toolInvoked), else on the start page, and

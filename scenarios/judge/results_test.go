@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge/judgetest"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
 
@@ -107,5 +108,32 @@ func TestAMessageListsTwentyDifferencesAndCountsTheRest(t *testing.T) {
 	c := j.checks[0]
 	if len(c.Differences) != 25 || !strings.HasSuffix(c.Message, "; and 5 more") || !strings.Contains(c.Message, "/k19:") || strings.Contains(c.Message, "/k20:") {
 		t.Errorf("%d differences, message %s", len(c.Differences), c.Message)
+	}
+}
+
+// An input the schema allows that the browser's own form validation refused
+// ("Form validation failed: …") never reached the page: the input check
+// passes and says so; the same input refused by the page is
+// valid_input_refused.
+func TestTheBrowsersFormValidationIsNotThePagesRefusal(t *testing.T) {
+	for text, want := range map[string]vocab.CheckStatus{
+		"UnknownError: Form validation failed: email: Please include an '@' in the email address. 'a' is missing an '@'.. ": vocab.CheckPass,
+		"Error: invalid email": vocab.CheckFail,
+	} {
+		sc, ev := judgetest.Conf01(t)
+		ev.Calls[0].Result.Status, ev.Calls[0].Result.Output, ev.Calls[0].Result.ErrorText = vocab.Failed, nil, text
+		v := Judge(sc, ev)
+		got := vocab.CheckStatus("")
+		for _, c := range v.Checks {
+			if strings.HasSuffix(c.ID, ".input") {
+				got = c.Status
+				if want == vocab.CheckFail && c.Code != vocab.ValidInputRefused {
+					t.Errorf("%q: code %s", text, c.Code)
+				}
+			}
+		}
+		if got != want {
+			t.Errorf("%q: the input check %q, want %q", text, got, want)
+		}
 	}
 }

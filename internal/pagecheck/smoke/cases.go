@@ -11,12 +11,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/pagecheck/toollist"
 )
 
 // Case is one input for one tool.
@@ -32,7 +35,16 @@ type Case struct {
 // or an "invalid" one it accepts, is dropped, so the report never blames a
 // page for the generator's guess. A schema that does not compile is an
 // error (the lint rule schema-shape says why).
-func Cases(t record.Tool) ([]Case, error) {
+func Cases(t record.Tool) ([]Case, error) { return CasesFor(t, nil) }
+
+// CasesFor is Cases for a form tool whose form's fields (by name) hold the
+// constraints the browser enforces and the schema does not say (an email's
+// @, minlength, maxlength, pattern): every valid case's values are made to
+// meet them, a case no value can be made for is dropped, and each field's
+// longest and shortest values the form takes are boundaries of their own.
+// A value the browser would refuse is the generator's mistake, never the
+// page's finding.
+func CasesFor(t record.Tool, fields map[string]toollist.Field) ([]Case, error) {
 	raw := t.InputSchema
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage(`{"type":"object","properties":{}}`)
@@ -55,6 +67,12 @@ func Cases(t record.Tool) ([]Case, error) {
 	}
 	var out []Case
 	add := func(name string, valid bool, in map[string]any) {
+		if valid && len(fields) > 0 {
+			var ok bool
+			if in, ok = fitAll(in, fields); !ok {
+				return
+			}
+		}
 		// The validator sees the input as it travels: through JSON.
 		b, _ := json.Marshal(in)
 		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
@@ -84,6 +102,14 @@ func Cases(t record.Tool) ([]Case, error) {
 		for _, b := range boundaries(p) {
 			add(fmt.Sprintf("valid: %s of %s", b.what, name), true, with(base, name, b.value))
 		}
+		if f, ok := fields[name]; ok && textual(f) {
+			if f.MaxLength > 0 {
+				add(fmt.Sprintf("valid: the longest value the form takes of %s (maxlength %d)", name, f.MaxLength), true, with(base, name, strings.Repeat("a", f.MaxLength)))
+			}
+			if f.MinLength > 1 {
+				add(fmt.Sprintf("valid: the shortest value the form takes of %s (minlength %d)", name, f.MinLength), true, with(base, name, strings.Repeat("a", f.MinLength)))
+			}
+		}
 		if slices.Contains(required, name) {
 			in := maps.Clone(base)
 			delete(in, name)
@@ -102,6 +128,51 @@ func Cases(t record.Tool) ([]Case, error) {
 	}
 	add("invalid: an unknown parameter", false, with(base, "__unknown_parameter__", "x"))
 	return out, nil
+}
+
+// typedValues are values each input type takes as the browser checks it.
+var typedValues = map[string]string{"email": "someone@example.com", "url": "https://example.com/", "tel": "+15551234567"}
+
+// textual tells whether a field takes free text, whose length the suite may
+// choose.
+func textual(f toollist.Field) bool {
+	switch f.Type {
+	case "text", "search", "textarea", "password", "":
+		return true
+	}
+	return false
+}
+
+// fitAll makes an input's values meet their fields' constraints, and says
+// false when one cannot be made to (a pattern the value does not match).
+func fitAll(in map[string]any, fields map[string]toollist.Field) (map[string]any, bool) {
+	out := maps.Clone(in)
+	for name, v := range in {
+		f, ok := fields[name]
+		s, isText := v.(string)
+		if !ok || !isText {
+			continue
+		}
+		if typed, ok := typedValues[f.Type]; ok && !strings.Contains(s, typed) {
+			s = typed
+		}
+		if textual(f) && f.MinLength > 0 && utf8.RuneCountInString(s) < f.MinLength {
+			s += strings.Repeat("a", f.MinLength-utf8.RuneCountInString(s))
+		}
+		if f.MaxLength > 0 && utf8.RuneCountInString(s) > f.MaxLength {
+			return nil, false
+		}
+		if f.Pattern != "" {
+			// The browser matches the whole value (the v flag's syntax, which
+			// Go's regexp reads for the patterns a form usually holds); one
+			// it cannot read is left to the browser.
+			if re, err := regexp.Compile("^(?:" + f.Pattern + ")$"); err == nil && !re.MatchString(s) {
+				return nil, false
+			}
+		}
+		out[name] = s
+	}
+	return out, true
 }
 
 func with(base map[string]any, k string, v any) map[string]any {

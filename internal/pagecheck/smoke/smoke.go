@@ -36,6 +36,11 @@ const (
 	// text shaped as an instruction to the model (playwright-webmcp's smoke
 	// rule of that name): text others wrote, handed over as the site's own.
 	UntrustedContentUnmarked Kind = "untrusted-content-unmarked"
+	// BrowserRefused is no finding: the browser's own form validation
+	// refused an input the suite made ("Form validation failed: …", Chromium
+	// 156), which the schema allowed because Chromium's generated schema
+	// leaves the field's constraint out. It is the suite's note (Notes).
+	BrowserRefused Kind = "browser-refused"
 )
 
 // Finding is one disagreement seen in one call.
@@ -60,6 +65,9 @@ type Report struct {
 	// that opens one answers): each call's, with the call.
 	Popups   []Popup   `json:"popups,omitempty"`
 	Findings []Finding `json:"findings"`
+	// Notes are inputs of the suite's the browser refused before the page
+	// saw them: the suite's mistakes, said, never blamed on the page.
+	Notes []Finding `json:"notes,omitempty"`
 }
 
 // Popup is a window one call opened.
@@ -114,7 +122,7 @@ func Run(ctx context.Context, b *browser.Browser, pageURL string, opts Options) 
 			rep.Skipped = append(rep.Skipped, t.Name+": not annotated read-only (--allow-writes calls it)")
 			continue
 		}
-		cases, err := Cases(t.Tool)
+		cases, err := CasesFor(t.Tool, formFields(listing, t))
 		if err != nil {
 			rep.Skipped = append(rep.Skipped, err.Error())
 			continue
@@ -131,12 +139,41 @@ func Run(ctx context.Context, b *browser.Browser, pageURL string, opts Options) 
 			if len(writes) > 0 {
 				rep.Writes = append(rep.Writes, Write{Tool: t.Name, Case: c.Name, Requests: writes})
 			}
-			if f != nil {
+			switch {
+			case f != nil && f.Kind == BrowserRefused:
+				rep.Notes = append(rep.Notes, *f)
+			case f != nil:
 				rep.Findings = append(rep.Findings, *f)
 			}
 		}
 	}
 	return rep, nil
+}
+
+// formValidationFailed starts the error Chromium 156 answers a declarative
+// tool's call with when the form's own constraint validation refuses the
+// values the call filled in (an email without @): the page never saw them.
+const formValidationFailed = "Form validation failed:"
+
+// formFields answers the fields of the form a declarative tool is made of,
+// by name; nil for a registerTool() tool, or a form the listing could not
+// read (a cross-origin frame's).
+func formFields(l toollist.Listing, t toollist.Tool) map[string]toollist.Field {
+	if !t.Declarative {
+		return nil
+	}
+	page := cmp.Or(t.FrameURL, l.URL)
+	for _, f := range l.Forms {
+		if f.ToolName == nil || *f.ToolName != t.Name || strings.TrimSuffix(f.FrameURL, "/") != strings.TrimSuffix(page, "/") {
+			continue
+		}
+		out := map[string]toollist.Field{}
+		for _, fd := range f.Fields {
+			out[fd.Name] = fd
+		}
+		return out
+	}
+	return nil
 }
 
 // call makes one case's call on a fresh page and judges what came of it.
@@ -196,6 +233,8 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 		f.Kind, f.Message = NavigationConsequential, fmt.Sprintf("%s took the page to another document, and its tools with it (%s), and %s: say consequentialHint, never readOnlyHint", t.Name, c.Name, claim)
 	case res.Status == vocab.NoResponse:
 		f.Kind, f.Message = NoAnswer, fmt.Sprintf("%s did not answer (%s)", t.Name, c.Name)
+	case c.Valid && refusedIt && strings.Contains(res.ErrorText, formValidationFailed):
+		f.Kind, f.Message = BrowserRefused, fmt.Sprintf("%s: the browser refused the suite's input before the page saw it (%s): %s", t.Name, c.Name, res.ErrorText)
 	case c.Valid && refusedIt:
 		f.Kind, f.Message = ValidRefused, fmt.Sprintf("%s refused an input its schema allows (%s): %s", t.Name, c.Name, why)
 	case !c.Valid && !refusedIt:

@@ -3,9 +3,11 @@ package smoke
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/agentready/agentready/fixtures/realpages"
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/internal/live/browser"
+	"github.com/agentready/agentready/internal/pagecheck/toollist"
 )
 
 func tool(name, schema string) record.Tool {
@@ -278,5 +281,110 @@ document.modelContext.registerTool({name: "open_cart", description: "Open the sh
 		if rep.Calls == 0 || (got > 0) != (want > 0) {
 			t.Errorf("%q: %d navigation-consequential of %d calls: %+v", hint, got, rep.Calls, rep.Findings)
 		}
+	}
+}
+
+// A form's fields hold constraints the schema leaves out (Chromium 156
+// gives an email field a plain string, and drops minlength and maxlength):
+// valid cases meet them, the form's own length limits are boundaries, and
+// a pattern no generated value matches leaves that case out, so the browser
+// never refuses an input of the suite's and blames the page.
+func TestCasesMeetTheFormsConstraints(t *testing.T) {
+	form := tool("contact", `{"type":"object","required":["email","name"],"properties":{
+		"email":{"type":"string"},"site":{"type":"string"},"code":{"type":"string","pattern":"[A-Z]{3}"},"name":{"type":"string"}}}`)
+	form.Declarative = true
+	fields := map[string]toollist.Field{
+		"email": {Name: "email", Type: "email", Required: true},
+		"site":  {Name: "site", Type: "url"},
+		"code":  {Name: "code", Type: "text", Pattern: "[A-Z]{3}"},
+		"name":  {Name: "name", Type: "text", MinLength: 2, MaxLength: 5, Required: true},
+	}
+	cases, err := CasesFor(form, fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range cases {
+		names = append(names, c.Name)
+		if !c.Valid {
+			continue
+		}
+		if e, ok := c.Input["email"].(string); ok && !strings.Contains(e, "@") {
+			t.Errorf("%s: email %q", c.Name, e)
+		}
+		if s, ok := c.Input["site"].(string); ok && !strings.HasPrefix(s, "https://") {
+			t.Errorf("%s: site %q", c.Name, s)
+		}
+		if n, ok := c.Input["name"].(string); ok && (len(n) < 2 || len(n) > 5) {
+			t.Errorf("%s: name %q outside minlength 2, maxlength 5", c.Name, n)
+		}
+	}
+	for _, want := range []string{"valid: the longest value the form takes of name (maxlength 5)", "valid: the shortest value the form takes of name (minlength 2)"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("no case %q in %v", want, names)
+		}
+	}
+	for _, c := range cases {
+		if code, ok := c.Input["code"].(string); ok && c.Valid && !regexp.MustCompile(`^[A-Z]{3}$`).MatchString(code) {
+			t.Errorf("%s: a code %q its pattern refuses", c.Name, code)
+		}
+	}
+	if !slices.Contains(names, "valid: the required parameters") {
+		t.Errorf("no base case: %v", names)
+	}
+	// A field whose pattern no value the suite makes can match leaves out
+	// the valid cases that would need it.
+	fields["name"] = toollist.Field{Name: "name", Type: "text", Pattern: "[0-9]+", Required: true}
+	if none, _ := CasesFor(form, fields); slices.ContainsFunc(none, func(c Case) bool { return c.Valid }) {
+		t.Errorf("valid cases with a name its pattern refuses: %+v", none)
+	}
+	// Without the form's fields (a registerTool() tool), the old cases.
+	plain, _ := Cases(form)
+	if len(plain) == len(cases) {
+		t.Errorf("the form's fields changed nothing: %d cases both ways", len(cases))
+	}
+}
+
+// A form's email field on the page: the suite's valid inputs meet it, and
+// nothing is refused. The same form in a cross-site frame, whose fields the
+// listing cannot read: the browser refuses the suite's "a" ("Form
+// validation failed"), and that is the suite's note, not the page's finding.
+func TestTheBrowsersRefusalIsTheSuitesNote(t *testing.T) {
+	const form = `<form id=f toolname="join" tooldescription="Join the mailing list of the shop" toolautosubmit>
+<label>Email <input type="email" name="email" required></label><button>Join</button></form>
+<script>document.getElementById("f").addEventListener("submit", (e) => { e.preventDefault(); if (e.agentInvoked) e.respondWith(Promise.resolve(JSON.stringify({ok: true}))); });</script>`
+	var other string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/framed":
+			fmt.Fprintf(w, `<!doctype html><title>outer</title><iframe allow="tools" src="%s/form"></iframe>`, other)
+		default:
+			fmt.Fprint(w, `<!doctype html><title>join</title>`+form)
+		}
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	other = "http://localhost:" + port
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	rep, err := Run(t.Context(), b, srv.URL+"/form", Options{AllowWrites: true})
+	if err != nil || rep.Calls == 0 || len(rep.Findings) != 0 || len(rep.Notes) != 0 {
+		t.Errorf("the page's own form: %d calls, findings %+v, notes %+v (%v)", rep.Calls, rep.Findings, rep.Notes, err)
+	}
+	rep, err = Run(t.Context(), b, srv.URL+"/framed", Options{AllowWrites: true})
+	if err != nil || rep.Calls == 0 {
+		t.Fatalf("the framed form: %d calls (%v)", rep.Calls, err)
+	}
+	for _, f := range rep.Findings {
+		if f.Kind == ValidRefused {
+			t.Errorf("the browser's refusal blamed on the page: %s", f.Message)
+		}
+	}
+	if len(rep.Notes) == 0 || !strings.Contains(rep.Notes[0].Message, "Form validation failed") {
+		t.Errorf("no note of the browser's refusal: %+v", rep.Notes)
 	}
 }

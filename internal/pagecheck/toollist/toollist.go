@@ -80,6 +80,13 @@ type Field struct {
 	// toolparamdescription, its labels, aria-label and aria-description.
 	Text     string `json:"text,omitempty"`
 	Required bool   `json:"required,omitempty"`
+	// The constraints the browser holds a typed value to before the form
+	// submits, which Chromium 156 leaves out of the tool's schema
+	// (minlength, maxlength; the type's own, such as an email's @): a value
+	// the schema allows may still be one the browser refuses.
+	MinLength int    `json:"minLength,omitempty"`
+	MaxLength int    `json:"maxLength,omitempty"`
+	Pattern   string `json:"pattern,omitempty"`
 }
 
 // Locator names the form for a person reading a finding.
@@ -223,7 +230,8 @@ const formsJS = `(() => {
           prev.required = prev.required || el.required;
           continue;
         }
-        byName.set(el.name, { name: el.name, type, autocomplete: el.getAttribute("autocomplete") || "", text, required: !!el.required });
+        byName.set(el.name, { name: el.name, type, autocomplete: el.getAttribute("autocomplete") || "", text, required: !!el.required,
+          minLength: el.minLength > 0 ? el.minLength : 0, maxLength: el.maxLength > 0 ? el.maxLength : 0, pattern: el.getAttribute("pattern") || "" });
       }
       out.push({ frameUrl: doc.location.href, index, id: f.id || "", toolname: attr("toolname"),
         tooldescription: attr("tooldescription"), toolautosubmit: f.hasAttribute("toolautosubmit"),
