@@ -288,7 +288,7 @@ func sarifResults(t *testing.T, sarif []byte, base string) []string {
 // Bad input is a clear error and reads nothing.
 func TestLintRefusesBadInput(t *testing.T) {
 	for _, args := range [][]string{{}, {"not a url"}, {"http://127.0.0.1:1/", "ftp://example.org/x"},
-		{"--format", "xml", "http://127.0.0.1:1/"}, {"--fail-on", "never", "http://127.0.0.1:1/"}, {"--no-such-flag", "http://127.0.0.1:1/"}} {
+		{"--format", "xml", "http://127.0.0.1:1/"}, {"--fail-on", "never", "http://127.0.0.1:1/"}, {"--scope", "site", "http://127.0.0.1:1/"}, {"--no-such-flag", "http://127.0.0.1:1/"}} {
 		var out, errs bytes.Buffer
 		if code := lintCmd(args, &out, &errs); code != 2 || out.Len() != 0 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errs.String())
@@ -297,7 +297,7 @@ func TestLintRefusesBadInput(t *testing.T) {
 	// A mistyped flag is answered with the usage, and it names every way
 	// to choose rules (the flag list said --rule; the usage line did not).
 	var out, errs bytes.Buffer
-	if lintCmd([]string{"--rules", "tool-name-style=on", "http://127.0.0.1:1/"}, &out, &errs); !strings.Contains(errs.String(), "usage: agentready lint [--format text|json|sarif] [--fail-on error|warning|info] [--rule ID=") {
+	if lintCmd([]string{"--rules", "tool-name-style=on", "http://127.0.0.1:1/"}, &out, &errs); !strings.Contains(errs.String(), "usage: agentready lint [--format text|json|sarif] [--scope tool|page] [--fail-on error|warning|info] [--rule ID=") {
 		t.Errorf("the usage after a bad flag:\n%s", errs.String())
 	}
 }

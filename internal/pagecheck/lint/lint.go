@@ -50,9 +50,20 @@ const (
 	SimilarDescriptions = 0.8
 )
 
+// Scope is what a rule reads to judge: one tool (or form) alone, or the
+// page's tools together, as playwright-webmcp's tool and page rules.
+type Scope string
+
+// The scopes.
+const (
+	ScopeTool Scope = "tool" // one tool's own definition (its form, its registration)
+	ScopePage Scope = "page" // the page's tools together: names beside names, counts, what no tool is
+)
+
 // Rule is one check, with a stable ID.
 type Rule struct {
 	ID       string
+	Scope    Scope
 	Severity Severity
 	Doc      string // one line: what it catches
 	// Off says the rule runs only when asked (Config, `lint --rule ID=on`):
@@ -132,12 +143,17 @@ func Rules() []Rule { return slices.Clone(rules) }
 func Check(l toollist.Listing) []Finding { return CheckWith(l, nil) }
 
 // CheckWith is Check with the rules c turns on, off or to another severity.
-func CheckWith(l toollist.Listing, c Config) []Finding {
+func CheckWith(l toollist.Listing, c Config) []Finding { return CheckScoped(l, c, "") }
+
+// CheckScoped is CheckWith with the rules of one scope only ("" for all):
+// --scope tool leaves out what needs the whole page (a component's tools
+// linted alone are no page with too many tools), --scope page keeps it.
+func CheckScoped(l toollist.Listing, c Config, scope Scope) []Finding {
 	p := newPage(l)
 	out := []Finding{}
 	for _, r := range rules {
 		sev, on := c.severity(r)
-		if !on {
+		if !on || (scope != "" && r.Scope != scope) {
 			continue
 		}
 		for _, f := range r.check(p) {

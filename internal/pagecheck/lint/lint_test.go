@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -345,5 +346,52 @@ func TestChromiumsIssuesJoinTheirConcept(t *testing.T) {
 	l.Issues = []record.BrowserIssue{{Type: "FormModelContextParameterMissingName", Unlocated: "No node with given id found"}}
 	if fs := Check(l); len(fs) != 1 || fs[0].Rule != "webmcp-schema-validity" || !strings.Contains(fs[0].Message, "No node with given id found") {
 		t.Errorf("an unlocated issue: %+v", fs)
+	}
+}
+
+// A page whose frames of another origin lint could not read says so in
+// text and JSON, clean or not: their forms were never seen, not found fine.
+func TestUnreadFramesAreSaid(t *testing.T) {
+	reports := []Report{{URL: pageURL, Findings: []Finding{}, FramesUnread: []string{"https://pay.example/widget"}}}
+	var text, js bytes.Buffer
+	if err := WriteText(&text, reports); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&js, reports); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "the forms of 1 frame(s) of another origin were not read") || !strings.Contains(text.String(), "https://pay.example/widget") {
+		t.Errorf("text:\n%s", text.String())
+	}
+	if !strings.Contains(js.String(), `"framesUnread": [`) {
+		t.Errorf("json:\n%s", js.String())
+	}
+}
+
+// Every rule reads one tool or the page's tools together, and a scope runs
+// only its own: a component's tools linted alone are no page with too many
+// tools, and the page's rules leave each tool's own definition alone.
+func TestScopes(t *testing.T) {
+	for _, r := range Rules() {
+		if r.Scope != ScopeTool && r.Scope != ScopePage {
+			t.Errorf("%s has no scope", r.ID)
+		}
+	}
+	l := clean()
+	for i := range MaxTools {
+		l.Tools = append(l.Tools, tool(fmt.Sprintf("t%d", i), fmt.Sprintf("word%d other%d unlike%d every%d", i, i, i, i), ""))
+	}
+	l.Tools = append(l.Tools, tool("short", "Short", goodSchema))
+	all := rulesOf(CheckScoped(l, nil, ""))
+	tools := rulesOf(CheckScoped(l, nil, ScopeTool))
+	pages := rulesOf(CheckScoped(l, nil, ScopePage))
+	if !slices.Contains(all, "too-many-tools") || !slices.Contains(all, "description-length") {
+		t.Fatalf("all rules: %v", all)
+	}
+	if slices.Contains(tools, "too-many-tools") || !slices.Contains(tools, "description-length") {
+		t.Errorf("--scope tool: %v", tools)
+	}
+	if !slices.Contains(pages, "too-many-tools") || slices.Contains(pages, "description-length") {
+		t.Errorf("--scope page: %v", pages)
 	}
 }

@@ -46,7 +46,7 @@ func TestTheReadmeListsTheRules(t *testing.T) {
 			t.Errorf("README.md does not list %s", r.ID)
 			continue
 		}
-		want := []string{"`" + r.ID + "`", string(r.Severity), r.Doc, "`/" + r.ID + "`"}
+		want := []string{"`" + r.ID + "`", string(r.Severity), string(r.Scope), r.Doc, "`/" + r.ID + "`"}
 		if strings.Join(rows[i], " | ") != strings.Join(want, " | ") {
 			t.Errorf("row %d:\n README: | %s |\n code:   | %s |", i+1, strings.Join(rows[i], " | "), strings.Join(want, " | "))
 		}

@@ -14,6 +14,9 @@ import (
 type Report struct {
 	URL      string    `json:"url"`
 	Findings []Finding `json:"findings"`
+	// FramesUnread are the page's frames whose forms lint could not read
+	// (another origin's documents): said, never read as clean.
+	FramesUnread []string `json:"framesUnread,omitempty"`
 	// Error says why the page could not be read; it then has no findings.
 	Error string `json:"error,omitempty"`
 }
@@ -85,6 +88,10 @@ func WriteText(w io.Writer, reports []Report) error {
 				}
 				fmt.Fprintf(&b, "%s %s %s: %s\n", f.Rule, f.Severity, tool, msg)
 			}
+		}
+		if len(r.FramesUnread) > 0 {
+			fmt.Fprintf(&b, "%s: the forms of %d frame(s) of another origin were not read (their tools were, and Chromium's issues about them): %s\n",
+				r.URL, len(r.FramesUnread), strings.Join(r.FramesUnread, ", "))
 		}
 		if len(r.Findings) == 0 {
 			fmt.Fprintf(&b, "%s: no findings\n", r.URL)

@@ -50,6 +50,11 @@ type Listing struct {
 	// Chromium drops a form without tooldescription, with a bad toolname or
 	// with a name already taken, and says so nowhere else.
 	Forms []Form `json:"forms,omitempty"`
+	// FramesUnread are the frames whose documents the top one could not
+	// read (another origin's): their forms are not in Forms, so the rules
+	// that read forms did not see them (their tools are in the catalog, and
+	// Chromium's issues about their forms in Issues).
+	FramesUnread []string `json:"framesUnread,omitempty"`
 	// Console holds the console errors and uncaught exceptions of the load:
 	// a registerTool() the browser refused shows only here.
 	Console []record.ConsoleEntry `json:"console,omitempty"`
@@ -194,11 +199,11 @@ func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (L
 		}
 		l.Tools = append(l.Tools, tool)
 	}
-	forms, err := readForms(ctx, tab)
+	forms, unread, err := readForms(ctx, tab)
 	if err != nil {
 		return Listing{}, fmt.Errorf("read the forms of %s: %w", url, err)
 	}
-	l.Forms = forms
+	l.Forms, l.FramesUnread = forms, unread
 	l.Issues = tab.WebMCPIssues(ctx, issues)
 	if entries := tab.Console.Entries(); len(entries) > seen {
 		l.Console = entries[seen:]
@@ -211,7 +216,7 @@ func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (L
 // the top one; its declarative tools still reach the catalog through the
 // frame's own session).
 const formsJS = `(() => {
-  const out = [];
+  const out = [], unread = [];
   const skip = new Set(["submit", "button", "reset", "image", "hidden", "fieldset", "output", "object"]);
   const visit = (doc) => {
     Array.from(doc.forms).forEach((f, index) => {
@@ -241,19 +246,25 @@ const formsJS = `(() => {
       let inner = null;
       try { inner = frame.contentDocument; } catch (_) {}
       if (inner) visit(inner);
+      else if (frame.src) unread.push(frame.src);
     }
   };
   visit(document);
-  return out;
+  return { forms: out, unread };
 })()`
 
-// readForms lists the page's forms, within vocab.Bound.
-func readForms(ctx context.Context, tab *browser.Tab) ([]Form, error) {
+// readForms lists the page's forms, and the frames it could not read,
+// within vocab.Bound.
+func readForms(ctx context.Context, tab *browser.Tab) ([]Form, []string, error) {
 	ctx, cancel := tab.Bind(ctx)
 	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
 	defer cancelBound()
-	return chromedp.Run(ctx, chromedp.Evaluate[[]Form](formsJS))
+	read, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+		Forms  []Form   `json:"forms"`
+		Unread []string `json:"unread"`
+	}](formsJS))
+	return read.Forms, read.Unread, err
 }
 
 // settle waits by the suite's settle rule (webmcp.SettleRule) until the

@@ -92,3 +92,38 @@ func TestReadKeepsWhatNeverReachesTheCatalog(t *testing.T) {
 		t.Errorf("the refused registerTool() is not in the console: %+v", l.Console)
 	}
 }
+
+// The listing keeps each field's constraints the browser enforces, and
+// names the frames of another origin whose forms it could not read.
+func TestReadNamesWhatItCouldNotReadAndKeepsConstraints(t *testing.T) {
+	var other string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/frame" {
+			fmt.Fprint(w, `<!doctype html><form toolname="inner" tooldescription="Inner form"><input name="x"></form>`)
+			return
+		}
+		fmt.Fprintf(w, `<!doctype html><title>outer</title>
+<form toolname="code" tooldescription="Enter a code"><input name="code" minlength="3" maxlength="6" pattern="[A-Z]+"></form>
+<iframe allow="tools" src="%s/frame"></iframe>`, other)
+	}))
+	defer srv.Close()
+	other = strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	b, err := browser.Launch(browser.OptionsFromEnv())
+	if err != nil {
+		t.Fatalf("these tests need Chromium (make deps installs it): %v", err)
+	}
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), hang.Bound)
+	defer cancel()
+	l, err := Read(ctx, b, srv.URL+"/", DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Forms) != 1 || len(l.Forms[0].Fields) != 1 || l.Forms[0].Fields[0] != (Field{Name: "code", Type: "text", MinLength: 3, MaxLength: 6, Pattern: "[A-Z]+"}) {
+		t.Errorf("forms %+v", l.Forms)
+	}
+	if len(l.FramesUnread) != 1 || l.FramesUnread[0] != other+"/frame" {
+		t.Errorf("frames unread %v, want [%s/frame]", l.FramesUnread, other)
+	}
+}
