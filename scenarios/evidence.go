@@ -187,6 +187,16 @@ type CallRecord struct {
 	Result        record.Result `json:"result"`
 	CatalogBefore []string      `json:"catalogBefore"`
 	CatalogAfter  []string      `json:"catalogAfter"`
+	// Probe is what the runner saw of a tool that must be absent
+	// (not_in_catalog) before it called: offered or not, in the call's
+	// frame when it names one. An offered tool is never called by a probe.
+	Probe *Probe `json:"probe,omitempty"`
+}
+
+// Probe is a look, without a call, at whether the page offers a tool.
+type Probe struct {
+	Offered bool   `json:"offered"`
+	Frame   string `json:"frame,omitempty"` // where it is offered: the frame's document, "" for the top one
 }
 
 // DirectRecord is one direct request and the server's answer.

@@ -120,9 +120,19 @@ func (j *judge) judgeOneCall(c scenarios.CallRecord) {
 // tool that must be absent passes when it is.
 func (j *judge) judgeOffered(id string, c scenarios.CallRecord, x *scenarios.CallExpect) {
 	offered := slices.Contains(c.CatalogBefore, c.Call.Tool)
+	where := ""
+	if x.NotInCatalog && c.Probe != nil {
+		// The runner's look, in the call's frame: another frame's tool of
+		// the same name is another tool (a record without it is judged by
+		// names, as it was made).
+		offered = c.Probe.Offered
+		if c.Probe.Frame != "" {
+			where = " (in the frame " + c.Probe.Frame + ")"
+		}
+	}
 	switch {
 	case x.NotInCatalog && offered:
-		j.fail(id+".absent", vocab.SrcCatalog, vocab.UnexpectedResult, "not offered", nil, c.Call.Tool+" is still offered").at(callRef(c))
+		j.fail(id+".absent", vocab.SrcCatalog, vocab.UnexpectedResult, "not offered", nil, c.Call.Tool+" is still offered"+where).at(callRef(c))
 	case x.NotInCatalog:
 		j.pass(id+".absent", vocab.SrcCatalog, "not offered", nil, c.Call.Tool+" is not offered").at(callRef(c))
 	case !offered && c.Phase == vocab.PhaseAgent && j.late(c) != nil:

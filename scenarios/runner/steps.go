@@ -84,9 +84,26 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 	}
 	var res record.Result
 	var err error
-	if c.CancelAfter != nil { // the agent's own timeout, then (in a later call) its retry
+	var probe *scenarios.Probe
+	if c.Expect != nil && c.Expect.NotInCatalog {
+		// A probe of a tool that must be absent looks first, and calls
+		// only what is absent (the browser's refusal is its evidence):
+		// calling a tool that is there would run what must not be reachable.
+		tool, offered, lookErr := tools.Offered(ctx, c.Tool, c.Frame)
+		if lookErr == nil {
+			probe = &scenarios.Probe{Offered: offered}
+			if offered {
+				probe.Frame = tool.Frame
+			}
+		}
+	}
+	switch {
+	case probe != nil && probe.Offered:
+		res = record.Result{Tool: c.Tool, Transport: c.Transport.OrDefault(), Status: vocab.Failed,
+			ErrorText: "not called: " + c.Tool + " is offered, and a probe of a tool that must be absent never calls one that is there"}
+	case c.CancelAfter != nil: // the agent's own timeout, then (in a later call) its retry
 		res, err = tools.InvokeCanceling(ctx, c.Tool, c.Frame, c.Input, c.Transport.OrDefault(), time.Duration(*c.CancelAfter), r.advance(ctx))
-	} else {
+	default:
 		res, err = tools.InvokeIn(ctx, c.Tool, c.Frame, c.Input, c.Transport.OrDefault())
 	}
 	if err != nil {
@@ -115,7 +132,7 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 		}
 	}
 	r.ev.Calls = append(r.ev.Calls, scenarios.CallRecord{Phase: phase, Index: i, Call: c, Result: res,
-		CatalogBefore: before, CatalogAfter: r.t.Tab.Trace.Catalog().Names()})
+		CatalogBefore: before, CatalogAfter: r.t.Tab.Trace.Catalog().Names(), Probe: probe})
 }
 
 func (r *runner) steps(ctx context.Context, phase vocab.Phase, steps []scenarios.Step) {

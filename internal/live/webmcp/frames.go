@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -51,6 +52,18 @@ func (e *ErrAmbiguous) Error() string {
 // Not offered at all, it answers ok false and a tool of that name in the
 // named frame (or the top document), so that the call is still made and
 // the browser's own "not found" recorded.
+// Offered tells whether the page offers name now, in frame when given (a
+// record.ParseFrame spec), anywhere otherwise, and the tool it offers:
+// without calling it. Several frames offering it is offered.
+func (c *Client) Offered(ctx context.Context, name, frame string) (record.Tool, bool, error) {
+	t, ok, err := c.pick(ctx, name, frame)
+	var amb *ErrAmbiguous
+	if errors.As(err, &amb) {
+		return record.Tool{Name: name, Frame: amb.Frames[0]}, true, nil
+	}
+	return t, ok, err
+}
+
 func (c *Client) pick(ctx context.Context, name, frame string) (tool record.Tool, ok bool, err error) {
 	var want string
 	if frame != "" {
