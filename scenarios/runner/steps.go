@@ -90,14 +90,20 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 		// only what is absent (the browser's refusal is its evidence):
 		// calling a tool that is there would run what must not be reachable.
 		tool, offered, lookErr := tools.Offered(ctx, c.Tool, c.Frame)
-		if lookErr == nil {
-			probe = &scenarios.Probe{Offered: offered}
-			if offered {
-				probe.Frame = tool.Frame
-			}
+		probe = &scenarios.Probe{Offered: offered}
+		switch {
+		case lookErr != nil:
+			// A look that failed is no look: the probe calls nothing, and
+			// the fault says why its verdict stands on nothing.
+			probe = nil
+			err = fmt.Errorf("look for %s before a probe, without calling it: %w", c.Tool, lookErr)
+		case offered:
+			probe.Frame = tool.Frame
 		}
 	}
 	switch {
+	case err != nil:
+		res = record.Result{Tool: c.Tool, Transport: c.Transport.OrDefault(), Status: vocab.Failed, ErrorText: "not called: " + err.Error()}
 	case probe != nil && probe.Offered:
 		res = record.Result{Tool: c.Tool, Transport: c.Transport.OrDefault(), Status: vocab.Failed,
 			ErrorText: "not called: " + c.Tool + " is offered, and a probe of a tool that must be absent never calls one that is there"}

@@ -46,16 +46,12 @@ func (e *ErrAmbiguous) Error() string {
 		len(e.Frames), e.Tool, strings.Join(e.Frames, ", "))
 }
 
-// pick finds the tool a call means: the one the named frame offers; else,
-// by name alone, the only one of that name, or the top document's when
-// several frames offer one (the page's own tool before an embedded one's).
-// Not offered at all, it answers ok false and a tool of that name in the
-// named frame (or the top document), so that the call is still made and
-// the browser's own "not found" recorded.
 // Offered tells whether the page offers name now, in frame when given (a
 // record.ParseFrame spec), anywhere otherwise, and the tool it offers:
 // without calling it. Several frames offering it is offered.
 func (c *Client) Offered(ctx context.Context, name, frame string) (record.Tool, bool, error) {
+	ctx, cancel := c.within(ctx, c.bound())
+	defer cancel()
 	t, ok, err := c.pick(ctx, name, frame)
 	var amb *ErrAmbiguous
 	if errors.As(err, &amb) {
@@ -64,6 +60,12 @@ func (c *Client) Offered(ctx context.Context, name, frame string) (record.Tool, 
 	return t, ok, err
 }
 
+// pick finds the tool a call means: the one the named frame offers; else,
+// by name alone, the only one of that name, or the top document's when
+// several frames offer one (the page's own tool before an embedded one's).
+// Not offered at all, it answers ok false and a tool of that name in the
+// named frame (or the top document), so that the call is still made and
+// the browser's own "not found" recorded.
 func (c *Client) pick(ctx context.Context, name, frame string) (tool record.Tool, ok bool, err error) {
 	var want string
 	if frame != "" {
