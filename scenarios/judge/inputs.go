@@ -40,7 +40,7 @@ func (j *judge) judgeInputs() {
 				"the agent's input breaks "+c.Call.Tool+"'s declared schema: "+schemaErrors(err)).at(refs...)
 			continue
 		}
-		if c.Result.Status == vocab.Failed && strings.Contains(c.Result.ErrorText, browserFormValidation) {
+		if tool.Declarative && c.Result.Status == vocab.Failed && strings.HasPrefix(c.Result.ErrorText, browserFormValidation) {
 			// The browser's own constraint validation refused the values
 			// before the page saw them: Chromium's schema of a form leaves
 			// the field's constraint out (an email's @), and the page had no
@@ -60,7 +60,7 @@ func (j *judge) judgeInputs() {
 
 // browserFormValidation starts Chromium 156's error for a declarative
 // tool's call whose values the form's own constraint validation refused.
-const browserFormValidation = "Form validation failed:"
+const browserFormValidation = "UnknownError: Form validation failed:"
 
 // toolAtCall finds the tool as the catalog had it when the call was made
 // (the browser's trace up to its toolInvoked), else on the start page, and

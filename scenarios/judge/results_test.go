@@ -137,3 +137,23 @@ func TestTheBrowsersFormValidationIsNotThePagesRefusal(t *testing.T) {
 		}
 	}
 }
+
+// A probe of a tool that must be absent fails when its tool answered or was
+// invoked, whatever the runner's look said before the call (a tool that
+// registered between the look and the call was there).
+func TestAProbeWhoseToolAnsweredFails(t *testing.T) {
+	sc, ev := judgetest.Conf01(t)
+	x := &scenarios.CallExpect{NotInCatalog: true}
+	sc.Agent.Calls[0].Expect, ev.Calls[0].Call.Expect = x, x
+	ev.Calls[0].Probe = &scenarios.Probe{Offered: false}
+	v := Judge(sc, ev)
+	for _, c := range v.Checks {
+		if strings.HasSuffix(c.ID, ".absent") {
+			if c.Status != vocab.CheckFail || !strings.Contains(c.Message, "it answered the probe's call") {
+				t.Errorf("a probe whose tool answered: %+v", c)
+			}
+			return
+		}
+	}
+	t.Errorf("no .absent check: %+v", v.Checks)
+}

@@ -117,21 +117,30 @@ func (c *Client) InvokeIn(ctx context.Context, name, frame string, input any, vi
 // JSON string ("Failed to execute 'executeTool' on 'ModelContext': invalid
 // input object: value is not an object"); the API first took a string and
 // refused an object ("Failed to parse input"). The input goes as an object;
-// refused for its shape by the binding itself, before any tool runs, it goes
-// again as a string, and the answer says which shape was taken. A tool's own
-// error is never retried: only the binding's words for a refused input are.
+// refused for that shape by the binding itself ("Failed to parse input",
+// before any tool runs), it goes again as a string, and the answer says
+// which shape was taken. A tool's own error is never retried (Chromium 156
+// answers it as UnknownError), and refused in both shapes the first
+// refusal is the error.
 const invokeInJS = `async function (name, input) {
   const win = this, mc = win.document.modelContext;
   if (!mc) throw new Error("document.modelContext is undefined: WebMCP is off");
   const tool = (await mc.getTools()).find((t) => t.name === name && (t.window === undefined || t.window === win));
   if (!tool) return { found: false };
+  let first;
   try {
     return { found: true, output: await mc.executeTool(tool, input), shape: "object" };
   } catch (e) {
-    const refused = e instanceof TypeError && /^Failed to execute 'executeTool' on 'ModelContext': (invalid input|Failed to parse input)/.test(e.message);
+    const refused = e instanceof TypeError && /^Failed to execute 'executeTool' on 'ModelContext': Failed to parse input/.test(e.message);
     if (!refused) throw e;
+    first = e;
   }
-  return { found: true, output: await mc.executeTool(tool, JSON.stringify(input)), shape: "json-string" };
+  try {
+    return { found: true, output: await mc.executeTool(tool, JSON.stringify(input)), shape: "json-string" };
+  } catch (e) {
+    if (e instanceof TypeError) throw first; // refused in both shapes: the first refusal is the one to read
+    throw e;
+  }
 }`
 
 type pageAnswer struct {

@@ -45,6 +45,9 @@ type Page struct {
 	From     string          `json:"from,omitempty"` // the page whose link or form led here
 	Tools    []toollist.Tool `json:"tools"`
 	Findings []lint.Finding  `json:"findings"`
+	// FinalURL is where the page went when it is not URL: a sign-in page,
+	// when the session the crawl began with is gone.
+	FinalURL string `json:"finalUrl,omitempty"`
 	// Error says why the page could not be read; the crawl went on.
 	Error string `json:"error,omitempty"`
 	// Readiness is the page's (ReadinessOf the page alone).
@@ -91,6 +94,13 @@ func Site(ctx context.Context, b *browser.Browser, start string, o Options) (Rep
 			break
 		}
 		p, links := read(ctx, b, next, o)
+		if ctx.Err() != nil && p.Error != "" {
+			// The crawl's time ran out while this page was read: it was
+			// not read, by the bound, not by a fault of the page's.
+			rep.Stopped = fmt.Sprintf("--max-time %s", o.MaxTime)
+			rep.Left = append([]string{next.url}, q.rest()...)
+			break
+		}
 		rep.Pages = append(rep.Pages, p)
 		for _, l := range links {
 			q.add(l, next.url, next.depth+1)
@@ -123,7 +133,7 @@ func read(ctx context.Context, b *browser.Browser, at queued, o Options) (Page, 
 		p.Error = err.Error()
 		return p, nil
 	}
-	p.Tools, p.Findings = l.Tools, lint.CheckWith(l, o.Lint)
+	p.Tools, p.Findings, p.FinalURL = l.Tools, lint.CheckWith(l, o.Lint), l.FinalURL
 	return p, links(pageCtx, tab)
 }
 
@@ -214,7 +224,7 @@ func (q *queue) normal(raw string) (string, bool) {
 	if u.Path == "" {
 		u.Path = "/"
 	}
-	low := strings.ToLower(u.Path)
+	low := strings.ToLower(u.Path + "?" + u.RawQuery)
 	if slices.ContainsFunc(signOut, func(s string) bool { return strings.Contains(low, s) }) {
 		return "", false
 	}
@@ -280,7 +290,7 @@ func FindDrift(pages []Page) []Drift {
 			name := identity(t)
 			for part, v := range map[string]string{
 				"description": t.Description,
-				"inputSchema": string(t.InputSchema),
+				"inputSchema": canonical(t.InputSchema),
 				"annotations": annotations(t),
 			} {
 				if parts[name] == nil {
@@ -330,6 +340,17 @@ func identity(t toollist.Tool) string {
 		path = u.Scheme + "://" + u.Host + u.Path
 	}
 	return t.Name + " in the frame " + path
+}
+
+// canonical is a schema's JSON with its keys in one order: the same schema
+// written in another order does not drift.
+func canonical(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 func annotations(t toollist.Tool) string {

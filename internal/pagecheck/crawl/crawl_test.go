@@ -57,6 +57,14 @@ func TestDrift(t *testing.T) {
 	if d := FindDrift(pages[:2]); len(d) != 0 {
 		t.Errorf("alike pages drift: %+v", d)
 	}
+	// The same schema with its keys in another order is the same schema.
+	reordered := []Page{
+		{URL: "/a", Tools: []toollist.Tool{tool("find", "Find", `{"type":"object","properties":{"q":{"type":"string"}}}`)}},
+		{URL: "/b", Tools: []toollist.Tool{tool("find", "Find", `{"properties":{"q":{"type":"string"}},"type":"object"}`)}},
+	}
+	if d := FindDrift(reordered); len(d) != 0 {
+		t.Errorf("keys in another order drift: %+v", d)
+	}
 }
 
 // The crawl's order keeps each page once, at its origin only, without
@@ -67,7 +75,7 @@ func TestTheQueueKeepsToTheSite(t *testing.T) {
 	for _, raw := range []string{
 		"http://127.0.0.1:8080/start", "http://127.0.0.1:8080/start#top", "http://127.0.0.1:8080",
 		"http://127.0.0.1:8081/other-port", "https://127.0.0.1:8080/tls", "mailto:a@b.example", "javascript:void(0)",
-		"http://127.0.0.1:8080/account/logout", "http://127.0.0.1:8080/Sign-Out?next=/", "http://127.0.0.1:8080/b?q=1",
+		"http://127.0.0.1:8080/account/logout", "http://127.0.0.1:8080/Sign-Out?next=/", "http://127.0.0.1:8080/?action=logout", "http://127.0.0.1:8080/b?q=1",
 	} {
 		q.add(raw, "", 0)
 	}

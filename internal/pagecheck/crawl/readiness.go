@@ -62,14 +62,16 @@ func ReadinessOf(pages []Page, drift []Drift, c lint.Config) Readiness {
 		}
 	}
 	r.Tools = len(tools)
-	r.RulesRun = len(lint.RulesOn(c))
+	if r.Pages > 0 { // no page read: no rule ran anywhere, and none is clean
+		r.RulesRun = len(lint.RulesOn(c))
+	}
 	for _, rf := range byRule {
 		r.Failing = append(r.Failing, *rf)
 	}
 	slices.SortFunc(r.Failing, func(a, b RuleFinding) int {
 		return cmp.Or(b.Severity.Rank()-a.Severity.Rank(), strings.Compare(a.Rule, b.Rule))
 	})
-	r.RulesClean = r.RulesRun - len(r.Failing)
+	r.RulesClean = max(0, r.RulesRun-len(r.Failing))
 	drifting := map[string]bool{}
 	for _, d := range drift {
 		drifting[d.Tool] = true

@@ -38,6 +38,10 @@ func TestReadinessTracesToItsFindings(t *testing.T) {
 		r.RulesRun != len(lint.RulesOn(nil)) || r.RulesClean != r.RulesRun-3 {
 		t.Errorf("readiness %+v\nfailing %v, want %v", r, failing, want)
 	}
+	// No page read: no rule ran, and none is clean.
+	if none := ReadinessOf(pages[3:], nil, nil); none.RulesRun != 0 || none.RulesClean != 0 || none.Pages != 0 {
+		t.Errorf("nothing read: %+v", none)
+	}
 	// Turning a rule off takes it out of the rules run.
 	if off := ReadinessOf(pages, drift, lint.Config{"too-many-tools": lint.Off}); off.RulesRun != r.RulesRun-1 {
 		t.Errorf("a rule off: %d rules run, want %d", off.RulesRun, r.RulesRun-1)

@@ -153,7 +153,7 @@ func Run(ctx context.Context, b *browser.Browser, pageURL string, opts Options) 
 // formValidationFailed starts the error Chromium 156 answers a declarative
 // tool's call with when the form's own constraint validation refuses the
 // values the call filled in (an email without @): the page never saw them.
-const formValidationFailed = "Form validation failed:"
+const formValidationFailed = "UnknownError: Form validation failed:"
 
 // formFields answers the fields of the form a declarative tool is made of,
 // by name; nil for a registerTool() tool, or a form the listing could not
@@ -233,7 +233,7 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 		f.Kind, f.Message = NavigationConsequential, fmt.Sprintf("%s took the page to another document, and its tools with it (%s), and %s: say consequentialHint, never readOnlyHint", t.Name, c.Name, claim)
 	case res.Status == vocab.NoResponse:
 		f.Kind, f.Message = NoAnswer, fmt.Sprintf("%s did not answer (%s)", t.Name, c.Name)
-	case c.Valid && refusedIt && strings.Contains(res.ErrorText, formValidationFailed):
+	case c.Valid && refusedIt && t.Declarative && strings.HasPrefix(res.ErrorText, formValidationFailed):
 		f.Kind, f.Message = BrowserRefused, fmt.Sprintf("%s: the browser refused the suite's input before the page saw it (%s): %s", t.Name, c.Name, res.ErrorText)
 	case c.Valid && refusedIt:
 		f.Kind, f.Message = ValidRefused, fmt.Sprintf("%s refused an input its schema allows (%s): %s", t.Name, c.Name, why)
