@@ -204,8 +204,9 @@ func (r *runner) open(ctx context.Context) {
 // browserIssues keeps the WebMCP issues Chromium reported since the last
 // read, located while their documents are there.
 func (r *runner) browserIssues(ctx context.Context) {
-	r.ev.BrowserIssues = append(r.ev.BrowserIssues, r.t.Tab.WebMCPIssues(ctx, r.issuesRead)...)
-	r.issuesRead = r.t.Tab.Issues.Len()
+	read := r.t.Tab.WebMCPIssues(ctx, r.issuesRead)
+	r.ev.BrowserIssues = append(r.ev.BrowserIssues, read...)
+	r.issuesRead += len(read) // what came while they were read is read next time
 }
 
 // agent plays the transcript's calls and records the page as the agent left it.
