@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/agentready/agentready/internal/pagecheck/lint/sariftest"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentready/agentready/fixtures/lintpages"
 	"github.com/agentready/agentready/internal/pagecheck/lint"
@@ -227,31 +225,7 @@ func TestLintSARIFOfTheEcosystemsRest(t *testing.T) {
 // its results as "ruleId level path[:line]", paths without base.
 func sarifResults(t *testing.T, sarif []byte, base string) []string {
 	t.Helper()
-	f, err := os.Open("../../internal/pagecheck/lint/testdata/sarif-2.1.0-rtm.5.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	schemaDoc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("https://json.schemastore.org/sarif-2.1.0-rtm.5.json", schemaDoc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile("https://json.schemastore.org/sarif-2.1.0-rtm.5.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(sarif))
-	if err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, sarif)
-	}
-	if err := schema.Validate(inst); err != nil {
-		t.Fatalf("not SARIF 2.1.0: %v", err)
-	}
+	sariftest.Validate(t, sarif)
 	var log struct {
 		Runs []struct {
 			Results []struct {

@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -311,7 +312,7 @@ func FindDrift(pages []Page) []Drift {
 		}
 	}
 	out := []Drift{}
-	for _, tool := range sortedKeys(parts) {
+	for _, tool := range slices.Sorted(maps.Keys(parts)) {
 		for _, part := range []string{"description", "inputSchema", "annotations"} {
 			s := parts[tool][part]
 			if s == nil || len(s.order) < 2 {
@@ -356,13 +357,4 @@ func canonical(raw json.RawMessage) string {
 func annotations(t toollist.Tool) string {
 	b, _ := json.Marshal(t.Annotations)
 	return string(b)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

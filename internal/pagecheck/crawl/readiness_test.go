@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/agentready/agentready/internal/pagecheck/lint/sariftest"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentready/agentready/internal/pagecheck/lint"
 	"github.com/agentready/agentready/internal/pagecheck/toollist"
@@ -96,34 +94,7 @@ func TestDriftInSARIF(t *testing.T) {
 	}
 }
 
-func validateSARIF(t *testing.T, log []byte) {
-	t.Helper()
-	f, err := os.Open("../lint/testdata/sarif-2.1.0-rtm.5.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	const url = "https://json.schemastore.org/sarif-2.1.0-rtm.5.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := schema.Validate(inst); err != nil {
-		t.Fatalf("not SARIF 2.1.0: %v", err)
-	}
-}
+func validateSARIF(t *testing.T, log []byte) { sariftest.Validate(t, log) }
 
 // The crawl's page holds the readiness, the drift and each page, with what
 // the pages wrote escaped.

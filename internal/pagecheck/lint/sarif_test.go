@@ -3,46 +3,14 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
-	"os"
+	"github.com/agentready/agentready/internal/pagecheck/lint/sariftest"
 	"strings"
 	"testing"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentready/agentready/internal/pagecheck/toollist"
 )
 
-// ValidateSARIF checks a log against SARIF 2.1.0's published schema
-// (testdata/README.md says where it comes from).
-func validateSARIF(t *testing.T, log []byte) {
-	t.Helper()
-	schemaFile, err := os.Open("testdata/sarif-2.1.0-rtm.5.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer schemaFile.Close()
-	doc, err := jsonschema.UnmarshalJSON(schemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	const url = "https://json.schemastore.org/sarif-2.1.0-rtm.5.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(log))
-	if err != nil {
-		t.Fatalf("not JSON: %v", err)
-	}
-	if err := schema.Validate(inst); err != nil {
-		t.Fatalf("not SARIF 2.1.0: %v\n%s", err, log)
-	}
-}
+func validateSARIF(t *testing.T, log []byte) { sariftest.Validate(t, log) }
 
 func TestSARIFIsValid(t *testing.T) {
 	reports := []Report{
