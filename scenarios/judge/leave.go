@@ -69,6 +69,9 @@ func (j *judge) judgeGuardedOnLeave(guarded []scenarios.RequestLine) {
 			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, 0, nil, "neither the network log nor the journal of the leave phase was recorded").at(scenarios.WindowRef(vocab.PhaseLeave))
 			continue
 		}
+		if n == 0 && j.unseenIsUnknown(id, src, vocab.PhaseLeave, g, refs) {
+			continue
+		}
 		if n > 0 {
 			j.fail(id, src, vocab.SideEffectOnLeave, 0, n, fmt.Sprintf("%s happened %d time(s) as the person hid and left the page, after their last step", g, n)).at(refs...)
 		} else {

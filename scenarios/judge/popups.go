@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/internal/data/record"
@@ -93,4 +94,38 @@ func describePopupMatch(m scenarios.PopupMatch) string {
 		return "at all"
 	}
 	return strings.Join(parts, " ")
+}
+
+// netJoinedLate says why the network log may lack requests of a phase's
+// window: a window the page opened in it whose first document is not in
+// the log was followed late (another client ran it before the harness had
+// its network on; an attached browser shared by two processes), or was not
+// followed at all. Its early requests are unknown, not absent; "" when
+// every window of the phase was followed from its first request.
+func (j *judge) netJoinedLate(phase vocab.Phase) (string, []scenarios.Ref) {
+	var why []string
+	var refs []scenarios.Ref
+	for i, p := range j.ev.Popups {
+		if !inWindow(p.Phase, phase) {
+			continue
+		}
+		switch {
+		case p.Error != "":
+			why = append(why, fmt.Sprintf("the window %s was not followed (%s)", p.Describe(), p.Error))
+		case p.URL != "" && !j.hasDocumentOf(p.Target):
+			why = append(why, fmt.Sprintf("the window %s was followed after its first document was asked for", p.Describe()))
+		default:
+			continue
+		}
+		refs = append(refs, scenarios.PopupRef(i))
+	}
+	return strings.Join(why, "; "), refs
+}
+
+// hasDocumentOf tells whether the log holds a document request of the
+// window (its own, not a frame's).
+func (j *judge) hasDocumentOf(window string) bool {
+	return slices.ContainsFunc(j.ev.Requests, func(r record.Request) bool {
+		return r.ResourceType == "Document" && r.Target != nil && r.Target.Window == window && r.Target.ID == window
+	})
 }

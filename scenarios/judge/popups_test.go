@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/internal/data/record"
@@ -16,7 +17,76 @@ func popupRun(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
 	ev.Capture.Popups = true
 	ev.Popups = []record.Popup{{Target: "T1", URL: "http://auth.test/signin?client=app", Opener: "T0", OpenerReach: true,
 		Phase: vocab.PhaseAgent, Closed: true, ClosedBy: record.ClosedByPage}}
+	addNet(t, ev, vocab.PhaseAgent, popupDocument("T1", "http://auth.test/signin?client=app"))
 	return sc, ev
+}
+
+// popupDocument is a window's first document request, as its session
+// reports it once the harness follows it from the start.
+func popupDocument(window, url string) record.Request {
+	return record.Request{Method: "GET", URL: url, Path: "/signin", ResourceType: "Document", Status: 200, Done: true,
+		Target: &record.Target{Type: "page", ID: window, Window: window}}
+}
+
+// A window followed after its first document was asked for (an attached
+// browser that another client's connection let run first) leaves the
+// counts of its phase unknown: a count the log meets or falls short of is
+// INCONCLUSIVE with that cause, one the log exceeds still FAILs, the
+// journal decides alone when there is one, and other phases are untouched.
+func TestAWindowFollowedLateLeavesItsPhasesCountsUnknown(t *testing.T) {
+	late := func(t *testing.T, journal bool) (scenarios.Scenario, *scenarios.Evidence) {
+		sc, ev := popupRun(t)
+		dropNet(t, ev, vocab.PhaseAgent, "GET", "/signin")
+		if !journal {
+			ev.Capture.Observer, ev.Journal = false, nil
+		}
+		return sc, ev
+	}
+	lateCheck := func(t *testing.T, v Verdict, id string, status vocab.CheckStatus, code vocab.Code) {
+		t.Helper()
+		for _, c := range v.Checks {
+			if c.ID == id {
+				if c.Status != status || c.Code != code {
+					t.Errorf("%s: %s %s, want %s %s: %s", id, c.Status, c.Code, status, code, c.Message)
+				}
+				if status == vocab.CheckInconclusive && !strings.Contains(c.Message, "its early requests are unknown") {
+					t.Errorf("%s does not say its cause: %s", id, c.Message)
+				}
+				return
+			}
+		}
+		t.Errorf("no check %s in\n%s", id, Explain(v))
+	}
+
+	// With the journal, it counts alone: the run passes.
+	sc, ev := late(t, true)
+	wantVerdict(t, Judge(sc, ev), vocab.Pass)
+
+	// Without it, the agent phase's counts are unknown; the human phase's stand.
+	sc, ev = late(t, false)
+	v := Judge(sc, ev)
+	wantVerdict(t, v, vocab.Inconclusive, vocab.EvidenceMissing)
+	lateCheck(t, v, "requests[0] POST /api/registrations (agent).network", vocab.CheckInconclusive, vocab.EvidenceMissing)
+	lateCheck(t, v, "guarded[0] POST /api/registrations", vocab.CheckInconclusive, vocab.EvidenceMissing)
+	lateCheck(t, v, "writes.agent", vocab.CheckInconclusive, vocab.EvidenceMissing)
+	lateCheck(t, v, "requests[1] POST /api/registrations (human).network", vocab.CheckPass, "")
+
+	// A write the log did record before the confirmation is a defect all the same.
+	sc, ev = late(t, false)
+	addNet(t, ev, vocab.PhaseAgent, req(90, "POST", "/api/registrations", 201))
+	v = Judge(sc, ev)
+	wantVerdict(t, v, vocab.Fail, vocab.SideEffectBeforeConfirmation, vocab.RequestCountMismatch, vocab.WriteAttempt)
+	lateCheck(t, v, "requests[0] POST /api/registrations (agent).network", vocab.CheckFail, vocab.RequestCountMismatch)
+
+	// A window that was never followed is as unknown; one followed from
+	// its first request leaves every count as it was.
+	sc, ev = popupRun(t)
+	ev.Capture.Observer, ev.Journal = false, nil
+	ev.Popups[0].Error = "set it up: Network.enable: the target's session is gone"
+	lateCheck(t, Judge(sc, ev), "writes.agent", vocab.CheckInconclusive, vocab.EvidenceMissing)
+	sc, ev = popupRun(t)
+	ev.Capture.Observer, ev.Journal = false, nil
+	wantVerdict(t, Judge(sc, ev), vocab.Pass)
 }
 
 func TestPopupsRequiredAndForbidden(t *testing.T) {

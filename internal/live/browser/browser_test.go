@@ -136,21 +136,21 @@ func TestPreflightFailsFastWithoutTheWebMCPFeatures(t *testing.T) {
 	}
 }
 
-// TestAttachToARunningBrowser starts Chromium by hand, as a team pointing the
-// suite at a browser pool would, and attaches through its debugging port.
-func TestAttachToARunningBrowser(t *testing.T) {
+// startedByHand starts Chromium as a person would, with the suite's flags,
+// and answers its http://host:port; the browser ends with the test.
+func startedByHand(t *testing.T) string {
+	t.Helper()
 	path := requireChromium(t)
 	profile, err := os.MkdirTemp("", "agentready-attach-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(profile)
+	t.Cleanup(func() { os.RemoveAll(profile) })
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--enable-features=" + Features, "--disable-features=" + DisabledFeatures, "--user-data-dir=" + profile, "--remote-debugging-port=0", "about:blank"}
 	args = append(args, AttachFlags...) // the preflight refuses an attached browser without them
 	ctx, cancel := context.WithTimeout(context.Background(), hang.Bound)
-	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	// Chromium's helper processes can outlive the main one and keep writing
 	// to the profile: end the whole group, then remove the profile.
@@ -158,12 +158,14 @@ func TestAttachToARunningBrowser(t *testing.T) {
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	defer func() { cancel(); _ = cmd.Wait() }()
+	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
 	var wsURL string
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
@@ -179,14 +181,20 @@ func TestAttachToARunningBrowser(t *testing.T) {
 		for sc.Scan() {
 		}
 	}()
-
-	// Attached by its http://host:port (the websocket read from
-	// /json/version), a tab still follows its workers.
 	u, err := url.Parse(wsURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Launch(Options{URL: "http://" + u.Host})
+	return "http://" + u.Host
+}
+
+// TestAttachToARunningBrowser starts Chromium by hand, as a team pointing the
+// suite at a browser pool would, and attaches through its debugging port.
+func TestAttachToARunningBrowser(t *testing.T) {
+	host := startedByHand(t)
+	// Attached by its http://host:port (the websocket read from
+	// /json/version), a tab still follows its workers.
+	b, err := Launch(Options{URL: host})
 	if err != nil {
 		t.Fatal(err)
 	}

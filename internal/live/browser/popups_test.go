@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -307,5 +308,94 @@ func TestWithoutAttachingAPopupTheToolNeverAnswers(t *testing.T) {
 	}
 	if got := tab.Net.Requests().Count("POST", "/api/popup"); got != 0 {
 		t.Errorf("the held window sent %d POSTs", got)
+	}
+}
+
+// TestAnotherSuitesWindowWaitsForItsOwner: two suites attached to one
+// browser, as make e2e-attached's two processes are. A window A's page
+// opens is held by B's connection too. Were B to run it, the window could
+// send its document's request and its POST before A has its network on
+// (SIGNIN-01's POST once missing from an attached run); B lets it go unrun
+// once A has run it, so A's log holds the window from its first request. A
+// window in the browser's own context (the person's) B runs at once.
+func TestAnotherSuitesWindowWaitsForItsOwner(t *testing.T) {
+	host := startedByHand(t)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
+	defer cancel()
+	suites := make([]*Browser, 2)
+	for i := range suites {
+		b, err := Launch(Options{URL: host})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		suites[i] = b
+	}
+	a, b := suites[0], suites[1]
+	heard := make(chan string, 8)
+	b.mux.mu.Lock()
+	b.mux.onWindow = func(id cdptarget.ID, what string) { heard <- string(id) + " " + what }
+	b.mux.mu.Unlock()
+	hear := func(id cdptarget.ID) string {
+		t.Helper()
+		for {
+			select {
+			case h := <-heard:
+				if what, ok := strings.CutPrefix(h, string(id)+" "); ok {
+					return what
+				}
+			case <-ctx.Done():
+				t.Fatalf("the other suite never let the window %s go: %v", id, ctx.Err())
+			}
+		}
+	}
+
+	site, _ := popupSites(t)
+	tab, err := a.NewTab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	if err := tab.Navigate(ctx, site+"/"); err != nil {
+		t.Fatal(err)
+	}
+	if res := tab.Tools.Invoke(ctx, "open_popup", nil, vocab.PageAPI); res.Status != vocab.Completed {
+		t.Fatalf("the tool that opens a window: %+v", res)
+	}
+	if _, err := tab.Net.WaitFor(ctx, 0, func(r record.Request) bool { return r.Method == "POST" && r.Path == "/api/popup" }); err != nil {
+		t.Fatalf("the popup's POST never reached its owner's log: %v", err)
+	}
+	pop := tab.Popups.Entries()[0]
+	if got := hear(cdptarget.ID(pop.Target)); got != windowYielded {
+		t.Errorf("the other suite %s the window: it must leave running it to its owner", got)
+	}
+	if !slices.ContainsFunc(tab.Net.Requests(), func(r record.Request) bool {
+		return r.ResourceType == "Document" && r.Target != nil && r.Target.Window == pop.Target && r.Target.ID == pop.Target
+	}) {
+		t.Errorf("the owner's log lacks the window's document: it was recorded late")
+	}
+
+	// A window a page of the browser's own context opens (the person's):
+	// no suite made that context, so B runs it at once.
+	person, err := chromedp.CallBrowser(a.ctx, cdptarget.CreateTarget, cdptarget.CreateTargetParams{URL: site + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pctx, stop := chromedp.NewContext(a.ctx, chromedp.WithTargetID(person.TargetID))
+	defer stop()
+	opened, err := chromedp.Run(pctx, chromedp.Evaluate[bool](`!!window.open(location.origin + "/popup?via=person", "person", "popup")`))
+	if err != nil || !opened {
+		t.Fatalf("the person's page opened no window: %v", err)
+	}
+	targets, err := chromedp.CallBrowser(a.ctx, cdptarget.GetTargets, cdptarget.GetTargetsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(targets.TargetInfos, func(ti *cdptarget.Info) bool { return ti.OpenerID == person.TargetID })
+	if i < 0 {
+		t.Fatal("the person's window is not among the browser's targets")
+	}
+	if got := hear(targets.TargetInfos[i].TargetID); got != windowReleased {
+		t.Errorf("the other suite %s the person's window: it must run it", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -58,7 +59,12 @@ type mux struct {
 	explicit map[target.ID]int                         // targets chromedp is attaching itself (Target.attachToTarget)
 	released map[target.SessionID]bool                 // shared workers of no tab of ours, being let go
 	adopted  map[target.SessionID]bool                 // shared workers handed to a tab, until the browser detaches them
-	lost     error                                     // set when the connection is gone
+	made     map[cdp.BrowserContextID]bool             // browser contexts this connection opened tabs in
+	held     map[target.ID]chan struct{}               // windows of another client, closed when they start or go
+	// onWindow, when set (a test), hears what the mux did with a window of
+	// no tab of its own: windowReleased or windowYielded.
+	onWindow func(id target.ID, what string)
+	lost     error // set when the connection is gone
 }
 
 type muxCall struct {
@@ -69,7 +75,8 @@ type muxCall struct {
 func newMux() *mux {
 	m := &mux{pending: map[int64]*muxCall{}, parent: map[target.SessionID]target.SessionID{},
 		root: map[target.SessionID]target.SessionID{}, contexts: map[cdp.BrowserContextID]target.SessionID{},
-		explicit: map[target.ID]int{}, released: map[target.SessionID]bool{}, adopted: map[target.SessionID]bool{}}
+		explicit: map[target.ID]int{}, released: map[target.SessionID]bool{}, adopted: map[target.SessionID]bool{},
+		made: map[cdp.BrowserContextID]bool{}, held: map[target.ID]chan struct{}{}}
 	m.next.Store(muxIDBase)
 	return m
 }
@@ -99,6 +106,16 @@ func (m *mux) Close() error { return m.inner.Close() }
 // Write sends chromedp's messages; it notes the targets chromedp attaches to
 // itself, so that their attachment is not taken for an auto-attached child.
 func (m *mux) Write(ctx context.Context, msg *cdproto.Message) error {
+	if msg.Method == target.CommandCreateTarget && msg.SessionID == "" {
+		var p struct {
+			BrowserContextID cdp.BrowserContextID `json:"browserContextId"`
+		}
+		if json.Unmarshal(msg.Params, &p) == nil && p.BrowserContextID != "" {
+			m.mu.Lock()
+			m.made[p.BrowserContextID] = true
+			m.mu.Unlock()
+		}
+	}
 	if msg.Method == target.CommandAttachToTarget && msg.SessionID == "" {
 		var p struct {
 			TargetID target.ID `json:"targetId"`
@@ -156,6 +173,7 @@ type attached struct {
 		TargetID         target.ID            `json:"targetId"`
 		Type             string               `json:"type"`
 		BrowserContextID cdp.BrowserContextID `json:"browserContextId"`
+		OpenerID         target.ID            `json:"openerId"`
 	} `json:"targetInfo"`
 }
 
@@ -171,6 +189,9 @@ func (m *mux) route(msg *cdproto.Message) bool {
 	defer m.mu.Unlock()
 	from := msg.SessionID
 	root, child := m.root[from]
+	if msg.Method == cdproto.EventTargetTargetInfoChanged || msg.Method == cdproto.EventTargetTargetDestroyed {
+		m.startedWindow(msg) // reported to each tab's page session (chromedp discovers targets there)
+	}
 	switch {
 	case m.released[from]:
 		return false
@@ -191,8 +212,21 @@ func (m *mux) route(msg *cdproto.Message) bool {
 			switch ev.TargetInfo.Type {
 			case "shared_worker":
 			case "page":
+				if !ok && ev.TargetInfo.OpenerID != "" && !m.made[ev.TargetInfo.BrowserContextID] && ev.TargetInfo.BrowserContextID != "" {
+					// A window a page opened in a browser context another
+					// client made (another process of the suite attached
+					// to the same browser): its owner runs it once it
+					// records it. (A tab another client opens is run at
+					// once, as before: held unrun, its own navigations
+					// stalled that client's page clock.)
+					m.released[ev.SessionID] = true
+					started := make(chan struct{})
+					m.held[ev.TargetInfo.TargetID] = started
+					go m.yieldWindow(ev.SessionID, ev.TargetInfo.TargetID, ev.TargetInfo.BrowserContextID, started)
+					return false
+				}
 				if !ok {
-					break // a tab being opened, or not ours: let it run
+					break // a tab of ours being opened, or the person's: let it run
 				}
 				// A window a tab's page opened (popups.go): the tab's, as
 				// a shared worker is.
@@ -206,7 +240,7 @@ func (m *mux) route(msg *cdproto.Message) bool {
 			if !ok {
 				// No tab of ours: let it run, unobserved.
 				m.released[ev.SessionID] = true
-				go m.release(ev.SessionID)
+				go func() { m.release(ev.SessionID); m.heard(ev.TargetInfo.TargetID, windowReleased) }()
 				return false
 			}
 			m.parent[ev.SessionID], m.root[ev.SessionID] = page, page
@@ -334,6 +368,88 @@ func (m *mux) release(s target.SessionID) {
 	defer cancel()
 	_ = m.call(ctx, s, runtime.CommandRunIfWaitingForDebugger, nil, nil)
 	_ = m.call(ctx, "", target.CommandDetachFromTarget, target.DetachFromTargetParams{SessionID: s}, nil)
+}
+
+// What the mux did with a window of no tab of its own (mux.onWindow).
+const (
+	windowReleased = "released" // run and let go: the person's, or no owner holds it
+	windowYielded  = "yielded"  // let go once its owner ran it
+)
+
+// windowOwnerBound is how long a window of another client's browser
+// context is held for its owner to run it before the mux runs it itself:
+// a client that made the context without holding its windows never would.
+const windowOwnerBound = 10 * time.Second
+
+// yieldWindow lets another client's window go without running it.
+// Measured on Chromium 156 (docs/decisions/2026-12-07-a-hang-bound.md): a
+// window two clients hold starts as soon as either runs it, and stays
+// paused while any holds it unrun. Running it here would let it send its
+// first requests before its owner has the network on (SIGNIN-01's POST
+// missing from an attached run's log); detaching at once would leave it
+// paused for good when the owner does not hold windows. So the mux holds
+// it, unrun, until it starts (its URL is set: the owner ran it) or goes,
+// and detaches then; a context no client made (the person's, Chromium's
+// default) is run at once, as before; one whose owner never runs it is
+// run after windowOwnerBound.
+func (m *mux) yieldWindow(s target.SessionID, id target.ID, bc cdp.BrowserContextID, started chan struct{}) {
+	defer func() {
+		m.mu.Lock()
+		delete(m.held, id)
+		m.mu.Unlock()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), windowOwnerBound)
+	defer cancel()
+	var contexts target.GetBrowserContextsResult
+	if err := m.call(ctx, "", target.CommandGetBrowserContexts, nil, &contexts); err != nil || !slices.Contains(contexts.BrowserContextIDs, bc) {
+		m.release(s)
+		m.heard(id, windowReleased)
+		return
+	}
+	select {
+	case <-started:
+		m.heard(id, windowYielded)
+		detach, stop := context.WithTimeout(context.Background(), 10*time.Second)
+		defer stop()
+		_ = m.call(detach, "", target.CommandDetachFromTarget, target.DetachFromTargetParams{SessionID: s}, nil)
+	case <-ctx.Done():
+		m.release(s)
+		m.heard(id, windowReleased)
+	}
+}
+
+func (m *mux) heard(id target.ID, what string) {
+	m.mu.Lock()
+	f := m.onWindow
+	m.mu.Unlock()
+	if f != nil {
+		f(id, what)
+	}
+}
+
+// startedWindow closes a held window's channel once it has a document or
+// is gone. m.mu is held.
+func (m *mux) startedWindow(msg *cdproto.Message) {
+	var ev struct {
+		TargetID   target.ID `json:"targetId"`
+		TargetInfo struct {
+			TargetID target.ID `json:"targetId"`
+			URL      string    `json:"url"`
+		} `json:"targetInfo"`
+	}
+	if json.Unmarshal(msg.Params, &ev) != nil {
+		return
+	}
+	id := ev.TargetID
+	if msg.Method == cdproto.EventTargetTargetInfoChanged {
+		if id = ev.TargetInfo.TargetID; ev.TargetInfo.URL == "" || ev.TargetInfo.URL == "about:blank" {
+			return
+		}
+	}
+	if c, ok := m.held[id]; ok {
+		close(c)
+		delete(m.held, id)
+	}
 }
 
 // errSessionGone answers a call whose session detached before it answered.
