@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -30,6 +31,7 @@ type Recorder struct {
 	loaders map[string]string // frame → loader of its current document
 	frames  map[string]frameDoc
 	top     string // the top frame's id
+	loads   []int // len(events) at each load event of the top document (Page.loadEventFired)
 }
 
 // frameDoc is a frame's current document, as Page.frameNavigated told.
@@ -75,6 +77,11 @@ func (r *Recorder) Observe(ev any) {
 			r.documentChanged(string(ev.Frame.ID), string(ev.Frame.LoaderID))
 		}
 		return
+	case *page.EventLoadEventFired:
+		r.mu.Lock()
+		r.loads = append(r.loads, len(r.events))
+		r.mu.Unlock()
+		return
 	case *page.EventFrameDetached:
 		r.frameGone(string(ev.FrameID), "the frame was detached ("+string(ev.Reason)+")")
 		return
@@ -102,6 +109,45 @@ func (r *Recorder) Observe(ev any) {
 		return
 	}
 	r.add(e)
+}
+
+// Registration is a tool entering or leaving the top document, and
+// whether its load event had fired by then.
+type Registration struct {
+	Tool      string `json:"tool"`
+	Removed   bool   `json:"removed,omitempty"`
+	AfterLoad bool   `json:"afterLoad,omitempty"`
+}
+
+// Timeline answers the top document's registrations and removals since the
+// trace held from events, and whether the top document's load event fired
+// since. Which came first is read from the tab's ordered stream, where the
+// renderer reports a registration (WebMCP.toolsAdded) as it is made and the
+// load event (Page.loadEventFired) once its handlers have run: an order no
+// busy machine changes, where a time measured on either side would. (The
+// page's toolchange event, measured on Chromium 156, is no timestamp of a
+// registration: it comes as a later task, after the load event on a page
+// that registered as it was parsed.)
+func (r *Recorder) Timeline(from int) (regs []Registration, loaded bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	load := -1
+	if k := slices.IndexFunc(r.loads, func(n int) bool { return n >= from }); k >= 0 {
+		load, loaded = r.loads[k], true
+	}
+	for i := from; i < len(r.events); i++ {
+		e := r.events[i]
+		if (e.Kind != record.ToolsAdded && e.Kind != record.ToolsRemoved) || e.Inferred != "" {
+			continue
+		}
+		for _, t := range e.Tools {
+			if t.FrameID != r.top {
+				continue
+			}
+			regs = append(regs, Registration{Tool: t.Name, Removed: e.Kind == record.ToolsRemoved, AfterLoad: loaded && i >= load})
+		}
+	}
+	return regs, loaded
 }
 
 // noteFrame keeps a frame's document URL, for the tools it offers.

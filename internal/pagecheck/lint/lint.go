@@ -45,6 +45,9 @@ func (s Severity) Rank() int {
 const (
 	// MaxTools is the most tools a page may offer before too-many-tools.
 	MaxTools = 20
+	// ChurnCount is how many removals of one tool make tool-churn
+	// (playwright-webmcp's churnCount).
+	ChurnCount = 3
 	// SimilarDescriptions is the word overlap (Dice coefficient of the
 	// descriptions' word sets) at which two descriptions read alike.
 	SimilarDescriptions = 0.8

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/internal/pagecheck/toollist"
+	"github.com/agentready/agentready/internal/live/webmcp"
 )
 
 const pageURL = "http://127.0.0.1:9/p"
@@ -45,7 +46,8 @@ func clean() toollist.Listing {
 	return toollist.Listing{URL: pageURL, Tools: []toollist.Tool{
 		titled(tool("find_flights", "Search scheduled flights between two cities", goodSchema), "Find flights"),
 		formTool("book_table", "Reserve a restaurant table for tonight", `{"type":"object","properties":{"guests":{"type":"string","description":"Guests"}},"required":[]}`),
-	}, Forms: []toollist.Form{toolForm("book_table", "Reserve a restaurant table for tonight", toollist.Field{Name: "guests", Type: "text", Text: "Guests"})}}
+	}, Forms: []toollist.Form{toolForm("book_table", "Reserve a restaurant table for tonight", toollist.Field{Name: "guests", Type: "text", Text: "Guests"})},
+		Timeline: &toollist.Timeline{Loaded: true, Registrations: []webmcp.Registration{{Tool: "find_flights"}, {Tool: "book_table"}}}}
 }
 
 func titled(t toollist.Tool, title string) toollist.Tool {
@@ -178,6 +180,13 @@ func TestEachRuleFindsItsDefect(t *testing.T) {
 		"webmcp-schema-validity": func(l *toollist.Listing) {
 			l.Issues = append(l.Issues, record.BrowserIssue{Type: "FormModelContextRequiredParameterMissingName", FrameURL: pageURL + "/",
 				Form: `form[toolname="book_table"]`, ToolName: "book_table", Element: `input[type=text] #2 of its form ("Phone")`})
+		},
+		"tools-after-load": func(l *toollist.Listing) { l.Timeline.Registrations[0].AfterLoad = true },
+		"tool-churn": func(l *toollist.Listing) {
+			for range ChurnCount {
+				l.Timeline.Registrations = append(l.Timeline.Registrations, webmcp.Registration{Tool: "find_flights", Removed: true, AfterLoad: true},
+					webmcp.Registration{Tool: "find_flights", AfterLoad: true})
+			}
 		},
 		"tool-title-missing":      func(l *toollist.Listing) { l.Tools[0].Title = "" },
 		"description-when-to-use": func(l *toollist.Listing) { l.Tools[0].Description = "Search scheduled flights between cities" },
@@ -371,6 +380,33 @@ func TestUnreadFramesAreSaid(t *testing.T) {
 // Every rule reads one tool or the page's tools together, and a scope runs
 // only its own: a component's tools linted alone are no page with too many
 // tools, and the page's rules leave each tool's own definition alone.
+// The timeline's rules judge what the listing saw and nothing else: a
+// tool taken back and registered again after the load is no late tool, two
+// removals are no churn, and a page whose load event never fired tells
+// nothing of what came after it.
+func TestTheTimelineJudgesWhatItSaw(t *testing.T) {
+	l := clean()
+	l.Timeline.Registrations = append(l.Timeline.Registrations,
+		webmcp.Registration{Tool: "find_flights", Removed: true, AfterLoad: true}, webmcp.Registration{Tool: "find_flights", AfterLoad: true},
+		webmcp.Registration{Tool: "find_flights", Removed: true, AfterLoad: true}, webmcp.Registration{Tool: "find_flights", AfterLoad: true})
+	if got := rulesOf(Check(l)); len(got) > 0 {
+		t.Errorf("a tool re-registered twice after the load: %v", got)
+	}
+	l = clean()
+	l.Timeline.Loaded = false
+	for i := range l.Timeline.Registrations {
+		l.Timeline.Registrations[i].AfterLoad = true // inconsistent on purpose: without a load, nothing is after it
+	}
+	if got := rulesOf(Check(l)); len(got) > 0 {
+		t.Errorf("a page that never loaded: %v", got)
+	}
+	l = clean()
+	l.Timeline = nil
+	if got := rulesOf(Check(l)); len(got) > 0 {
+		t.Errorf("a listing without a timeline: %v", got)
+	}
+}
+
 func TestScopes(t *testing.T) {
 	for _, r := range Rules() {
 		if r.Scope != ScopeTool && r.Scope != ScopePage {

@@ -18,6 +18,8 @@ type page struct {
 	forms   []form
 	refused []refusal
 	issues  []record.BrowserIssue // Chromium's (browserissues.go)
+	// timeline is when the top document's tools came and went (timeline.go).
+	timeline *toollist.Timeline
 }
 
 type form struct {
@@ -34,7 +36,7 @@ type refusal struct {
 }
 
 func newPage(l toollist.Listing) *page {
-	p := &page{url: l.URL, tools: l.Tools, issues: l.Issues}
+	p := &page{url: l.URL, tools: l.Tools, issues: l.Issues, timeline: l.Timeline}
 	claimed := map[int]bool{}
 	for _, f := range l.Forms {
 		pf := form{Form: f}

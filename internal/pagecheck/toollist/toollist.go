@@ -62,6 +62,17 @@ type Listing struct {
 	// Audits domain: a required control without a name, left out of the
 	// tool's schema, shows only here.
 	Issues []record.BrowserIssue `json:"issues,omitempty"`
+	// Timeline is when the top document's tools came and went, on its own
+	// clock; nil when it was not recorded.
+	Timeline *Timeline `json:"timeline,omitempty"`
+}
+
+// Timeline is the top document's registrations and removals while the
+// listing watched, in order, each saying whether the document's load event
+// had fired by then; Loaded tells whether it fired at all.
+type Timeline struct {
+	Registrations []webmcp.Registration `json:"registrations"`
+	Loaded        bool                  `json:"loaded"`
 }
 
 // Form is one <form> of a page, as its DOM shows it.
@@ -157,7 +168,7 @@ func Read(ctx context.Context, b *browser.Browser, url string, opts Options) (Li
 // ReadTab is Read in a tab the caller owns.
 func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (Listing, error) {
 	opts.Settle, opts.MaxWait = cmp.Or(opts.Settle, DefaultOptions.Settle), cmp.Or(opts.MaxWait, DefaultOptions.MaxWait)
-	seen, issues := len(tab.Console.Entries()), tab.Issues.Len()
+	seen, issues, events := len(tab.Console.Entries()), tab.Issues.Len(), tab.Trace.Len()
 	if opts.Prepare != nil {
 		if err := opts.Prepare(ctx, tab); err != nil {
 			return Listing{}, err
@@ -199,11 +210,13 @@ func ReadTab(ctx context.Context, tab *browser.Tab, url string, opts Options) (L
 		}
 		l.Tools = append(l.Tools, tool)
 	}
-	forms, unread, err := readForms(ctx, tab)
+	read, err := readForms(ctx, tab)
 	if err != nil {
 		return Listing{}, fmt.Errorf("read the forms of %s: %w", url, err)
 	}
-	l.Forms, l.FramesUnread = forms, unread
+	l.Forms, l.FramesUnread = read.Forms, read.Unread
+	l.Timeline = &Timeline{}
+	l.Timeline.Registrations, l.Timeline.Loaded = tab.Trace.Timeline(events)
 	l.Issues = tab.WebMCPIssues(ctx, issues)
 	if entries := tab.Console.Entries(); len(entries) > seen {
 		l.Console = entries[seen:]
@@ -253,18 +266,20 @@ const formsJS = `(() => {
   return { forms: out, unread };
 })()`
 
+// formsRead is what formsJS answers.
+type formsRead struct {
+	Forms  []Form   `json:"forms"`
+	Unread []string `json:"unread"`
+}
+
 // readForms lists the page's forms, and the frames it could not read,
 // within vocab.Bound.
-func readForms(ctx context.Context, tab *browser.Tab) ([]Form, []string, error) {
+func readForms(ctx context.Context, tab *browser.Tab) (formsRead, error) {
 	ctx, cancel := tab.Bind(ctx)
 	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
 	defer cancelBound()
-	read, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
-		Forms  []Form   `json:"forms"`
-		Unread []string `json:"unread"`
-	}](formsJS))
-	return read.Forms, read.Unread, err
+	return chromedp.Run(ctx, chromedp.Evaluate[formsRead](formsJS))
 }
 
 // settle waits by the suite's settle rule (webmcp.SettleRule) until the
