@@ -31,7 +31,7 @@ type Recorder struct {
 	loaders map[string]string // frame → loader of its current document
 	frames  map[string]frameDoc
 	top     string // the top frame's id
-	loads   []int // len(events) at each load event of the top document (Page.loadEventFired)
+	loads   []int  // len(events) at each load event of the top document (Page.loadEventFired)
 }
 
 // frameDoc is a frame's current document, as Page.frameNavigated told.

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/internal/data/record"
-	"github.com/agentready/agentready/internal/pagecheck/toollist"
 	"github.com/agentready/agentready/internal/live/webmcp"
+	"github.com/agentready/agentready/internal/pagecheck/toollist"
 )
 
 const pageURL = "http://127.0.0.1:9/p"
