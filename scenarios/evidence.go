@@ -191,6 +191,9 @@ type CallRecord struct {
 	// (not_in_catalog) before it called: offered or not, in the call's
 	// frame when it names one. An offered tool is never called by a probe.
 	Probe *Probe `json:"probe,omitempty"`
+	// Carried are the values of Call.Input taken from earlier calls'
+	// results (carry.go), as taken: Call.Input holds them in place.
+	Carried []Carried `json:"carried,omitempty"`
 }
 
 // Probe is a look, without a call, at whether the page offers a tool.

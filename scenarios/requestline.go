@@ -175,7 +175,7 @@ func (sc *Scenario) asTranscript() {
 		if call.Input != nil { // a call written without input takes any, as a sketch without one does
 			s.Input = Object{}
 			for k, v := range call.Input {
-				s.Input[k] = v
+				s.Input[k] = anyForCarried(v)
 			}
 		}
 		exactly = append(exactly, s)

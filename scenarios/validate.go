@@ -48,6 +48,7 @@ func (sc Scenario) validate(p *problems) {
 	for i, c := range sc.Agent.Calls {
 		checkCall(pathOf("agent", "calls", i), c, p)
 	}
+	sc.validateCarried(p)
 	sc.validateCalls(p)
 	sc.validateCatalog(p)
 	sc.validateRequests(p)

@@ -87,6 +87,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgeCatalog(e.Catalog)
 	j.judgeCalls(e.Calls)
 	j.judgeInputs()
+	j.judgeCarried()
 	j.judgeDirect()
 	j.judgeWitnesses()
 	j.judgeRequests(e.Requests)

@@ -2,7 +2,6 @@ package judge
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -22,7 +21,7 @@ func (j *judge) judgeOutput(id string, c scenarios.CallRecord, x *scenarios.Call
 			j.expectConstraints(id+".output", c, want)
 		} else if ok {
 			mode := cmp.Or(x.Match, scenarios.MatchSubset)
-			j.expectMatch(id+".output", vocab.SrcTrace, vocab.UnexpectedResult, want, resultValue(res), mode == scenarios.MatchSubset,
+			j.expectMatch(id+".output", vocab.SrcTrace, vocab.UnexpectedResult, want, outputToMatch(want, resultValue(res)), mode == scenarios.MatchSubset,
 				fmt.Sprintf("the output of %s (%s)", c.Call.Tool, mode), callRef(c))
 		}
 		if x.OutputText != nil || x.OutputContains != nil {
@@ -56,6 +55,25 @@ func (j *judge) expectConstraints(id string, c scenarios.CallRecord, want any) {
 	}
 	j.add(Check{ID: id, Source: vocab.SrcTrace, Status: vocab.CheckFail, Code: vocab.UnexpectedResult, Expected: want,
 		Differences: cutSides([]record.Difference{d}), Message: what + " does not match: " + excerpt(m.Error())}).at(callRef(c))
+}
+
+// outputToMatch is what an expected output is held to: the result, or,
+// when the result is an MCP-shaped answer whose text is JSON and the
+// expectation does not spell the envelope (content, isError), that JSON:
+// a tool that answers as an MCP server means the JSON it wrote.
+func outputToMatch(want, got any) any {
+	if w, ok := want.(map[string]any); ok {
+		if _, envelope := w["content"]; envelope {
+			return got
+		}
+		if _, envelope := w["isError"]; envelope {
+			return got
+		}
+	}
+	if inner, ok := record.MCPTextJSON(got); ok {
+		return inner
+	}
+	return got
 }
 
 // evalsResult unwraps an MCP-shaped tool answer the way webmcp-evals does.
@@ -103,26 +121,10 @@ func (j *judge) judgeText(id string, c scenarios.CallRecord, x *scenarios.CallEx
 	}
 }
 
-// resultValue answers a completed call's result as one JSON value, the same
-// whichever transport gave it. The page API answers text, recorded as
-// OutputText unless it reads as JSON; the protocol answers JSON, where a
-// text is a JSON string. So a text is a string either way, and text that
-// reads as JSON (42, {"ok":true}) is that JSON either way. A call that
-// answered nothing is the empty text: that is how the page API records an
-// empty answer, which the protocol gives as "".
-func resultValue(r record.Result) any {
-	switch {
-	case r.OutputText != "":
-		return r.OutputText
-	case len(r.Output) > 0:
-		var v any
-		if json.Unmarshal(r.Output, &v) != nil {
-			return string(r.Output)
-		}
-		return v
-	}
-	return ""
-}
+// resultValue is record.Result.Value: a call that answered nothing is the
+// empty text, as the page API records an empty answer and the protocol
+// gives it.
+func resultValue(r record.Result) any { return r.Value() }
 
 // resultText answers a result as the text the tool gave: a string as it
 // is, a number, boolean or null as written in JSON (the page's text "42"

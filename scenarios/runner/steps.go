@@ -83,9 +83,14 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 		a.CallMarks = append(a.CallMarks, scenarios.Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()})
 	}
 	var res record.Result
-	var err error
 	var probe *scenarios.Probe
-	if c.Expect != nil && c.Expect.NotInCatalog {
+	// A value carried from an earlier call's result is taken now, and the
+	// call recorded with it in place: what was sent (scenarios/carry.go).
+	input, carried, err := scenarios.ResolveCarried(c.Input, r.ev.Calls)
+	if err == nil {
+		c.Input = input
+	}
+	if err == nil && c.Expect != nil && c.Expect.NotInCatalog {
 		// A probe of a tool that must be absent looks first, and calls
 		// only what is absent (the browser's refusal is its evidence):
 		// calling a tool that is there would run what must not be reachable.
@@ -138,7 +143,7 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 		}
 	}
 	r.ev.Calls = append(r.ev.Calls, scenarios.CallRecord{Phase: phase, Index: i, Call: c, Result: res,
-		CatalogBefore: before, CatalogAfter: r.t.Tab.Trace.Catalog().Names(), Probe: probe})
+		CatalogBefore: before, CatalogAfter: r.t.Tab.Trace.Catalog().Names(), Probe: probe, Carried: carried})
 }
 
 func (r *runner) steps(ctx context.Context, phase vocab.Phase, steps []scenarios.Step) {

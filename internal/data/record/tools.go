@@ -340,6 +340,52 @@ type Result struct {
 	InputShape string `json:"inputShape,omitempty"`
 }
 
+// Value answers a completed call's result as one JSON value, the same
+// whichever transport gave it. The page API answers text, recorded as
+// OutputText unless it reads as JSON; the protocol answers JSON, where a
+// text is a JSON string. So a text is a string either way, and text that
+// reads as JSON is that JSON either way; no result is "".
+func (r Result) Value() any {
+	switch {
+	case r.OutputText != "":
+		return r.OutputText
+	case len(r.Output) > 0:
+		var v any
+		if json.Unmarshal(r.Output, &v) != nil {
+			return string(r.Output)
+		}
+		return v
+	}
+	return ""
+}
+
+// MCPTextJSON answers the JSON an MCP-shaped result ({content: [{type:
+// text, text}]}, not isError) carries in its first text, when that text
+// is JSON: what a tool that answers as an MCP server does means.
+func MCPTextJSON(v any) (any, bool) {
+	o, ok := v.(map[string]any)
+	if !ok || o["isError"] == true {
+		return nil, false
+	}
+	content, ok := o["content"].([]any)
+	if !ok || len(content) == 0 {
+		return nil, false
+	}
+	first, ok := content[0].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	text, ok := first["text"].(string)
+	if !ok {
+		return nil, false
+	}
+	var inner any
+	if json.Unmarshal([]byte(text), &inner) != nil {
+		return nil, false
+	}
+	return inner, true
+}
+
 // Code answers the "code" field of a JSON object output, or "".
 func (r Result) Code() string {
 	var o struct {
