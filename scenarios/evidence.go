@@ -49,6 +49,10 @@ type Evidence struct {
 	// left their tools out (webmcp.Client.HungFrames): the browser's hang,
 	// which the catalog agreement reads as unknown, not as a disagreement.
 	PageToolsHung []string `json:"pageToolsHung,omitempty"`
+	// Exposure is, for each origin of a cross-origin frame that offers
+	// tools, which of them the top document's getTools({fromOrigins})
+	// listed, read with the catalog; nil when no such frame offered any.
+	Exposure []record.Exposure `json:"exposure,omitempty"`
 	// UI holds the elements the expectations name, after each phase.
 	UI map[vocab.Phase][]record.Element `json:"ui"`
 	// Pages are the page's URL after each phase, read with its UI.

@@ -59,6 +59,11 @@ type Expect struct {
 	// The windows the page must open (require) and must not (forbid),
 	// each by URL and phase; {} is any popup.
 	Popups *PopupsExpect `yaml:"popups,omitempty" json:"popups,omitempty" examples:"[{require: [{url: {$pattern: /signin}, phase: agent}]}, {forbid: [{}]}]"`
+	// Which tools the start page's own script can reach (its getTools(), as
+	// a page-side agent of the top document calls it): offered, or not.
+	// Judged on what the catalog read recorded; no tool is ever called to
+	// find out (reach.go).
+	Reach *ReachExpect `yaml:"reach,omitempty" json:"reach,omitempty" examples:"[{not_offered: [{tool: prepare_payment, frame: /pay/widget}]}]"`
 	// What the agent's final words must and must not say.
 	Answer *AnswerExpect `yaml:"answer,omitempty" json:"answer,omitempty" examples:"[{must_mention: [check], must_not_claim: [order is placed]}]"`
 	// The start page is another origin's page that embeds the app (agentready

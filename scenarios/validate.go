@@ -61,6 +61,7 @@ func (sc Scenario) validate(p *problems) {
 	sc.validateDialogue(p)
 	checkEmbedder(sc.Expect.Embedder, p)
 	sc.validatePopups(p)
+	sc.validateReach(p)
 	sc.validateVary(p)
 }
 

@@ -103,6 +103,7 @@ func Judge(sc scenarios.Scenario, ev *scenarios.Evidence) Verdict {
 	j.judgePage(e.Page)
 	j.judgeDialogs(e.Dialogs)
 	j.judgePopups(e.Popups)
+	j.judgeReach(e.Reach)
 	j.judgeAnswer(e.Answer)
 	j.judgeAttack()
 	j.judgeEmbedder(e.Embedder)
@@ -266,6 +267,7 @@ var expectationKinds = []struct {
 	{"submitted", func(e scenarios.Expect) bool { return len(e.Submitted) > 0 }, []vocab.Source{vocab.SrcNetwork, vocab.SrcUI}},
 	{"dialogs", func(e scenarios.Expect) bool { return e.Dialogs != nil }, []vocab.Source{vocab.SrcUI}},
 	{"popups", func(e scenarios.Expect) bool { return e.Popups != nil }, []vocab.Source{vocab.SrcUI}},
+	{"reach", func(e scenarios.Expect) bool { return e.Reach != nil }, []vocab.Source{vocab.SrcCatalog}},
 	{"answer", func(e scenarios.Expect) bool { return e.Answer != nil }, []vocab.Source{vocab.SrcAnswer}},
 	{"embedder", func(e scenarios.Expect) bool { return e.Embedder != nil }, []vocab.Source{vocab.SrcCatalog, vocab.SrcNetwork}},
 }

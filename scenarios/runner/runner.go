@@ -193,6 +193,9 @@ func (r *runner) open(ctx context.Context) {
 	r.browserIssues(ctx)
 	laps.Mark(ctx, "read the catalog")
 	r.ev.Catalog, r.ev.PageTools = cmpOr(catalog, record.Catalog{}), page
+	if page != nil {
+		r.ev.Exposure = r.t.Tab.Tools.ExposedToTop(ctx, catalog, page)
+	}
 	switch {
 	case err != nil && page == nil:
 		r.fault("read the catalog: %v", err)

@@ -56,6 +56,8 @@ const (
 	RendererCrashed              Code = "renderer_crashed"
 	EmbedderWrite                Code = "embedder_write"
 	EmbedderToolsVisible         Code = "embedder_tools_visible"
+	ToolOffered                  Code = "tool_offered"
+	ToolNotOffered               Code = "tool_not_offered"
 	ReplayAccepted               Code = "replay_accepted"
 	ExpiredReplayAccepted        Code = "expired_replay_accepted"
 	ReplaySecondEffect           Code = "replay_second_effect"
@@ -107,6 +109,8 @@ var Codes = map[Code]CodeInfo{
 	HarnessFault:                 {"the harness could not record part of the run (a page it could not open or read, a read that failed): a check that would fail on evidence the fault may have cut is inconclusive (a fault placed in a phase covers that phase and after; one without a place, the whole run)", harnessSources, false},
 	BrowserLost:                  {"the browser (or the tab's connection to it) went away before the run was over: nothing after that was recorded, and no check may fail", harnessSources, false},
 	EmbedderWrite:                {"a page of another origin that embeds the app (agentready attack embed) made it write: a write request to the app answered 2xx, or the app's state changed, while an agent on that page called the app's tools", []Source{SrcNetwork, SrcState}, true},
+	ToolOffered:                  {"a tool expect.reach.not_offered names is offered to the top document's script (its getTools() lists it: the top document's or a same-origin frame's tool, or a cross-origin frame's registered with exposedTo naming the top origin), or it ran", []Source{SrcCatalog, SrcTrace}, true},
+	ToolNotOffered:               {"a tool expect.reach.offered names is not offered to the top document's script: no frame registered it, or a cross-origin frame registered it without exposedTo naming the top origin", []Source{SrcCatalog}, true},
 	EmbedderToolsVisible:         {"the app's tools were offered to an agent on a page of another origin that embeds it, and the app never said it may be framed there (no Content-Security-Policy frame-ancestors, no X-Frame-Options, no check of window.top before registering)", []Source{SrcCatalog}, true},
 	RendererCrashed:              {"the page's renderer process crashed during the run (Inspector.targetCrashed: out of memory, killed, a browser bug): the page was gone, nothing after that was recorded, and no check may fail; the verdict says when", harnessSources, false},
 	ReplayAccepted:               {"the suite replayed a person's write as an attacker would (again, from another session, with no session, without its CSRF token, with a stale precondition) and the server accepted what it must refuse", []Source{SrcNetwork}, true},

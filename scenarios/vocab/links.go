@@ -78,6 +78,8 @@ var linkOfCode = map[Code]Link{
 	UnexpectedDialog:     LinkPage,
 	DialogMissing:        LinkPage,
 	EmbedderToolsVisible: LinkPage,
+	ToolOffered:          LinkPage,
+	ToolNotOffered:       LinkPage,
 
 	ContentMismatch:      LinkRequest,
 	SubmittedNotReviewed: LinkRequest,

@@ -48,6 +48,31 @@ const (
 	FramePath
 )
 
+// FrameURLMatches tells whether spec, the start of a frame's URL
+// (http://…) or of its path and query (/…), names the document at raw; a
+// selector, or a spec that does not parse, names no URL.
+func FrameURLMatches(spec, raw string) bool {
+	kind, err := ParseFrame(spec)
+	return err == nil && kind != FrameSelector && FrameMatchesURL(kind, spec, raw)
+}
+
+// FrameMatchesURL: the frame's URL starts with spec (kind FrameURL), or its
+// path and query do (FramePath).
+func FrameMatchesURL(kind FrameKind, spec, raw string) bool {
+	if kind == FrameURL {
+		return strings.HasPrefix(raw, spec)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "about" || u.Scheme == "data" {
+		return false
+	}
+	pq := u.EscapedPath()
+	if u.RawQuery != "" {
+		pq += "?" + u.RawQuery
+	}
+	return strings.HasPrefix(pq, spec)
+}
+
 // ParseFrame reads how s names a frame: "http://…" or "https://…" is the
 // start of the frame's URL, "/…" the start of its path (and query), anything
 // else the CSS selector of its iframe element in the top document. It

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"net/url"
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -393,4 +394,26 @@ func (r Result) Code() string {
 	}
 	_ = json.Unmarshal(r.Output, &o)
 	return o.Code
+}
+
+// Exposure is what the top document's getTools({fromOrigins: [Origin]})
+// listed of the tools that Origin's frames registered: the tools a page-side
+// agent of the top document can reach. Measured on Chromium 156: a
+// cross-origin frame's tool is listed only when the frame registered it
+// with exposedTo naming the top origin (and the iframe allows "tools", or
+// it could not register at all); getTools() without fromOrigins lists none.
+// Error says why the listing could not be read.
+type Exposure struct {
+	Origin string   `json:"origin"`
+	Tools  []string `json:"tools"`
+	Error  string   `json:"error,omitempty"`
+}
+
+// OriginOf answers a URL's origin (scheme://host[:port]), or "".
+func OriginOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }

@@ -150,6 +150,9 @@ type catalogFile struct {
 	// left out.
 	FromTrace *int              `json:"fromTrace,omitempty"`
 	PageTools []record.PageTool `json:"pageTools"`
+	// Exposure is what the top document's getTools({fromOrigins}) listed
+	// of cross-origin frames' tools, read with the catalog.
+	Exposure []record.Exposure `json:"exposure,omitempty"`
 }
 
 // Seal redacts the record and judges it: what a bundle holds, and what
@@ -216,7 +219,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	if ev.Final != nil && b.Scenario.Agent.Final != nil && *ev.Final == *b.Scenario.Agent.Final {
 		r.Final, r.FinalInScenario = nil, true
 	}
-	cat := catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools}
+	cat := catalogFile{Catalog: ev.Catalog, PageTools: ev.PageTools, Exposure: ev.Exposure}
 	if n := catalogFromTrace(ev); n != nil {
 		cat.Catalog, cat.FromTrace = nil, n
 	}
@@ -307,7 +310,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		err.(*DamageError).Field = "capture" + dotted(err.(*DamageError).Field)
 		return Bundle{}, err
 	}
-	ev.Catalog, ev.PageTools = cat.Catalog, cat.PageTools
+	ev.Catalog, ev.PageTools, ev.Exposure = cat.Catalog, cat.PageTools, cat.Exposure
 	if n := cat.FromTrace; n != nil {
 		if *n < 0 || *n > len(ev.Trace) {
 			return Bundle{}, damage(CatalogFile, "fromTrace", "the catalog is the trace's first %d events, of %d", *n, len(ev.Trace))

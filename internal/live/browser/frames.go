@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -140,20 +139,9 @@ func (t *Tab) frameNamed(ctx context.Context, spec string) (cdp.FrameID, cdp.Ses
 }
 
 // frameMatches: the frame's URL starts with spec (kind FrameURL), or its
-// path and query do (FramePath).
+// path and query do (FramePath): record.FrameURLMatches, one rule.
 func frameMatches(kind record.FrameKind, spec, raw string) bool {
-	if kind == record.FrameURL {
-		return strings.HasPrefix(raw, spec)
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "about" || u.Scheme == "data" {
-		return false
-	}
-	pq := u.EscapedPath()
-	if u.RawQuery != "" {
-		pq += "?" + u.RawQuery
-	}
-	return strings.HasPrefix(pq, spec)
+	return record.FrameMatchesURL(kind, spec, raw)
 }
 
 // iframeBySelector finds the frame of the iframe element the selector

@@ -204,3 +204,47 @@ func (c *Client) HungFrames(ctx context.Context, catalog record.Catalog, page []
 	}
 	return out
 }
+
+// exposedJS lists the names of the tools getTools({fromOrigins: [origin]})
+// answers in the top document.
+const exposedJS = `(async (origin) => JSON.stringify((await document.modelContext.getTools({fromOrigins: [origin]})).map((t) => t.name)))`
+
+// ExposedToTop asks the top document, for each origin of a cross-origin
+// frame that offers tools, which of that origin's tools it can reach
+// (getTools({fromOrigins})), within c.Bound each. A listed name the top
+// document's own getTools() lists too (sameOrigin) is its own, not the
+// frame's. It never calls a tool.
+func (c *Client) ExposedToTop(ctx context.Context, catalog record.Catalog, sameOrigin []record.PageTool) []record.Exposure {
+	var origins []string
+	for _, t := range catalog {
+		if o := record.OriginOf(t.Frame); t.CrossOrigin && o != "" && !slices.Contains(origins, o) {
+			origins = append(origins, o)
+		}
+	}
+	own := map[string]bool{}
+	for _, p := range sameOrigin {
+		own[p.Name] = true
+	}
+	var out []record.Exposure
+	for _, o := range origins {
+		e := record.Exposure{Origin: o, Tools: []string{}}
+		quoted, _ := json.Marshal(o)
+		look, cancel := c.within(ctx, c.bound())
+		text, err := chromedp.Run(look, chromedp.Evaluate[string](exposedJS+"("+string(quoted)+")", chromedp.EvalAwaitPromise))
+		cancel()
+		var names []string
+		switch {
+		case err != nil:
+			e.Error = err.Error()
+		case json.Unmarshal([]byte(text), &names) != nil:
+			e.Error = "getTools({fromOrigins}) answered no list of names: " + text
+		}
+		for _, n := range names {
+			if !own[n] {
+				e.Tools = append(e.Tools, n)
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}

@@ -48,6 +48,24 @@ func KnownBad() []Case {
 			ev.Capture.Popups = true
 			ev.Popups = []record.Popup{{Target: "T1", URL: "http://127.0.0.1:1/offer", Opener: "T0", OpenerReach: true, Phase: vocab.PhaseAgent}}
 		})},
+		{"a widget's tool the shop's script must not reach, exposed to it", fail, vocab.ToolOffered, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Reach = &scenarios.ReachExpect{NotOffered: []scenarios.ToolRef{{Tool: "pay", Frame: "/pay/widget"}}}
+			ev.Catalog = append(ev.Catalog, record.Tool{Name: "pay", FrameID: "F9", Frame: "http://localhost:1/pay/widget", CrossOrigin: true})
+			ev.Exposure = []record.Exposure{{Origin: "http://localhost:1", Tools: []string{"pay"}}}
+		})},
+		{"a widget's tool the shop's script must reach, not exposed to it", fail, vocab.ToolNotOffered, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Reach = &scenarios.ReachExpect{Offered: []scenarios.ToolRef{{Tool: "pay"}}}
+			ev.Catalog = append(ev.Catalog, record.Tool{Name: "pay", FrameID: "F9", Frame: "http://localhost:1/pay/widget", CrossOrigin: true})
+			ev.Exposure = []record.Exposure{{Origin: "http://localhost:1", Tools: []string{}}}
+		})},
+		{"a tool that must not be reachable ran", fail, vocab.ToolOffered, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
+			sc.Expect.Reach = &scenarios.ReachExpect{NotOffered: []scenarios.ToolRef{{Tool: ev.Calls[0].Call.Tool}}}
+		})},
+		{"a carried value the call did not send", fail, vocab.EvidenceDisagrees, conf01(func(_ *scenarios.Scenario, ev *scenarios.Evidence) {
+			// The record says the call took a value from a call that the
+			// record does not hold before it: a bundle edited afterwards.
+			ev.Calls[0].Carried = []scenarios.Carried{{At: "/attendeeName", From: "call/agent/0", Path: "$.code", Value: json.RawMessage(`"Ada"`)}}
+		})},
 		{"no popup where the scenario requires one", fail, vocab.PopupMissing, conf01(func(sc *scenarios.Scenario, ev *scenarios.Evidence) {
 			sc.Expect.Popups = &scenarios.PopupsExpect{Require: []scenarios.PopupMatch{{Phase: "agent"}}}
 			ev.Capture.Popups = true
