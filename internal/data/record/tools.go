@@ -1,11 +1,11 @@
 package record
 
 import (
-	"net/url"
 	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
