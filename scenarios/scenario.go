@@ -273,6 +273,12 @@ type CallExpect struct {
 	// The tools that must be offered (present) or gone (absent) after the
 	// call; absent ones are awaited first, for a call that navigates.
 	CatalogAfter *CatalogDelta `yaml:"catalog_after,omitempty" json:"catalog_after,omitempty" examples:"[{absent: [open_cart], present: [search_site]}]"`
+	// The phase whose steps answer the call: human, for a declarative form
+	// without toolautosubmit whose call the person's submit answers. The
+	// call is left pending past the agent's window (never canceled there),
+	// and its answer is awaited after the person's steps; status and output
+	// are judged on that answer.
+	AnsweredIn vocab.Phase `yaml:"answered_in,omitempty" json:"answered_in,omitempty" examples:"[human]"`
 }
 
 // CatalogDelta names tools that must be present or absent.

@@ -88,7 +88,8 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	if sc.Capture.ToolTimeout > 0 {
 		tools.Timeout = time.Duration(sc.Capture.ToolTimeout)
 	}
-	r.open(ctx) // and setup: the start catalog is the one the agent finds after it
+	defer r.abandonPending(ctx) // a run cut short leaves nothing pending in the page
+	r.open(ctx)                 // and setup: the start catalog is the one the agent finds after it
 	r.agent(ctx)
 	r.human(ctx)
 	person := r.personCookies(ctx) // replays.go
@@ -119,6 +120,9 @@ type runner struct {
 	appEnded bool
 	// issuesRead is how many of the tab's browser issues the evidence holds.
 	issuesRead int
+	// pending are the agent's calls left running for the person's steps
+	// to answer (answered_in: human; pending.go).
+	pending []pendingCall
 }
 
 func newEvidence(sc scenarios.Scenario, t Target) *scenarios.Evidence {
@@ -309,11 +313,13 @@ func (r *runner) human(ctx context.Context) {
 		laps.Mark(ctx, "the person's steps")
 		r.window(ctx, vocab.PhaseHuman, r.sc.Capture.SettleTime())
 		laps.Mark(ctx, "windows of page time")
+		r.awaitPending(ctx)
 		if sel := r.selectors(vocab.PhaseHuman); len(sel) > 0 {
 			r.ev.UI[vocab.PhaseHuman] = r.snapshot(ctx, sel)
 		}
 		r.ev.Pages[vocab.PhaseHuman] = r.location(ctx)
 		laps.Mark(ctx, "looks (UI and URL)")
+		r.abandonPending(ctx) // after the looks: a cancel changes the form's state
 	}
 	r.leave(ctx) // leave.go: the state after the person is read after it
 	r.mark(ctx, vocab.PhaseEnd)

@@ -112,6 +112,12 @@ func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios
 	case probe != nil && probe.Offered:
 		res = record.Result{Tool: c.Tool, Transport: c.Transport.OrDefault(), Status: vocab.Failed,
 			ErrorText: "not called: " + c.Tool + " is offered, and a probe of a tool that must be absent never calls one that is there"}
+	case phase == vocab.PhaseAgent && c.Expect != nil && c.Expect.AnsweredIn == vocab.PhaseHuman:
+		var p *webmcp.Pending
+		if p, err = tools.Start(ctx, c.Tool, c.Frame, c.Input, c.Transport.OrDefault()); err == nil {
+			r.pending = append(r.pending, pendingCall{call: len(r.ev.Calls), p: p})
+			res = p.Result()
+		}
 	case c.CancelAfter != nil: // the agent's own timeout, then (in a later call) its retry
 		res, err = tools.InvokeCanceling(ctx, c.Tool, c.Frame, c.Input, c.Transport.OrDefault(), time.Duration(*c.CancelAfter), r.advance(ctx))
 	default:

@@ -375,7 +375,30 @@ func (t *timeline) call(c scenarios.CallRecord) []untimed {
 			return cursor + k, false, true
 		}
 	}
-	return []untimed{{rows: []Row{call}, anchor: find(record.ToolInvoked)}, {rows: []Row{answer}, anchor: find(record.ToolResponded)}}
+	callRow := untimed{rows: []Row{call}, anchor: find(record.ToolInvoked)}
+	answerRow := untimed{rows: []Row{answer}, anchor: find(record.ToolResponded)}
+	if t.answerPhase(c) != c.Phase {
+		// Answered in a later phase (the person's submit answered the
+		// agent's pending call): its answer row is in that phase's rows.
+		t.lateAnswers[t.answerPhase(c)] = append(t.lateAnswers[t.answerPhase(c)], answerRow)
+		return []untimed{callRow}
+	}
+	return []untimed{callRow, answerRow}
+}
+
+// answerPhase is the phase whose segment of the trace holds the call's
+// first answer; the call's own phase when the trace holds none.
+func (t *timeline) answerPhase(c scenarios.CallRecord) vocab.Phase {
+	i, ok := t.firstAnswer[c.Result.InvocationID]
+	if !ok || c.Result.InvocationID == "" {
+		return c.Phase
+	}
+	for p, r := range cuts(t.ev, len(t.ev.Trace), scenarios.TraceMark) {
+		if i >= r[0] && i < r[1] {
+			return p
+		}
+	}
+	return c.Phase
 }
 
 // steps are a phase's steps: calls at their events, waits after what they

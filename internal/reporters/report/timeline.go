@@ -124,6 +124,9 @@ type timeline struct {
 	folded                   map[int]bool    // journal entries shown in their request's row
 	invocations              map[string]bool // the invocation ids of recorded calls
 	firstAnswer              map[string]int  // invocation id → the trace index of its first tool_responded
+	// lateAnswers are the answer rows of calls answered in a later phase
+	// than they were made in, by that phase (filled as phases are placed)
+	lateAnswers map[vocab.Phase][]untimed
 }
 
 // segmentPhases are the segments in order; a mark starts each but the first.
@@ -166,6 +169,7 @@ func (t *timeline) build() {
 	t.alignRequests()
 	t.entryOf, t.folded = map[int]int{}, map[int]bool{}
 	t.invocations, t.firstAnswer = map[string]bool{}, map[string]int{}
+	t.lateAnswers = map[vocab.Phase][]untimed{}
 	for _, c := range ev.Calls {
 		if c.Result.InvocationID != "" {
 			t.invocations[c.Result.InvocationID] = true
@@ -349,9 +353,13 @@ func (t *timeline) untimedOf(p vocab.Phase) []untimed {
 	case vocab.PhaseHuman:
 		out = append(out, t.steps(vocab.PhaseHuman, sc.Human)...)
 		out = append(out, t.windows(vocab.PhaseHuman)...)
+		out = append(out, t.lateAnswers[p]...) // the runner awaits them after the settle, before it looks
 		out = append(out, t.pageRead(vocab.PhaseHuman)...)
 	case vocab.PhaseLeave:
 		out = append(out, t.windows(vocab.PhaseLeave)...)
+	}
+	if p != vocab.PhaseHuman {
+		out = append(out, t.lateAnswers[p]...)
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/internal/evidence/bundle"
@@ -242,5 +243,34 @@ func TestTheReportShowsWhatTheNewerChecksRead(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report does not show %q", want)
 		}
+	}
+}
+
+// A call the person's step answered (answered_in: human) spans both
+// phases: the call in the agent's, its answer in the person's, after the
+// person's submit sent its request, where the browser reported it.
+func TestACallAnsweredLaterShowsItsAnswerInThatPhase(t *testing.T) {
+	sc, ev := judgetest.Confirm(t)
+	i := slices.IndexFunc(ev.Trace, func(e record.Event) bool { return e.Kind == record.ToolResponded })
+	human, end := ev.Marks[vocab.PhaseHuman], ev.Marks[vocab.PhaseEnd]
+	if i < 0 || i >= human.Trace {
+		t.Fatalf("the sample's answer is at %d, the person's mark at %d", i, human.Trace)
+	}
+	answer := ev.Trace[i]
+	answer.Time = answer.Time.Add(time.Minute) // well after the person's request
+	trace := slices.Delete(slices.Clone(ev.Trace), i, i+1)
+	ev.Trace = slices.Insert(trace, end.Trace-1, answer) // the person's segment's last event
+	human.Trace--
+	ev.Marks[vocab.PhaseHuman] = human
+	b := bundle.Bundle{Scenario: sc, Evidence: ev, Verdict: judge.Judge(sc, ev)}
+	var got []string
+	for _, r := range BuildTimeline(b).Rows {
+		if r.Kind == RowCall || r.Kind == RowAnswer || r.Kind == RowTool && strings.Contains(r.What, "answered") {
+			got = append(got, line(r))
+		}
+	}
+	want := []string{"agent call: calls prepare", "human answer: prepare answered: completed in 10 ms"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the call's rows: %q, want %q", got, want)
 	}
 }

@@ -1,0 +1,41 @@
+package scenarios
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// answered_in is refused, with its line, where the suite could not leave
+// the call pending for the person's steps: another phase's word, no human
+// steps, a cancel_after that cancels it, a probe, a step's own call.
+func TestAPendingCallIsCheckedAtLoad(t *testing.T) {
+	data, err := os.ReadFile("cases/CONF-01.person-answers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(data)
+	sc, err := Parse("CONF-01.person-answers.yaml", data)
+	if err != nil {
+		t.Fatalf("as written: %v", err)
+	}
+	if x := sc.Agent.Calls[0].Expect; x == nil || x.AnsweredIn != "human" {
+		t.Fatalf("answered_in did not load: %+v", x)
+	}
+	for _, tt := range []struct{ name, from, to, want string }{
+		{"agent", "        answered_in: human", "        answered_in: agent", "answered_in: agent is where every call is answered"},
+		{"another word", "        answered_in: human", "        answered_in: person", `"person" is not human`},
+		{"no human steps", "human:\n  - click: \"#submit-registration\"\n  - wait_request: POST /api/registrations\n  - wait_for: '#registration-result[data-code=\"REGISTERED\"]'\n", "", "the scenario has no human steps"},
+		{"cancel_after", "      expect:\n        answered_in: human", "      cancel_after: 1s\n      expect:\n        answered_in: human", "cancel_after cancels it"},
+		{"a step's call", "  - click: \"#submit-registration\"", "  - call: {tool: prepare_event_registration, expect: {answered_in: human}}", "only an agent's call"},
+	} {
+		src := strings.Replace(good, tt.from, tt.to, 1)
+		if src == good {
+			t.Fatalf("%s: the case file no longer holds %q", tt.name, tt.from)
+		}
+		_, err := Parse("CONF-01.person-answers.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "CONF-01.person-answers.yaml:") {
+			t.Errorf("%s: %v, want a located error saying %q", tt.name, err, tt.want)
+		}
+	}
+}
