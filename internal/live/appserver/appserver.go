@@ -258,12 +258,36 @@ func (s *Server) poll(ctx context.Context, client *http.Client) (answered bool, 
 		return false, "last: " + err.Error()
 	}
 	res.Body.Close()
+	// Another program may have taken the port between the suite's choice and
+	// the app's start: its answers are not the app's.
+	if port := s.loopbackPort(); port > 0 {
+		if other, held := heldBefore(port, s.cmd.Process.Pid); held {
+			return false, fmt.Sprintf("last: port %d answers, but another program (pid %d, older than the app) listens on it", port, other)
+		}
+	}
 	// Playwright's rule: 2xx, 3xx and 400–403 mean a server is there (a
 	// page behind a sign-in answers 401 or 403); 404 and 5xx mean not yet.
 	if res.StatusCode <= 403 {
 		return true, ""
 	}
 	return false, fmt.Sprintf("last: status %d", res.StatusCode)
+}
+
+// loopbackPort is the port of the app's URL when it is on this machine's
+// loopback, else 0.
+func (s *Server) loopbackPort() int {
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		return 0
+	}
+	if ip := net.ParseIP(u.Hostname()); (ip == nil || !ip.IsLoopback()) && u.Hostname() != "localhost" {
+		return 0
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		return map[string]int{"http": 80, "https": 443}[u.Scheme]
+	}
+	return port
 }
 
 // Exited tells whether the app's process has ended, and how.

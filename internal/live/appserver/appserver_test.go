@@ -3,12 +3,15 @@ package appserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -264,5 +267,35 @@ func TestOutputKeepsTheLastBytesAndSaysWhatWasDropped(t *testing.T) {
 	}
 	if got := o.LastLines(1); len(got) != 1 || got[0] != "789abcdef" {
 		t.Errorf("last line: %q", got)
+	}
+}
+
+// A program that already listens on the port the app's URL names answers,
+// but it is not the app: the start is not taken as up, and its error says
+// who answered (Linux, where /proc shows the listener's process).
+func TestAnotherProgramOnTheAppsPortIsNotTheApp(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("who listens on a port is read from /proc")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})}
+	go func() { _ = other.Serve(l) }()
+	defer other.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	spec := Spec{Command: []string{fakeApp, "-never"}, URL: fmt.Sprintf("http://127.0.0.1:%d/", port), Timeout: 700 * time.Millisecond}
+	s, err := Start(context.Background(), spec, Extra{})
+	var se *StartError
+	if !errors.As(err, &se) {
+		if s != nil {
+			s.Stop()
+		}
+		t.Fatalf("%v is not a StartError: the other program's answer was taken for the app's", err)
+	}
+	want := fmt.Sprintf("another program (pid %d, older than the app) listens on it", os.Getpid())
+	if !strings.Contains(se.Error(), want) {
+		t.Errorf("%q does not say %q", se.Error(), want)
 	}
 }
