@@ -367,6 +367,25 @@ func (r *Recorder) Open() []int {
 	return out
 }
 
+// WaitOpen waits until no open request (sent, not yet answered or failed)
+// is one that match accepts, or ctx ends.
+func (r *Recorder) WaitOpen(ctx context.Context, match func(record.Request) bool) error {
+	for {
+		r.mu.Lock()
+		open := slices.ContainsFunc(r.reqs, func(e *record.Request) bool { return !e.Done && match(*e) })
+		changed := r.changed
+		r.mu.Unlock()
+		if !open {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // At answers a copy of the request at position i of the log.
 func (r *Recorder) At(i int) (record.Request, bool) {
 	r.mu.Lock()

@@ -250,6 +250,30 @@ func TestWaitSettledWaitsForOpenRequestsWithABound(t *testing.T) {
 	}
 }
 
+// WaitOpen waits only for the open requests its match names: a stream that
+// was answered and never ends does not hold a wait for unanswered ones.
+func TestWaitOpenWaitsOnlyForTheRequestsItNames(t *testing.T) {
+	r := NewRecorder()
+	unanswered := func(q record.Request) bool { return q.ResponseAt == 0 }
+	r.Observe(&network.EventRequestWillBeSent{RequestID: "s", Type: network.ResourceTypeEventSource, Request: &network.Request{Method: "GET", URL: "http://a.test/live"}})
+	r.Observe(&network.EventResponseReceived{RequestID: "s", Timestamp: cdp.MonotonicTime(101), Response: &network.Response{Status: 200, MimeType: "text/event-stream"}})
+	r.Observe(&network.EventRequestWillBeSent{RequestID: "w", Request: &network.Request{Method: "POST", URL: "http://a.test/save"}})
+	short, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := r.WaitOpen(short, unanswered); err == nil {
+		t.Fatal("a POST without its answer counted as answered")
+	}
+	go r.Observe(&network.EventResponseReceived{RequestID: "w", Timestamp: cdp.MonotonicTime(102), Response: &network.Response{Status: 201}})
+	long, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel2()
+	if err := r.WaitOpen(long, unanswered); err != nil {
+		t.Fatalf("the open stream held the wait: %v", err)
+	}
+	if r.WaitSettled(short) == nil {
+		t.Fatal("WaitSettled took two open requests for settled")
+	}
+}
+
 // TestObserveFromOtherTargets: one log for the page and the targets attached
 // to it. A worker's script starts on the page's session and finishes on the
 // worker's; the worker's own POST names the worker; a second report of a

@@ -97,6 +97,10 @@ type Evidence struct {
 	// person's review, the settle after their last step, the hidden page's
 	// time before it is left).
 	Windows []Window `json:"windows,omitempty"`
+	// ClockNotWaited are the requests the page's clock went on without
+	// (an open EventSource, a long poll), which would have held the page's
+	// time still for good; their traffic is in Requests as any.
+	ClockNotWaited []record.NotWaited `json:"clockNotWaited,omitempty"`
 	// Leave is how the run left the page after the person's last step;
 	// nil when it stayed (capture.leave off).
 	Leave *Leave `json:"leave,omitempty"`

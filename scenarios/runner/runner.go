@@ -389,6 +389,7 @@ func (r *runner) collect(ctx context.Context) {
 		if err := r.clock.Err(); err != nil {
 			r.fault("the page's clock: %v", err)
 		}
+		r.ev.ClockNotWaited = r.clock.NotWaitedFor()
 	}
 }
 
@@ -469,10 +470,12 @@ func (r *runner) journalOnceArrived(ctx context.Context, n int, open []int) (rec
 
 func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	// A request still in flight would count in the network log but not yet
-	// in the journal: let what has started finish first (briefly).
+	// in the journal: let what has started be answered first (briefly). An
+	// answered request has arrived; one whose body still streams (an
+	// EventSource open for the page's life) is not waited for to its end.
 	settle, cancel := r.t.Tab.Bind(ctx)
 	settle, cancelBound := context.WithTimeout(settle, r.t.Bound/3)
-	settled := r.t.Tab.Net.WaitSettled(settle) == nil
+	settled := r.t.Tab.Net.WaitOpen(settle, unanswered) == nil
 	cancelBound()
 	cancel()
 	m := scenarios.Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()}
@@ -501,6 +504,9 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 		r.pictured = r.t.AtMark(ctx, phase)
 	}
 }
+
+// unanswered: a request with no response yet.
+func unanswered(q record.Request) bool { return q.ResponseAt == 0 }
 
 // waitPicture lets the picture of the last mark finish before the page is
 // acted on.

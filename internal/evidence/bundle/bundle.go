@@ -127,6 +127,7 @@ type run struct {
 	ProbeReads      []scenarios.ProbeRead     `json:"probeReads,omitempty"`
 	PageToolsHung   []string                  `json:"pageToolsHung,omitempty"`
 	Windows         []scenarios.Window        `json:"windows,omitempty"`
+	ClockNotWaited  []record.NotWaited        `json:"clockNotWaited,omitempty"`
 	Leave           *scenarios.Leave          `json:"leave,omitempty"`
 	Direct          []scenarios.DirectRecord  `json:"direct,omitempty"`
 	Pages           map[vocab.Phase]string    `json:"pages,omitempty"`
@@ -211,7 +212,7 @@ func (b Bundle) sourceFiles() (map[string][]byte, error) {
 	ev := b.Evidence
 	capture, _ := json.Marshal(ev.Capture)
 	r := run{ScenarioID: ev.ScenarioID, Env: ev.Env, Capture: capture, Calls: storeCalls(b.Scenario, ev), Marks: ev.Marks, Final: ev.Final, Cut: ev.Cut, Faults: ev.Faults,
-		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, PageToolsHung: ev.PageToolsHung, Windows: ev.Windows, Leave: ev.Leave, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
+		Unmet: ev.Unmet, ProbeReads: ev.ProbeReads, PageToolsHung: ev.PageToolsHung, Windows: ev.Windows, ClockNotWaited: ev.ClockNotWaited, Leave: ev.Leave, Direct: ev.Direct, Pages: ev.Pages, Reviews: ev.Reviews, AppOutput: ev.AppOutput,
 		CatalogSettles: ev.CatalogSettles, Dialogs: ev.Dialogs, Dialogue: ev.Dialogue, Replays: ev.Replays, Attack: ev.Attack, SignIn: ev.SignIn, Popups: ev.Popups}
 	if ev.Calls == nil {
 		r.Calls = nil
@@ -302,7 +303,7 @@ func fromFiles(files map[string][]byte) (Bundle, error) {
 		ev.Final = &final
 	}
 	ev.ProbeReads, ev.Windows, ev.Direct, ev.Pages, ev.Reviews = r.ProbeReads, r.Windows, r.Direct, r.Pages, r.Reviews
-	ev.PageToolsHung = r.PageToolsHung
+	ev.PageToolsHung, ev.ClockNotWaited = r.PageToolsHung, r.ClockNotWaited
 	ev.Leave = r.Leave
 	if err := decodeFile(map[string][]byte{RunFile: r.Capture}, RunFile, &ev.Capture, true); err != nil {
 		// A capture that does not read would turn every source off in

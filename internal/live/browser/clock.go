@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
 
@@ -51,6 +53,10 @@ type Clock struct {
 	mu      sync.Mutex
 	err     error
 	last    time.Time // when the paced clock last granted (guarded by grantMu)
+	// polls are the method and path of requests taken for long polls
+	// (guarded by grantMu); notWaited what the clock went on without.
+	polls     map[string]bool
+	notWaited []record.NotWaited
 }
 
 // StartClock turns virtual time on in a tab that has not navigated yet,
@@ -68,7 +74,7 @@ func (t *Tab) StartClock(ctx context.Context, at *time.Time) (*Clock, error) {
 	if _, err := chromedp.Call(ctx, emulation.SetVirtualTimePolicy, p); err != nil {
 		return nil, fmt.Errorf("turn the page's clock to virtual time: %w", err)
 	}
-	c := &Clock{Start: at, tab: t, stopped: make(chan struct{}), done: make(chan struct{}), last: time.Now()}
+	c := &Clock{Start: at, tab: t, stopped: make(chan struct{}), done: make(chan struct{}), last: time.Now(), polls: map[string]bool{}}
 	go c.run()
 	return c, nil
 }
@@ -168,6 +174,26 @@ var errStopped = errors.New("clock stopped")
 // plain Bound ran out in 2–3 of 79 specs, which passed when re-run alone.
 const grantBound = 3 * vocab.Bound
 
+// Streams never end, and pauseIfNetworkFetchesPending waits for them
+// (measured on Chromium 156, docs/decisions/2026-12-07-the-clock-and-live-connections.md):
+// an open EventSource holds every budget for good, and so does a long poll
+// until it is answered; a WebSocket and a fetch whose body streams after
+// its headers do not. So a grant while a request that holds the clock is
+// open is made with the advance policy, after the suite itself has waited
+// (as the policy would) for the page's other requests to be answered.
+const (
+	// holdCheck is how often a grant that has not expired looks for a
+	// request holding it.
+	holdCheck = 250 * time.Millisecond
+	// longPoll is how long a request of the page may go unanswered before
+	// it is taken for a long poll: one that holds the clock until it
+	// answers. Its method and path are then not waited for again.
+	longPoll = 5 * time.Second
+	// secondExpiry bounds the wait for the held budget's own expiry, which
+	// comes with the advance budget's (measured: 2 ms after it).
+	secondExpiry = 200 * time.Millisecond
+)
+
 // grant gives the page budget virtual milliseconds and waits, bounded, for
 // them to be used. The caller holds grantMu.
 func (c *Clock) grant(ctx context.Context, budget float64) error {
@@ -178,10 +204,67 @@ func (c *Clock) grant(ctx context.Context, budget float64) error {
 	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, grantBound)
 	defer cancelBound()
+	if len(c.holders()) > 0 {
+		return c.grantPastHolders(ctx, budget)
+	}
+	if err := c.setBudget(ctx, emulation.VirtualTimePolicyPauseIfNetworkFetchesPending, budget); err != nil {
+		return err
+	}
+	check := time.NewTicker(holdCheck)
+	defer check.Stop()
+	for {
+		select {
+		case <-c.tab.budgetExpired:
+			return nil
+		case <-c.stopped:
+			return errStopped
+		case <-ctx.Done():
+			return fmt.Errorf("the page did not use %v virtual ms within %s", budget, grantBound)
+		case <-check.C:
+		}
+		if len(c.holders()) == 0 {
+			continue
+		}
+		// The budget is held by a stream: the same budget with advance
+		// ends both (the held one's expiry comes with it).
+		if err := c.setBudget(ctx, emulation.VirtualTimePolicyAdvance, budget); err != nil {
+			return err
+		}
+		if err := c.expiry(ctx, budget); err != nil {
+			return err
+		}
+		second, cancel := context.WithTimeout(ctx, secondExpiry)
+		select {
+		case <-c.tab.budgetExpired:
+		case <-second.Done():
+		}
+		cancel()
+		return nil
+	}
+}
+
+// grantPastHolders grants budget with the advance policy once every request
+// of the page but the holders has been answered: the policy's wait, made
+// by the suite for the requests it can wait for.
+func (c *Clock) grantPastHolders(ctx context.Context, budget float64) error {
+	if err := c.tab.Net.WaitOpen(ctx, c.waitsFor); err != nil {
+		return fmt.Errorf("the page's requests (a stream aside) were not answered within %s", grantBound)
+	}
+	if err := c.setBudget(ctx, emulation.VirtualTimePolicyAdvance, budget); err != nil {
+		return err
+	}
+	return c.expiry(ctx, budget)
+}
+
+func (c *Clock) setBudget(ctx context.Context, policy emulation.VirtualTimePolicy, budget float64) error {
 	if _, err := chromedp.Call(ctx, emulation.SetVirtualTimePolicy, emulation.SetVirtualTimePolicyParams{
-		Policy: emulation.VirtualTimePolicyPauseIfNetworkFetchesPending, Budget: &budget, MaxVirtualTimeTaskStarvationCount: starvationCap}); err != nil {
+		Policy: policy, Budget: &budget, MaxVirtualTimeTaskStarvationCount: starvationCap}); err != nil {
 		return fmt.Errorf("grant the page %v ms: %w", budget, err)
 	}
+	return nil
+}
+
+func (c *Clock) expiry(ctx context.Context, budget float64) error {
 	select {
 	case <-c.tab.budgetExpired:
 		return nil
@@ -190,4 +273,58 @@ func (c *Clock) grant(ctx context.Context, budget float64) error {
 	case <-ctx.Done():
 		return fmt.Errorf("the page did not use %v virtual ms within %s", budget, grantBound)
 	}
+}
+
+// holders are the page's open requests that hold the clock for good: an
+// EventSource, or a request unanswered for longPoll (then its method and
+// path are known as a long poll's). Each is noted once (NotWaitedFor).
+func (c *Clock) holders() []record.Request {
+	var out []record.Request
+	for _, i := range c.tab.Net.Open() {
+		r, ok := c.tab.Net.At(i)
+		if !ok || !c.pageOwn(r) || r.Done {
+			continue
+		}
+		why := ""
+		switch {
+		case r.ResourceType == "EventSource":
+			why = "an EventSource: a stream open while the page lives"
+		case c.polls[r.Method+" "+r.Path]:
+			why = "a long poll"
+		case r.ResponseAt == 0 && (r.ResourceType == "Fetch" || r.ResourceType == "XHR") && time.Since(r.Started) > longPoll:
+			why = fmt.Sprintf("a long poll: unanswered for more than %s", longPoll)
+			c.polls[r.Method+" "+r.Path] = true
+		default:
+			continue
+		}
+		c.note(r.Method+" "+r.Path, why)
+		out = append(out, r)
+	}
+	return out
+}
+
+// waitsFor tells whether a grant past the holders waits for r: a request of
+// the page not yet answered that holds nothing for good.
+func (c *Clock) waitsFor(r record.Request) bool {
+	return c.pageOwn(r) && !r.Done && r.ResponseAt == 0 && r.ResourceType != "EventSource" && !c.polls[r.Method+" "+r.Path]
+}
+
+// pageOwn: a request of the page's own renderer (virtual time is the
+// renderer's: a worker's or another process's requests do not hold it).
+func (c *Clock) pageOwn(r record.Request) bool { return r.Target == nil }
+
+func (c *Clock) note(request, why string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !slices.ContainsFunc(c.notWaited, func(n record.NotWaited) bool { return n.Request == request }) {
+		c.notWaited = append(c.notWaited, record.NotWaited{Request: request, Why: why})
+	}
+}
+
+// NotWaitedFor answers the requests the clock did not wait for, in the
+// order it met them.
+func (c *Clock) NotWaitedFor() []record.NotWaited {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.notWaited)
 }

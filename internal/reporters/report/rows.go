@@ -332,6 +332,9 @@ func (t *timeline) windows(after vocab.Phase) []untimed {
 		if w.Paced {
 			how = fmt.Sprintf("waited in real time (%s): the page has workers or no virtual clock", w.RealTime.Round(time.Millisecond))
 		}
+		for _, n := range t.ev.ClockNotWaited {
+			how += fmt.Sprintf("; the page's clock went on without %s (%s)", n.Request, n.Why)
+		}
 		out = append(out, untimed{rows: []Row{{Kind: RowWindow, Who: "harness", What: fmt.Sprintf("%s: %s of page time", what, w.PageTime), Detail: how, File: bundle.RunFile}}})
 	}
 	return out
