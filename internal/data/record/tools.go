@@ -37,6 +37,9 @@ type Tool struct {
 	// script URL may carry a key). Empty for a form, or when the browser
 	// sent no stack (an inline script has the page's URL).
 	RegisteredBy string `json:"registeredBy,omitempty"`
+	// SchemaFrom says where InputSchema was read when the protocol's event
+	// carried none: "getTools()" (CompleteSchemas). Empty: the protocol's.
+	SchemaFrom string `json:"schemaFrom,omitempty"`
 }
 
 // Annotations are the tool's hints, as the protocol names them.
@@ -196,9 +199,11 @@ func Disagreement(protocol Catalog, page []PageTool) error {
 			diffs = append(diffs, fmt.Sprintf("%s: in the protocol catalog, not in getTools()", t.Name))
 		case p.Description != t.Description:
 			diffs = append(diffs, fmt.Sprintf("%s: description differs", t.Name))
-		case len(t.InputSchema) == 0 && TooDeepForProtocol(p.InputSchema):
-			// The protocol could not carry it; getTools() read as text did.
-		case !JSONEqual(NormalizeSchema(p.InputSchema), t.InputSchema):
+		// A schema one side never reported (the protocol drops some: too
+		// deep to carry, or a form's it leaves out; CompleteSchemas then
+		// takes getTools()') is compared on what both report, and the
+		// catalog records where the schema came from.
+		case len(t.InputSchema) > 0 && len(bytes.TrimSpace(p.InputSchema)) > 0 && !JSONEqual(NormalizeSchema(p.InputSchema), t.InputSchema):
 			diffs = append(diffs, fmt.Sprintf("%s: inputSchema differs: protocol %s, page %s", t.Name, t.InputSchema, NormalizeSchema(p.InputSchema)))
 		case p.Annotations != nil && !sameHints(p.Annotations, t.Annotations):
 			diffs = append(diffs, fmt.Sprintf("%s: annotations differ: protocol %+v, page %v", t.Name, t.Annotations, p.Annotations))
@@ -250,19 +255,23 @@ func TooDeepForProtocol(raw json.RawMessage) bool {
 }
 
 // CompleteSchemas answers the protocol catalog with each schema the
-// protocol dropped for its depth taken from getTools(); protocol is not
-// changed.
+// protocol left out taken from getTools() (the tool of that name, and of
+// its description when several share the name), marked SchemaFrom: the
+// protocol drops a schema too deep for it to carry (TooDeepForProtocol),
+// and has been seen to leave out a declarative form's that getTools()
+// reports (issue 49). protocol is not changed.
 func CompleteSchemas(protocol Catalog, page []PageTool) Catalog {
 	out := slices.Clone(protocol)
 	for i, t := range out {
 		if len(t.InputSchema) != 0 {
 			continue
 		}
-		for _, p := range page {
-			if p.Name == t.Name && TooDeepForProtocol(p.InputSchema) {
-				out[i].InputSchema = NormalizeSchema(p.InputSchema)
-				break
-			}
+		k := slices.IndexFunc(page, func(p PageTool) bool { return p.Name == t.Name && p.Description == t.Description })
+		if k < 0 {
+			k = slices.IndexFunc(page, func(p PageTool) bool { return p.Name == t.Name })
+		}
+		if k >= 0 && len(bytes.TrimSpace(page[k].InputSchema)) > 0 {
+			out[i].InputSchema, out[i].SchemaFrom = NormalizeSchema(page[k].InputSchema), "getTools()"
 		}
 	}
 	return out

@@ -183,13 +183,22 @@ func TestDisagreement(t *testing.T) {
 			page: []PageTool{{Name: "h", Annotations: map[string]bool{"readOnlyHint": true, "debuggingHint": true, "autosubmitHint": true}}},
 		},
 		{
-			name: "schema on one side only", protocol: protocol,
+			// The protocol left list_tasks' schema out: compared on what
+			// both report (issue 49 item 6), not a disagreement.
+			name: "a schema only getTools() reports", protocol: protocol,
 			page: func() []PageTool {
 				p := page()
 				p[0].InputSchema = json.RawMessage(`{}`)
 				return p
 			}(),
-			wantIn: []string{"list_tasks: inputSchema differs"},
+		},
+		{
+			name: "a schema only the protocol reports", protocol: protocol,
+			page: func() []PageTool {
+				p := page()
+				p[1].InputSchema = nil
+				return p
+			}(),
 		},
 	}
 	for _, tt := range tests {
@@ -229,27 +238,30 @@ func deepSchema(levels int) json.RawMessage {
 	return json.RawMessage(s)
 }
 
-// A schema the protocol dropped for its depth is no disagreement and is
-// taken from getTools(); a shallow one the protocol lacks still is one.
-func TestDeepSchemaTheProtocolDropped(t *testing.T) {
+// A schema the protocol left out (too deep for it to carry, or a form's
+// it omits) is no disagreement: it is taken from getTools() and marked so.
+// A schema both report and differ on still is one.
+func TestASchemaTheProtocolLeftOut(t *testing.T) {
 	deep := deepSchema(150)
 	if !TooDeepForProtocol(deep) || TooDeepForProtocol(deepSchema(10)) || TooDeepForProtocol(json.RawMessage(`{not json`)) {
 		t.Fatal("TooDeepForProtocol misjudges depth")
 	}
 	protocol := Catalog{{Name: "save_settings"}}
-	page := []PageTool{{Name: "save_settings", InputSchema: deep}}
-	if err := Disagreement(protocol, page); err != nil {
-		t.Fatalf("a schema too deep for the protocol is a disagreement: %v", err)
+	for _, schema := range []json.RawMessage{deep, deepSchema(10)} {
+		page := []PageTool{{Name: "save_settings", InputSchema: schema}}
+		if err := Disagreement(protocol, page); err != nil {
+			t.Fatalf("a schema the protocol left out is a disagreement: %v", err)
+		}
+		full := CompleteSchemas(protocol, page)
+		if !JSONEqual(full[0].InputSchema, schema) || full[0].SchemaFrom != "getTools()" || len(protocol[0].InputSchema) != 0 {
+			t.Fatalf("CompleteSchemas: %s from %q (protocol now %s)", full[0].InputSchema, full[0].SchemaFrom, protocol[0].InputSchema)
+		}
 	}
-	full := CompleteSchemas(protocol, page)
-	if !JSONEqual(full[0].InputSchema, deep) || len(protocol[0].InputSchema) != 0 {
-		t.Fatalf("CompleteSchemas: %s (protocol now %s)", full[0].InputSchema, protocol[0].InputSchema)
+	both := Catalog{{Name: "save_settings", InputSchema: deepSchema(2)}}
+	if err := Disagreement(both, []PageTool{{Name: "save_settings", InputSchema: deepSchema(3)}}); err == nil || !strings.Contains(err.Error(), "inputSchema differs") {
+		t.Fatalf("two schemas that differ: %v", err)
 	}
-	shallow := []PageTool{{Name: "save_settings", InputSchema: deepSchema(10)}}
-	if Disagreement(protocol, shallow) == nil {
-		t.Fatal("a shallow schema missing from the protocol is no disagreement")
-	}
-	if got := CompleteSchemas(protocol, shallow); len(got[0].InputSchema) != 0 {
-		t.Fatalf("a shallow schema was filled in: %s", got[0].InputSchema)
+	if got := CompleteSchemas(both, nil); got[0].SchemaFrom != "" {
+		t.Fatalf("a schema the protocol carried is marked %q", got[0].SchemaFrom)
 	}
 }
