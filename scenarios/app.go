@@ -33,6 +33,63 @@ func (a *AppRun) Empty() bool { return a == nil || (len(a.Args) == 0 && len(a.En
 // (package appserver reads it) and the folder's sign-in (read here).
 var folderKeys = []string{"app", "signin"}
 
+// NearestFolder is the folder, from dir up to root (both included), whose
+// folder file holds key (app or signin): the nearest one wins, so a
+// subfolder's file overrides its parents' for the keys it sets and
+// inherits the rest. "" when none does. A file that does not read as a
+// mapping counts as holding every key, so that its problems are said.
+func NearestFolder(dir, root, key string) string {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	r, err := filepath.Abs(root)
+	if err != nil {
+		r = d
+	}
+	for {
+		if folderHas(d, key) {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if d == r || parent == d || !within(parent, r) {
+			return ""
+		}
+		d = parent
+	}
+}
+
+func within(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// folderHas tells whether dir's folder file has the top-level key.
+func folderHas(dir, key string) bool {
+	path := filepath.Join(dir, FolderFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		return true
+	}
+	parsed, bad := parseBounded(path, data)
+	if bad != nil || len(parsed.Content) == 0 {
+		return bad != nil
+	}
+	root := unalias(parsed.Content[0])
+	if root.Kind != yaml.MappingNode {
+		return true
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
 // FolderSignIn reads the sign-in of dir's folder file (agentready.yaml):
 // nil when there is no file or it signs in nowhere. Its problems are
 // Problems at the file's lines, as a scenario's are, and its storage state

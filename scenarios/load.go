@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -23,10 +24,12 @@ func Load(path string) (Scenario, error) {
 	if err != nil {
 		return sc, err
 	}
-	folder, err := FolderSignIn(filepath.Dir(path))
+	d := filepath.Dir(path)
+	folder, err := FolderSignIn(cmp.Or(NearestFolder(d, d, "signin"), d))
 	if err != nil {
 		return Scenario{}, err
 	}
+	sc.AppFolder = NearestFolder(d, d, "app")
 	return withFolderSignIn(sc, folder), nil
 }
 
@@ -58,10 +61,12 @@ func LoadDir(dir string) ([]Scenario, error) {
 	var errs []error
 	seen := map[string]string{}
 	// Each folder file is read once, and its problems said once.
+	// A folder's settings are its nearest folder file's, up to dir (the
+	// nearest file that sets a key wins for that key).
 	folders := map[string]*SignIn{}
 	for _, p := range paths {
-		d := filepath.Dir(p)
-		if _, read := folders[d]; !read {
+		d := NearestFolder(filepath.Dir(p), dir, "signin")
+		if _, read := folders[d]; !read && d != "" {
 			folder, err := FolderSignIn(d)
 			if err != nil {
 				errs = append(errs, &FileError{Path: filepath.Join(d, FolderFile), Err: err})
@@ -73,6 +78,7 @@ func LoadDir(dir string) ([]Scenario, error) {
 		if err == nil {
 			sc, err = Parse(p, data)
 			sc = withFolderSignIn(sc, folders[d])
+			sc.AppFolder = NearestFolder(filepath.Dir(p), dir, "app")
 		}
 		if err != nil {
 			errs = append(errs, &FileError{Path: p, Labels: guessLabels(p), Err: err})

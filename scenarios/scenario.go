@@ -52,6 +52,10 @@ type Scenario struct {
 	// the file's, environment over the file's. Such a scenario always gets
 	// an app of its own, started for it alone.
 	App *AppRun `yaml:"app,omitempty" json:"app,omitempty" examples:"[{args: [--variant, writes-early]}, {env: {ORDERS_EARLY: '1'}}]"`
+	// AppFolder is the folder whose agentready.yaml names the app this
+	// scenario runs against (the nearest one up from the file's folder to
+	// the folder loaded), set by Load and LoadDir; "" when none does.
+	AppFolder string `yaml:"-" json:"-"`
 	// An instant (RFC 3339) the page's clock is fixed to before the start
 	// page loads; from there it runs at the pace of real time. For pages
 	// whose rules depend on today's date; {$date} values are written out

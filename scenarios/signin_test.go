@@ -197,3 +197,36 @@ func TestResolveSaysWhatTheRunDoes(t *testing.T) {
 		}
 	}
 }
+
+// A subfolder's folder file applies below it, and the nearest file that
+// sets a key wins for that key: sub/ takes the root's sign-in and its own
+// app; deeper/ (no file) takes both from sub/ and the root; a file beside
+// the root's takes nothing from a folder outside the one loaded.
+func TestFolderSettingsInheritNearestFirst(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "suite")
+	writePath(t, filepath.Join(root, FolderFile), "signin:\n  request: POST /outside\n  form: {name: x}\n")
+	writePath(t, filepath.Join(dir, FolderFile), "signin:\n  request: POST /login\n  form: {name: reader, password: library}\n")
+	writePath(t, filepath.Join(dir, "a.yaml"), baseYAML)
+	writePath(t, filepath.Join(dir, "sub", FolderFile), "app:\n  command: [true]\n")
+	writePath(t, filepath.Join(dir, "sub", "b.yaml"), edit(t, "id: T-01", "id: T-02"))
+	writePath(t, filepath.Join(dir, "sub", "deeper", "c.yaml"), edit(t, "id: T-01", "id: T-03"))
+	all, err := LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]Scenario{}
+	for _, sc := range all {
+		byID[sc.ID] = sc
+	}
+	sub := filepath.Join(dir, "sub")
+	for id, want := range map[string]string{"T-01": "", "T-02": sub, "T-03": sub} {
+		sc := byID[id]
+		if sc.SignIn == nil || sc.SignIn.Request != "POST /login" {
+			t.Errorf("%s: sign-in %+v, want the suite folder's", id, sc.SignIn)
+		}
+		if sc.AppFolder != want {
+			t.Errorf("%s: app folder %q, want %q", id, sc.AppFolder, want)
+		}
+	}
+}

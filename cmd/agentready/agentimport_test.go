@@ -60,7 +60,7 @@ func TestARecordedRunWrittenOutReachesTheSameVerdict(t *testing.T) {
 	}
 	out.Reset()
 	errs.Reset()
-	code := runScenarios([]string{"--scenarios", suite, "--evidence", evidence, "--run-id", "replayed"}, &out, &errs)
+	code := runScenarios([]string{"--embedded", "--scenarios", suite, "--evidence", evidence, "--run-id", "replayed"}, &out, &errs)
 	t.Logf("%s%s", out.String(), errs.String())
 	if code != 0 {
 		t.Fatalf("the written scenarios: exit %d", code)
@@ -113,7 +113,7 @@ func TestAReplayOnAChangedPageNamesTheToolAndKeepsThePagesDefect(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errs bytes.Buffer
-	code := runScenarios([]string{"--scenarios", changed, "--evidence", evidence, "--run-id", "replayed", "--agent", "replay:" + filepath.Join(evidence, "live")}, &out, &errs)
+	code := runScenarios([]string{"--embedded", "--scenarios", changed, "--evidence", evidence, "--run-id", "replayed", "--agent", "replay:" + filepath.Join(evidence, "live")}, &out, &errs)
 	all := out.String() + errs.String()
 	t.Log(all)
 	rep := bundle.Verify(filepath.Join(evidence, "replayed", "CONF-01.attempt-3"))

@@ -69,7 +69,7 @@ func ownFolder(t *testing.T) string {
 func runOwn(t *testing.T, folder, evidence, runID string, args ...string) (int, string) {
 	t.Helper()
 	var out, errs strings.Builder
-	code := runScenarios(append([]string{"--scenarios", folder, "--evidence", evidence, "--run-id", runID}, args...), &out, &errs)
+	code := runScenarios(append([]string{"--embedded", "--scenarios", folder, "--evidence", evidence, "--run-id", runID}, args...), &out, &errs)
 	t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
 	return code, out.String() + errs.String()
 }

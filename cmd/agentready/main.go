@@ -9,7 +9,7 @@
 //	agentready smoke [--allow-writes] [--json] URL
 //	agentready attack embed [--observer-token T] [--evidence DIR] [--run-id ID] URL
 //	agentready lint [--format text|json|sarif] [--fail-on error|warning|info] [--rule ID=SETTING]... URL...
-//	agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--observer-token T] [--shard k/N]
+//	agentready run [--base-url URL | --embedded] [--scenarios DIR] [--id ID]... [--observer-token T] [--shard k/N]
 //	agentready merge [--evidence DIR] [--run-id ID] [--reports DIR] RUN-FOLDER...
 //	agentready serve [--app events|plain|lint] [--addr 127.0.0.1:8080] [--variant NAME] [--observer-token T]
 //	agentready variants

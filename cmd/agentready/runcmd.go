@@ -26,13 +26,14 @@ import (
 // usage or input, or a run folder another run is writing (nothing is run
 // then).
 func runScenarios(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("run", "agentready run [--base-url URL] [--scenarios DIR] [--id ID]... [--shard k/N]", stderr)
+	fs := newFlags("run", "agentready run [--base-url URL | --embedded] [--scenarios DIR] [--id ID]... [--shard k/N]", stderr)
 	app := play.AppFromEnv()
 	fs.StringVar(&app.BaseURL, "base-url", app.BaseURL, "your app (default $"+play.EnvBaseURL+"); without it, the embedded reference app")
 	fs.StringVar(&app.ObserverToken, "observer-token", app.ObserverToken, "the token of your app's observation endpoints, if it has them")
 	fs.StringVar(&app.StatePath, "observer-state", app.StatePath, "the state endpoint's path")
 	fs.StringVar(&app.JournalPath, "observer-journal", app.JournalPath, "the journal endpoint's path")
 	fs.StringVar(&app.Replays, "replays", app.Replays, "on (the default) or off: the attack replays send real writes to your app after each scenario (default $"+play.EnvReplays+")")
+	embedded := fs.Bool("embedded", false, "run the scenarios against the suite's embedded reference app (AgentReady Events) when no --base-url or folder app names one: for scenarios written for it")
 	dir := fs.String("scenarios", cmp.Or(os.Getenv("AGENTREADY_SCENARIOS"), scenarios.DefaultDir), "a folder of scenario files (read recursively, *.yaml and *.yml)")
 	evidence, runID := runFlags(fs)
 	var only idList
@@ -96,21 +97,6 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 		}
 		attack = &a
 	}
-	launch, err := play.FolderLaunch(*dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentready run: the folder's app does not load; nothing was run:\n%v\n", err)
-		return 2
-	}
-	if launch != nil && app.User() {
-		fmt.Fprintf(stderr, "agentready run: %s is given, so the app of %s is not started: the app already up is tested\n", app.Given(), launch.Spec.From)
-	} else if launch != nil {
-		app.Launch = launch
-		defer func() {
-			if err := launch.Close(); err != nil {
-				fmt.Fprintln(stderr, "agentready run:", err)
-			}
-		}()
-	}
 	all, err := scenarios.LoadDir(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentready run: scenario files do not load; nothing was run:\n%v\n", err)
@@ -132,6 +118,49 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 	if attack != nil {
 		if picked, err = underAttack(picked, *attack, stdout); err != nil {
 			fmt.Fprintf(stderr, "agentready run: --attack %q: %v; nothing was run\n", *attackSpec, err)
+			return 2
+		}
+	}
+	// Each scenario runs against its nearest folder's app (agentready.yaml,
+	// up to the folder given), unless an app already up is named.
+	for _, folder := range appFolders(picked) {
+		launch, err := play.FolderLaunch(folder)
+		if err != nil {
+			fmt.Fprintf(stderr, "agentready run: the folder's app does not load; nothing was run:\n%v\n", err)
+			return 2
+		}
+		if launch == nil {
+			continue
+		}
+		if app.User() {
+			fmt.Fprintf(stderr, "agentready run: %s is given, so the app of %s is not started: the app already up is tested\n", app.Given(), launch.Spec.From)
+			continue
+		}
+		if app.Launches == nil {
+			app.Launches = map[string]*play.Launch{}
+		}
+		app.Launches[folder] = launch
+		defer func() {
+			if err := launch.Close(); err != nil {
+				fmt.Fprintln(stderr, "agentready run:", err)
+			}
+		}()
+	}
+	// A run never tests an app the user did not name: without a base URL or
+	// a folder's app, only scenarios meant for the embedded reference app
+	// run against it (the suite's own, one that names a variant of it, or
+	// any with --embedded).
+	if !app.User() && !*embedded && !suiteOwn(*dir) {
+		var unnamed []string
+		for _, sc := range picked {
+			if app.LaunchFor(sc) == nil && sc.Variant == "" {
+				unnamed = append(unnamed, sc.ID)
+			}
+		}
+		if len(unnamed) > 0 {
+			fmt.Fprintf(stderr, "agentready run: no app to test for %d scenario(s) of %s (%s): give --base-url URL (or $%s), or app: in an %s of their folder; "+
+				"--embedded runs them against the suite's own reference app, for scenarios written for it. Nothing was run.\n",
+				len(unnamed), *dir, strings.Join(unnamed[:min(3, len(unnamed))], ", ")+map[bool]string{true: ", …"}[len(unnamed) > 3], play.EnvBaseURL, scenarios.FolderFile)
 			return 2
 		}
 	}
@@ -270,4 +299,37 @@ func underAttack(picked []scenarios.Scenario, a scenarios.Attack, stdout io.Writ
 	}
 	fmt.Fprintln(stdout)
 	return out, nil
+}
+
+// appFolders are the folders whose agentready.yaml names the app of some of
+// the scenarios, in order.
+func appFolders(scs []scenarios.Scenario) []string {
+	var out []string
+	for _, sc := range scs {
+		if sc.AppFolder != "" && !slices.Contains(out, sc.AppFolder) {
+			out = append(out, sc.AppFolder)
+		}
+	}
+	return out
+}
+
+// suiteOwn tells whether dir is the suite's own scenario folder
+// (scenarios/cases of this module) or one below it, whose scenarios are
+// written for the embedded app.
+func suiteOwn(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if filepath.Base(d) == "cases" {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(d), "scenario.schema.json")); err == nil {
+				mod, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(d)), "go.mod"))
+				return err == nil && strings.HasPrefix(string(mod), "module github.com/agentready/agentready\n")
+			}
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
 }

@@ -237,3 +237,32 @@ func TestReplaysOffSendsNoReplay(t *testing.T) {
 		}
 	}
 }
+
+// A run never tests an app the user did not name: scenarios of the user's
+// folder, with no base URL and no folder app, are refused before anything
+// starts, naming the settings; the suite's own folder is no user's.
+func TestRunRefusesScenariosWithoutAnApp(t *testing.T) {
+	t.Setenv(play.EnvBaseURL, "")
+	dir := t.TempDir()
+	mine := "id: MINE-01\ntitle: mine\nstart: /orders\nprompt: hi\n"
+	if err := os.WriteFile(filepath.Join(dir, "MINE-01.yaml"), []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	evidence := t.TempDir()
+	var out, errs bytes.Buffer
+	code := runScenarios([]string{"--scenarios", dir, "--evidence", evidence}, &out, &errs)
+	for _, want := range []string{"no app to test for 1 scenario(s)", "MINE-01", "--base-url URL", play.EnvBaseURL, "app: in an agentready.yaml", "--embedded", "Nothing was run"} {
+		if !strings.Contains(errs.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs.String())
+		}
+	}
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	if entries, _ := os.ReadDir(evidence); len(entries) != 0 {
+		t.Errorf("a refused run wrote %v", entries)
+	}
+	if !suiteOwn("../../scenarios/cases") || !suiteOwn("../../scenarios/cases/loans") || suiteOwn(dir) || suiteOwn("../../fixtures/plainapp/scenarios") {
+		t.Error("suiteOwn does not tell the suite's own folder from a user's")
+	}
+}

@@ -212,7 +212,7 @@ func TestTheCommandLineSignInWinsOverTheFolders(t *testing.T) {
 	}{{"reader.storage-state.json", 0}, {"stale.storage-state.json", 1}} {
 		evidence := t.TempDir()
 		var out, errs bytes.Buffer
-		code := runScenarios([]string{"--scenarios", folder, "--evidence", evidence, "--run-id", "r",
+		code := runScenarios([]string{"--embedded", "--scenarios", folder, "--evidence", evidence, "--run-id", "r",
 			"--storage-state", filepath.Join(folder, c.state)}, &out, &errs)
 		if code != c.code || !strings.Contains(errs.String(), "is used in place of the signin keys of 1 scenario(s): LOANS-02 (request)") {
 			t.Errorf("--storage-state %s: exit %d, want %d and the note\n%s%s", c.state, code, c.code, out.String(), errs.String())

@@ -47,6 +47,9 @@ type App struct {
 	// Launch, when set, is the app the scenario folder's agentready.yaml
 	// starts; a BaseURL given wins over it (the app already up is used).
 	Launch *Launch
+	// Launches are the apps of the folders below (by Scenario.AppFolder):
+	// a scenario runs against its nearest folder's app, else Launch.
+	Launches map[string]*Launch
 	// SignIn is put in each scenario's fresh tab before its start page
 	// opens (--storage-state, --header), over the scenario's signin keys.
 	SignIn signin.Options
@@ -155,6 +158,11 @@ func (a App) Check(ctx context.Context) error {
 		return err
 	}
 	if !a.User() {
+		for _, l := range a.Launches {
+			if err := l.Open(ctx); err != nil {
+				return err
+			}
+		}
 		return a.Launch.Open(ctx)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*vocab.Bound)
@@ -177,11 +185,21 @@ func (a App) Check(ctx context.Context) error {
 	return nil
 }
 
+// LaunchFor is the app the suite starts for sc: its nearest folder's, else
+// Launch (nil: none).
+func (a App) LaunchFor(sc scenarios.Scenario) *Launch {
+	if l := a.Launches[sc.AppFolder]; l != nil {
+		return l
+	}
+	return a.Launch
+}
+
 // TargetOf gives a scenario its app and a fresh tab as Target does, and
 // starts the app of the folder's agentready.yaml for it first when there
 // is one (answered as s; nil otherwise). A scenario that adds to the start
 // of an app that is not started by the suite is refused, saying why.
 func TargetOf(ctx context.Context, b *browser.Browser, a App, sc scenarios.Scenario) (t runner.Target, done func(), s *appserver.Server, err error) {
+	a.Launch = a.LaunchFor(sc)
 	if a.Launch == nil || a.User() {
 		if !sc.App.Empty() {
 			where := "the embedded reference app"

@@ -133,7 +133,7 @@ func Start(ctx context.Context, sc scenarios.Scenario, o Options) (*Play, error)
 		}
 	}
 	p.Target = t
-	if server != nil && o.App.Launch.Shares(server) {
+	if server != nil && o.App.LaunchFor(sc).Shares(server) {
 		p.outMark = server.Output().Mark()
 	}
 	return p, nil
