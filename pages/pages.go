@@ -196,9 +196,10 @@ func All() []Page {
 	}
 }
 
-// Click clicks an element as a person would (real mouse events).
+// Click clicks an element as a person would (real mouse events); the
+// selector pierces open shadow roots (browser.Deep).
 func Click(sel string) chromedp.Action[chromedp.Void] {
-	return chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)
+	return chromedp.Click(sel, browser.Deep(sel), chromedp.NodeVisible)
 }
 
 // WaitUntil waits, at most d, until the JavaScript condition is true.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/agentready/agentready/internal/live/browser"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
@@ -28,13 +29,14 @@ import (
 // type=hidden, or not rendered or visibility hidden
 // (checkVisibility({visibilityProperty: true}) false). FormData fires the
 // form's formdata event, as the submission itself does.
-const reviewJS = `((sel, named) => {
-  const el = document.querySelector(sel);
+var reviewJS = `((sel, named) => {
+  const deep = ` + browser.DeepJS + `;
+  const el = deep(sel)[0];
   if (!el || !el.checkVisibility()) return { notYet: true };
   const out = { inForm: false, form: [], seen: {}, hidden: [], errors: [] };
   for (const s of named) {
     try {
-      const e = document.querySelector(s);
+      const e = deep(s)[0];
       if (!e) continue;
       const control = e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement || e instanceof HTMLSelectElement;
       out.seen[s] = control ? e.value : e.innerText.trim();
@@ -104,7 +106,7 @@ func (r *runner) review(ctx context.Context, i int, sel string) error {
 	if err != nil || got.NotYet {
 		// Not there yet, or the document went while it was read (the last
 		// click navigated): once the element is there, read again.
-		if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.WaitVisible(sel, browser.Deep(sel))); err != nil {
 			return err
 		}
 		got, err = chromedp.Run(ctx, read)

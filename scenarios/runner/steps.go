@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/internal/live/browser"
 	"github.com/agentready/agentready/internal/live/webmcp"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/vocab"
@@ -229,14 +230,14 @@ func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool, 
 				return err
 			}
 		}
-		return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(s.Click), chromedp.NodeVisible))
+		return chromedp.Do(ctx, chromedp.Click(s.Click, browser.Deep(s.Click), chromedp.NodeVisible))
 	case len(s.Fill) > 0:
 		for _, sel := range slices.Sorted(maps.Keys(s.Fill)) {
 			// A person replaces a value by selecting it and typing over it.
 			// chromedp.Clear empties the value attribute, which no longer
 			// holds the value once a script or a tool has set it: the typed
 			// text was appended to a tool's prepared value.
-			if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(sel))); err != nil {
+			if err := chromedp.Do(ctx, chromedp.Focus(sel, browser.Deep(sel))); err != nil {
 				return err
 			}
 			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](selectFocused)); err != nil {
@@ -248,19 +249,15 @@ func (r *runner) act(ctx context.Context, i int, s scenarios.Step, review bool, 
 		}
 		return nil
 	case s.WaitFor != "" && advance != nil:
-		sel, err := json.Marshal(s.WaitFor)
-		if err != nil {
-			return err
-		}
 		return webmcp.UntilOnPage(ctx, advance, r.t.Bound, func(ctx context.Context) (bool, error) {
-			found, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("document.querySelector("+string(sel)+") !== null"))
+			found, err := chromedp.Run(ctx, chromedp.Evaluate[bool](browser.DeepFirst(s.WaitFor)+" !== null"))
 			if midNavigation(err) {
 				return false, nil // the page is between documents: look again in the next one
 			}
 			return found, err
 		})
 	case s.WaitFor != "":
-		return chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(s.WaitFor)))
+		return chromedp.Do(ctx, chromedp.WaitReady(s.WaitFor, browser.Deep(s.WaitFor)))
 	case s.WaitRequest != "":
 		method, p, _ := s.WaitRequest.Split()
 		match := func(q record.Request) bool { return record.MatchRequest(q.Method, q.Path, method, p) }
@@ -311,7 +308,7 @@ func cmpOr[S ~[]E, E any](v, empty S) S {
 // an input method inserts text (Input.insertText), every code point kept.
 func typeValue(ctx context.Context, sel, value string) error {
 	if !strings.ContainsFunc(value, func(r rune) bool { return unicode.Is(unicode.Mn, r) }) {
-		return chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(sel), value))
+		return chromedp.Do(ctx, chromedp.SendKeys(sel, value, browser.Deep(sel)))
 	}
 	_, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: value})
 	return err

@@ -27,6 +27,10 @@ type Element struct {
 	// Attributes are the element's attributes as written in the DOM (each
 	// value at most 500 characters).
 	Attributes map[string]string `json:"attributes,omitempty"`
+	// Host is where the element is when it is inside shadow roots: their
+	// hosts, outermost first ("booking-app >>> confirm-dialog#c"); "" in
+	// the document itself.
+	Host string `json:"host,omitempty"`
 }
 
 // ConsoleEntry is one console error or exception.

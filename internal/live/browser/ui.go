@@ -10,8 +10,10 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-const snapshotJS = `((selectors) => selectors.map((sel) => {
-  const all = document.querySelectorAll(sel);
+// snapshotJS reads each selector's first match, piercing open shadow roots
+// (DeepJS); one inside a shadow root names its host.
+var snapshotJS = `((selectors) => selectors.map((sel) => {
+  const all = ` + DeepJS + `(sel);
   const el = all[0];
   if (!el) return { selector: sel, present: false, visible: false, enabled: false, toolFormActive: false, toolSubmitActive: false, checked: false, count: 0 };
   const style = getComputedStyle(el);
@@ -27,6 +29,14 @@ const snapshotJS = `((selectors) => selectors.map((sel) => {
     toolSubmitActive: matches(":tool-submit-active"),
     checked: el.checked === true || el.getAttribute("aria-checked") === "true",
     count: all.length,
+    host: (() => {
+      const hosts = [];
+      for (let r = el.getRootNode(); r instanceof ShadowRoot; r = r.host.getRootNode()) {
+        const h = r.host;
+        hosts.unshift(h.localName + (h.id ? "#" + h.id : ""));
+      }
+      return hosts.join(" >>> ");
+    })(),
     attributes: Object.fromEntries([...el.attributes].map((a) => [a.name, a.value.slice(0, 500)])),
   };
 }))`

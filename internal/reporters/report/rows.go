@@ -303,6 +303,9 @@ func (t *timeline) uiRow(p vocab.Phase) (Row, bool) {
 		if e.ToolSubmitActive {
 			b.WriteString(", :tool-submit-active")
 		}
+		if e.Host != "" {
+			b.WriteString(", in the shadow root of " + e.Host)
+		}
 		lines = append(lines, b.String())
 	}
 	r := Row{Kind: RowUI, Who: "harness", What: fmt.Sprintf("the page %s: %d element(s) read", phaseWords[p], len(els)),

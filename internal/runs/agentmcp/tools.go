@@ -227,7 +227,7 @@ func (s *server) pageClick(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 		defer cancel()
 		c, cancelBound := context.WithTimeout(c, vocab.Bound)
 		defer cancelBound()
-		clickErr = chromedp.Do(c, chromedp.Click(chromedp.CSS(in.Selector), chromedp.NodeVisible))
+		clickErr = chromedp.Do(c, chromedp.Click(in.Selector, browser.Deep(in.Selector), chromedp.NodeVisible))
 		s.logf("run %d: page_click %s (%v)", ep.n, in.Selector, clickErr)
 	})
 	switch {

@@ -58,7 +58,7 @@ func clicker(tab *browser.Tab) func(context.Context, string) error {
 		defer cancel()
 		ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound)
 		defer cancelBound()
-		return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+		return chromedp.Do(ctx, chromedp.Click(selector, browser.Deep(selector), chromedp.NodeVisible))
 	}
 }
 
