@@ -72,3 +72,46 @@ func TestResolveDatesInTextNamesTheLineOfABadDate(t *testing.T) {
 		}
 	}
 }
+
+// A time of day in a zone is an instant, summer time included: 18:30 in
+// Berlin is 17:30 UTC the day before the clocks change (28 March 2027) and
+// 16:30 UTC two days later; "today" is the zone's day.
+func TestATimeOfDayInAZone(t *testing.T) {
+	base := time.Date(2027, 3, 20, 23, 30, 0, 0, time.UTC) // already the 21st in Berlin
+	for _, c := range []struct {
+		d    DateSpec
+		want string
+	}{
+		{DateSpec{Date: "today+6d", Time: "18:30", Zone: "Europe/Berlin"}, "2027-03-27T18:30:00+01:00"},
+		{DateSpec{Date: "today+6d", Time: "18:30", Zone: "Europe/Berlin", In: "UTC"}, "2027-03-27T17:30:00Z"},
+		{DateSpec{Date: "today+8d", Time: "18:30", Zone: "Europe/Berlin", In: "UTC"}, "2027-03-29T16:30:00Z"},
+		{DateSpec{Date: "today+8d", Time: "18:30:15", Zone: "Europe/Berlin", Format: "15:04 MST"}, "18:30 CEST"},
+		{DateSpec{Date: "today", Zone: "Europe/Berlin"}, "2027-03-21"},
+		{DateSpec{Date: "today"}, "2027-03-20"},
+		{DateSpec{Date: "today", Time: "09:00"}, "2027-03-20T09:00:00Z"},
+	} {
+		if got, err := c.d.Resolve(base); err != nil || got != c.want {
+			t.Errorf("%+v = %q, %v; want %q", c.d, got, err, c.want)
+		}
+	}
+	for _, bad := range []DateSpec{
+		{Date: "today", Time: "18:30", Zone: "Europe/Berlln"},
+		{Date: "today", Time: "25:00"},
+		{Date: "today", Time: "6pm"},
+		{Date: "today", In: "UTC"},
+		{Date: "today", Time: "18:30", Zone: "Local"},
+	} {
+		if got, err := bad.Resolve(base); err == nil {
+			t.Errorf("%+v = %q, want an error", bad, got)
+		}
+	}
+	in := "body: {at: {$date: today+8d, $time: \"18:30\", $zone: Europe/Berlin, $in: UTC}}\nsaid: Dinner at {$date: today+8d, $format: \"2 Jan\", $zone: Europe/Berlin}\n"
+	out, n, err := ResolveDatesInText([]byte(in), base)
+	want := "body: {at: \"2027-03-29T16:30:00Z\"}\nsaid: Dinner at 29 Mar\n"
+	if err != nil || n != 2 || string(out) != want {
+		t.Errorf("in text: %q (%d, %v), want %q", out, n, err, want)
+	}
+	if _, _, err := ResolveDatesInText([]byte("a: {$date: today, $time: \"18:30\", $zone: Mars/Olympus}\n"), base); err == nil || !strings.Contains(err.Error(), "line 1: $zone") {
+		t.Errorf("a zone that does not exist: %v", err)
+	}
+}
