@@ -470,12 +470,12 @@ func (r *runner) journalOnceArrived(ctx context.Context, n int, open []int) (rec
 
 func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	// A request still in flight would count in the network log but not yet
-	// in the journal: let what has started be answered first (briefly). An
-	// answered request has arrived; one whose body still streams (an
-	// EventSource open for the page's life) is not waited for to its end.
+	// in the journal: let what has started finish first (briefly). A stream
+	// (an EventSource open for the page's life) never finishes: it is not
+	// waited for.
 	settle, cancel := r.t.Tab.Bind(ctx)
 	settle, cancelBound := context.WithTimeout(settle, r.t.Bound/3)
-	settled := r.t.Tab.Net.WaitOpen(settle, unanswered) == nil
+	settled := r.t.Tab.Net.WaitOpen(settle, finishes) == nil
 	cancelBound()
 	cancel()
 	m := scenarios.Mark{Trace: r.t.Tab.Trace.Len(), Requests: r.t.Tab.Net.Len()}
@@ -505,8 +505,8 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	}
 }
 
-// unanswered: a request with no response yet.
-func unanswered(q record.Request) bool { return q.ResponseAt == 0 }
+// finishes: a request that is not a stream, which ends by design.
+func finishes(q record.Request) bool { return !q.Streams() }
 
 // waitPicture lets the picture of the last mark finish before the page is
 // acted on.

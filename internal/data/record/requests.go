@@ -54,6 +54,13 @@ type Request struct {
 // one request twice; if it answered from its cache, the server never saw it.
 func (r Request) Counted() bool { return !r.IsProbe() && !r.FromSW }
 
+// Streams reports whether r is a stream, whose response never ends by
+// design: an EventSource, or a text/event-stream response. A wait for the
+// page's requests to finish does not wait for one.
+func (r Request) Streams() bool {
+	return r.ResourceType == "EventSource" || strings.HasPrefix(r.MimeType, "text/event-stream")
+}
+
 // Target is a browser target other than the tab's page: a cross-site iframe
 // (which runs in a process of its own), a dedicated, shared or service
 // worker, or a window the page opened (a popup, type page).

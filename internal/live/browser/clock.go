@@ -56,6 +56,7 @@ type Clock struct {
 	// polls are the method and path of requests taken for long polls
 	// (guarded by grantMu); notWaited what the clock went on without.
 	polls     map[string]bool
+	owed      int // expiries still to come of budgets an advance grant ended (guarded by grantMu)
 	notWaited []record.NotWaited
 }
 
@@ -120,10 +121,25 @@ func (c *Clock) Advance(ctx context.Context, d time.Duration) (time.Duration, er
 	defer func() { c.last = time.Now() }()
 	gap := time.NewTimer(0)
 	defer gap.Stop()
-	for left := d; left > 0; left -= windowSlice {
-		if err := c.grant(ctx, float64(min(left, windowSlice).Milliseconds())); err != nil {
+	// What is left is read from the page's own clock when it answers: a
+	// grant that ended early (an expiry of an earlier budget that came
+	// late, on a loaded machine with a stream open) is then made up, and
+	// the window is the page time it says. Without an answer (the page
+	// between documents), each slice counts as granted.
+	// A clock that jumped (a document of another site, whose renderer has
+	// the real date) or went back is not read.
+	from, read := c.pageNow(ctx)
+	var granted time.Duration
+	for left, slices := d, 0; left > 0 && slices < maxSlices(d); slices++ {
+		slice := min(left, windowSlice)
+		if err := c.grant(ctx, float64(slice.Milliseconds())); err != nil {
 			c.fail(err)
 			return time.Since(start), err
+		}
+		granted += slice
+		left = d - granted
+		if now, ok := c.pageNow(ctx); read && ok && now >= from && now-from <= granted+windowSlice {
+			left = d - (now - from)
 		}
 		// A real pause between slices is what lets browser-process replies
 		// land (measured: without it, chains through IndexedDB or Cache
@@ -137,6 +153,20 @@ func (c *Clock) Advance(ctx context.Context, d time.Duration) (time.Duration, er
 	}
 	return time.Since(start), nil
 }
+
+// pageNow reads the page's clock (Date.now(), virtual time), bounded.
+func (c *Clock) pageNow(ctx context.Context) (time.Duration, bool) {
+	ctx, cancel := c.tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound/5)
+	defer cancelBound()
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64]("Date.now()"))
+	return time.Duration(ms) * time.Millisecond, err == nil
+}
+
+// maxSlices bounds a window's grants: twice its slices and a few, so that
+// a page whose clock does not move as granted cannot keep a window going.
+func maxSlices(d time.Duration) int { return 2*int(d/windowSlice) + 4 }
 
 func (c *Clock) run() {
 	defer close(c.done)
@@ -190,18 +220,20 @@ const (
 	// answers. Its method and path are then not waited for again.
 	longPoll = 5 * time.Second
 	// secondExpiry bounds the wait for the held budget's own expiry, which
-	// comes with the advance budget's (measured: 2 ms after it).
-	secondExpiry = 200 * time.Millisecond
+	// comes with the advance budget's (measured: 2 ms after it; a loaded
+	// machine is given far longer).
+	secondExpiry = vocab.Bound / 5
 )
 
 // grant gives the page budget virtual milliseconds and waits, bounded, for
 // them to be used. The caller holds grantMu.
 func (c *Clock) grant(ctx context.Context, budget float64) error {
+	ctx, cancel := c.tab.Bind(ctx)
+	defer cancel()
+	c.settleOwed(ctx)
 	for len(c.tab.budgetExpired) > 0 { // a late expiry of an earlier grant
 		<-c.tab.budgetExpired
 	}
-	ctx, cancel := c.tab.Bind(ctx)
-	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, grantBound)
 	defer cancelBound()
 	if len(c.holders()) > 0 {
@@ -233,13 +265,24 @@ func (c *Clock) grant(ctx context.Context, budget float64) error {
 		if err := c.expiry(ctx, budget); err != nil {
 			return err
 		}
-		second, cancel := context.WithTimeout(ctx, secondExpiry)
+		c.owed++ // the held budget's own expiry, which comes with it
+		c.settleOwed(ctx)
+		return nil
+	}
+}
+
+// settleOwed waits, bounded by secondExpiry each, for the expiries still
+// owed by budgets an advance grant ended: one that came after the next
+// grant was made would end that grant early, and the page would get less
+// time than it was given. The caller holds grantMu.
+func (c *Clock) settleOwed(ctx context.Context) {
+	for ; c.owed > 0; c.owed-- {
+		wait, cancel := context.WithTimeout(ctx, secondExpiry)
 		select {
 		case <-c.tab.budgetExpired:
-		case <-second.Done():
+		case <-wait.Done():
 		}
 		cancel()
-		return nil
 	}
 }
 

@@ -83,12 +83,18 @@ func TestAnOpenStreamDoesNotStopThePagesClock(t *testing.T) {
 			}
 			return n
 		}
-		before := eval("ticks")
+		before, ticks := eval("Date.now()"), eval("ticks")
 		if _, err := clock.Advance(ctx, 2*time.Second); err != nil {
 			t.Fatalf("%s: the page's time did not move: %v", tt.open, err)
 		}
-		if got := eval("ticks") - before; got < 15 {
-			t.Errorf("%s: 2 s of page time gave %d ticks of 100 ms", tt.open, got)
+		// The page's clock moved by what was granted (more when the paced
+		// clock caught up on real time a stalled grant took); its timers
+		// ran (how many depends on how busy the machine is: 14–23 of 20
+		// seen under load, each later tick of a late interval merged).
+		moved, ran := eval("Date.now()")-before, eval("ticks")-ticks
+		t.Logf("%s: the page's clock moved %d ms, %d ticks", tt.open, moved, ran)
+		if moved < 2000 || ran < 5 {
+			t.Errorf("%s: 2 s of page time moved the page's clock %d ms and ran %d ticks of 100 ms", tt.open, moved, ran)
 		}
 		writes.Store(0)
 		eval("later(), 0")

@@ -39,7 +39,8 @@ type Tab struct {
 	Issues  *IssueLog
 	Dialogs *Dialogs // the JavaScript dialogs, answered as they open (dialogs.go)
 	Popups  *Popups  // the windows the page opened, attached as they open (popups.go)
-	// budgetExpired hears Emulation.virtualTimeBudgetExpired (see Clock).
+	// budgetExpired hears Emulation.virtualTimeBudgetExpired (see Clock);
+	// it holds several, so that two that come together are both counted.
 	budgetExpired chan struct{}
 	loading       *loading
 	cancel        context.CancelFunc
@@ -156,7 +157,7 @@ func (b *Browser) Settle() { b.background.Wait() }
 // until its requests are recorded (children.go); without, they run
 // unobserved, as they would in a bare chromedp tab.
 func (b *Browser) openTab(followChildren bool) (*Tab, error) {
-	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, Issues: &IssueLog{}, Dialogs: newDialogs(), Popups: newPopups(), browser: b, budgetExpired: make(chan struct{}, 1), loading: newLoading(),
+	t := &Tab{Trace: webmcp.NewRecorder(), Net: netlog.NewRecorder(), Console: &ConsoleLog{}, Issues: &IssueLog{}, Dialogs: newDialogs(), Popups: newPopups(), browser: b, budgetExpired: make(chan struct{}, 8), loading: newLoading(),
 		kids: children{bySession: map[cdptarget.SessionID]*child{}, gone: map[cdptarget.SessionID]bool{}}, followChildren: followChildren}
 	t.Net.SetSessions(t.childSession)
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {

@@ -209,7 +209,7 @@ func call(ctx context.Context, b *browser.Browser, pageURL string, t record.Tool
 	res := tab.Tools.Invoke(ctx, t.Name, c.Input, vocab.PageAPI)
 	settled, cancel := tab.Bind(ctx)
 	settled, cancelBound := context.WithTimeout(settled, vocab.Bound/3)
-	_ = tab.Net.WaitOpen(settled, func(r record.Request) bool { return r.ResponseAt == 0 }) // answered, not ended: a stream never ends
+	_ = tab.Net.WaitOpen(settled, func(r record.Request) bool { return !r.Streams() }) // a stream never ends
 	cancelBound()
 	cancel()
 	var writes []string
