@@ -185,11 +185,14 @@ func runScenarios(args []string, stdout, stderr io.Writer) int {
 			}
 			row := playOne(ctx, "run", sc, o, stderr)
 			rows = append(rows, row)
+			line := fmt.Sprintf("%-13s %s", row.Outcome, sc.ID)
 			if row.Run > 0 {
-				fmt.Fprintf(stdout, "%-13s %s (run %d of %d)\n", row.Outcome, sc.ID, n, *runs)
-			} else {
-				fmt.Fprintf(stdout, "%-13s %s\n", row.Outcome, sc.ID)
+				line += fmt.Sprintf(" (run %d of %d)", n, *runs)
 			}
+			if cause := row.Cause(); cause != "" { // an INCONCLUSIVE says why on its own line
+				line += " — " + cause
+			}
+			fmt.Fprintln(stdout, line)
 			if ctx.Err() != nil {
 				break
 			}

@@ -376,3 +376,26 @@ func TestALongMessageIsCut(t *testing.T) {
 		t.Error("sorted: not as meant first, then by ID")
 	}
 }
+
+// An INCONCLUSIVE says why in one line: no bundle, a harness fault, or
+// its first check that could not be judged; other outcomes say nothing.
+func TestAnInconclusiveSaysWhyInOneLine(t *testing.T) {
+	byID := map[string]Row{}
+	for _, r := range sample() {
+		byID[r.ID] = r
+	}
+	for id, want := range map[string]string{
+		"D-unjudged":  "evidence_missing state[agent]: no state was read",
+		"E-fault":     "harness fault: open the start page: net::ERR_CONNECTION_REFUSED",
+		"H-unwritten": "no bundle: write /ev/run/H-unwritten/trace.json: no space left on device",
+	} {
+		if got := byID[id].Cause(); got != want {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+	for _, r := range sample() {
+		if r.Outcome != vocab.Inconclusive && r.Error == "" && r.Cause() != "" {
+			t.Errorf("%s (%s) gives a cause: %q", r.ID, r.Outcome, r.Cause())
+		}
+	}
+}

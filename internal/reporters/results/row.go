@@ -207,6 +207,27 @@ func (r Row) Why() []string {
 	return append(out, "evidence: "+r.Bundle)
 }
 
+// Cause is why a row is INCONCLUSIVE, in one line: why it has no bundle,
+// its first harness fault, or its first check that could not be judged
+// (its code and words); "" for any other outcome.
+func (r Row) Cause() string {
+	if r.Outcome != vocab.Inconclusive && r.Error == "" {
+		return ""
+	}
+	switch {
+	case r.Error != "":
+		return OneLine("no bundle: "+r.Error, WhyWidth)
+	case len(r.Faults) > 0:
+		return OneLine("harness fault: "+r.Faults[0], WhyWidth)
+	}
+	for _, c := range r.Failed {
+		if c.Status == vocab.CheckInconclusive {
+			return OneLine(fmt.Sprintf("%s %s: %s", c.Code, c.ID, c.Message), WhyWidth)
+		}
+	}
+	return ""
+}
+
 // departingFirst are the failed checks, those where a FAIL first departs
 // (its diagnosis names them) first: the first lines say where to look.
 func (r Row) departingFirst() []Check {
