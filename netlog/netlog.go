@@ -5,6 +5,7 @@ package netlog
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"math"
 	"net/url"
@@ -59,6 +60,20 @@ type Recorder struct {
 	// loader is the document (loader id) that sent each request, by
 	// request id: a request its document left unfinished ends with it.
 	loader map[string]string
+	// sockets are the WebSockets the page opened, by request id: each
+	// message the page sends on one is an entry of the log (SocketMessage).
+	sockets map[string]socket
+}
+
+// socket is a WebSocket as its handshake said: its URL, and its clocks (the
+// protocol's monotonic time and the wall time at the handshake) to date
+// its messages by.
+type socket struct {
+	url        string
+	sentAt     float64
+	wall       time.Time
+	target     *record.Target
+	handshaken bool
 }
 
 type unkeptWhy struct {
@@ -76,7 +91,7 @@ const MaxBody = 1 << 20
 // NewRecorder makes an empty log.
 func NewRecorder() *Recorder {
 	return &Recorder{current: map[string]int{}, session: map[string]string{}, changed: make(chan struct{}),
-		sent: map[string]int64{}, unkept: map[int]unkeptWhy{}, wake: make(chan struct{}, 1), loader: map[string]string{}}
+		sent: map[string]int64{}, unkept: map[int]unkeptWhy{}, wake: make(chan struct{}, 1), loader: map[string]string{}, sockets: map[string]socket{}}
 }
 
 // KeepBodies says whose bodies the log keeps, by the request's URL: the
@@ -198,6 +213,36 @@ func (r *Recorder) ObserveFrom(src Source, ev any) {
 		if e := r.entry(string(ev.RequestID)); e != nil {
 			e.Failure, e.Canceled, e.Blocked = ev.ErrorText, ev.Canceled, string(ev.BlockedReason)
 			e.FinishedAt, e.Done = float64(ev.Timestamp), true
+		}
+	case *network.EventWebSocketCreated:
+		r.sockets[string(ev.RequestID)] = socket{url: ev.URL, target: src.Target}
+		return
+	case *network.EventWebSocketWillSendHandshakeRequest:
+		if s, ok := r.sockets[string(ev.RequestID)]; ok {
+			s.sentAt, s.handshaken = float64(ev.Timestamp), true
+			if ev.WallTime > 0 {
+				s.wall = time.UnixMicro(int64(math.Round(float64(ev.WallTime) * 1e6))).UTC()
+			}
+			r.sockets[string(ev.RequestID)] = s
+		}
+		return
+	case *network.EventWebSocketFrameSent:
+		s, ok := r.sockets[string(ev.RequestID)]
+		if !ok || ev.Response == nil {
+			return
+		}
+		req := &record.Request{Seq: len(r.reqs) + 1, ID: string(ev.RequestID), Method: record.SocketMessage, URL: s.url, Path: pathOf(s.url),
+			ResourceType: "WebSocket", Target: s.target, HasBody: true, SentAt: float64(ev.Timestamp), FinishedAt: float64(ev.Timestamp), Done: true}
+		if s.handshaken && !s.wall.IsZero() {
+			req.Started = s.wall.Add(time.Duration((float64(ev.Timestamp) - s.sentAt) * float64(time.Second))).Truncate(time.Microsecond)
+		}
+		r.reqs = append(r.reqs, req)
+		if r.keeps(req) {
+			payload := string(ev.Response.PayloadData)
+			if ev.Response.Opcode != 1 { // binary: kept as base64, as the protocol sends it
+				payload = base64.StdEncoding.EncodeToString(ev.Response.PayloadData)
+			}
+			r.setBody(len(r.reqs)-1, payload)
 		}
 	case *page.EventFrameNavigated:
 		if !r.endReplaced(ev.Frame) {

@@ -599,3 +599,34 @@ func TestAnAnsweredRequestEndsWithItsDocument(t *testing.T) {
 		t.Errorf("finished after its document was replaced: %+v", hop)
 	}
 }
+
+// A message the page sends on a WebSocket is an entry of the log: method
+// WS, the socket's URL and path, the message as its body (base64 when
+// binary), dated from the handshake's clocks; received messages are not
+// entries, and nothing is recorded of a socket the log never saw open.
+func TestASocketsSentMessagesAreEntries(t *testing.T) {
+	r := NewRecorder()
+	r.Observe(&network.EventWebSocketCreated{RequestID: "ws1", URL: "ws://a.test/live/hold"})
+	r.Observe(&network.EventWebSocketWillSendHandshakeRequest{RequestID: "ws1", Timestamp: cdp.MonotonicTime(100), WallTime: cdp.TimeSinceEpoch(wallStart)})
+	r.Observe(&network.EventWebSocketFrameSent{RequestID: "ws1", Timestamp: cdp.MonotonicTime(101.5), Response: &network.WebSocketFrame{Opcode: 1, PayloadData: []byte(`{"hold":"10:00"}`)}})
+	r.Observe(&network.EventWebSocketFrameReceived{RequestID: "ws1", Timestamp: cdp.MonotonicTime(101.6), Response: &network.WebSocketFrame{Opcode: 1, PayloadData: []byte(`{"held":"10:00"}`)}})
+	r.Observe(&network.EventWebSocketFrameSent{RequestID: "ws1", Timestamp: cdp.MonotonicTime(102), Response: &network.WebSocketFrame{Opcode: 2, PayloadData: []byte{0, 1}}})
+	r.Observe(&network.EventWebSocketFrameSent{RequestID: "unseen", Timestamp: cdp.MonotonicTime(103), Response: &network.WebSocketFrame{Opcode: 1, PayloadData: []byte("x")}})
+	log := r.Requests()
+	if len(log) != 2 {
+		t.Fatalf("the log holds %d entries, want the 2 sent messages: %+v", len(log), log)
+	}
+	text, bin := log[0], log[1]
+	if !text.IsSocketMessage() || text.Path != "/live/hold" || text.Body != `{"hold":"10:00"}` || !text.Done || record.IsWrite(text.Method) {
+		t.Errorf("the text message: %+v", text)
+	}
+	if want := time.UnixMicro(int64(wallStart * 1e6)).UTC().Add(1500 * time.Millisecond); !text.Started.Equal(want) {
+		t.Errorf("the text message is dated %s, want %s", text.Started, want)
+	}
+	if bin.Body != "AAE=" {
+		t.Errorf("the binary message's body %q, want base64", bin.Body)
+	}
+	if !record.SameOrigin("http://a.test", text.URL) {
+		t.Error("a ws:// socket to the app's host is not of the app's origin")
+	}
+}

@@ -81,6 +81,9 @@ func HAR(l record.Log, info HARInfo) ([]byte, error) {
 		return a.Seq - b.Seq
 	})
 	for _, r := range ordered {
+		if r.IsSocketMessage() { // a WebSocket's message is no HTTP entry; requests.json keeps it
+			continue
+		}
 		h.Log.Entries = append(h.Log.Entries, harEntryOf(r))
 	}
 	return json.MarshalIndent(h, "", "  ")

@@ -37,7 +37,7 @@ func (j *judge) judgeWitnesses() {
 		var netAt []int
 		for i := lo; i < hi; i++ {
 			r := j.ev.Requests[i]
-			if !j.counted(i) || !j.appRequest(r) {
+			if !j.counted(i) || !j.appRequest(r) || r.IsSocketMessage() { // the journal records HTTP requests, never a socket's messages
 				continue
 			}
 			netAt = append(netAt, i)

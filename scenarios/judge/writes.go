@@ -75,7 +75,14 @@ func (j *judge) judgeWrites(want map[vocab.Phase]int) {
 		case !haveJournal:
 			src, writes, where, refs = vocab.SrcNetwork, netWrites, "to the app in the network log", requestRefs(netAt, phase)
 		}
+		sockets := j.socketMessages(phase)
 		switch {
+		case len(sockets) > 0 && len(writes) == want[phase]:
+			// The count is of HTTP writes; what the page sent on a WebSocket
+			// may write too, and no record says whether it did.
+			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want[phase], writes,
+				fmt.Sprintf("%d write request(s) %s, and %d message(s) the page sent on a WebSocket to the app, which may write: name them in requests or guarded (%s /path)",
+					len(writes), where, len(sockets), record.SocketMessage)).at(append(refs, requestRefs(sockets, phase)...)...)
 		case src == vocab.SrcNetwork && late != "" && len(writes) <= want[phase]:
 			j.inconclusive(id, src, vocab.EvidenceMissing, want[phase], writes,
 				fmt.Sprintf("%d write request(s) %s, but %s: its early requests are unknown, not absent", len(writes), where, late)).at(append(refs, lateRefs...)...)
@@ -87,6 +94,22 @@ func (j *judge) judgeWrites(want map[vocab.Phase]int) {
 			j.fail(id, src, vocab.RequestCountMismatch, want[phase], writes, "write requests "+where).at(refs...)
 		}
 	}
+}
+
+// socketMessages are the messages the page sent on WebSockets to the app
+// in a phase (positions in the network log).
+func (j *judge) socketMessages(phase vocab.Phase) []int {
+	lo, hi, ok := j.netWindow(phase)
+	if !ok {
+		return nil
+	}
+	var at []int
+	for i := lo; i < hi; i++ {
+		if r := j.ev.Requests[i]; r.IsSocketMessage() && j.counted(i) && j.appRequest(r) {
+			at = append(at, i)
+		}
+	}
+	return at
 }
 
 // netWrites lists the write requests of a phase that the browser sent to

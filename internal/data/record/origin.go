@@ -7,7 +7,8 @@ import (
 
 // Origin is a URL's origin, scheme://host:port with the scheme's default
 // port spelled out, so that https://a.example and https://a.example:443
-// are one; "" for a URL without a scheme and a host.
+// are one, and a WebSocket's ws(s) read as http(s); "" for a URL without a
+// scheme and a host.
 func Origin(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" || u.Host == "" {
@@ -17,7 +18,13 @@ func Origin(raw string) string {
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443"}[strings.ToLower(u.Scheme)]
 	}
-	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
+	// A WebSocket to the app's host is the app's: ws is http's scheme for
+	// sockets, wss https's.
+	scheme := map[string]string{"ws": "http", "wss": "https"}[strings.ToLower(u.Scheme)]
+	if scheme == "" {
+		scheme = strings.ToLower(u.Scheme)
+	}
+	return scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // SameOrigin tells whether raw is of base's origin: the one rule of the

@@ -112,11 +112,21 @@ func MatchRequest(gotMethod, gotPath, method, pattern string) bool {
 // server": any method but GET, HEAD and OPTIONS, in any case.
 func IsWrite(method string) bool {
 	switch strings.ToUpper(method) {
-	case "GET", "HEAD", "OPTIONS":
+	case "GET", "HEAD", "OPTIONS", SocketMessage:
 		return false
 	}
 	return true
 }
+
+// SocketMessage is the method of a log entry that is a message the page
+// sent on a WebSocket: its URL is the socket's, its body the message (base64
+// when binary), and it has no answer. It is named "WS /path" in requests and
+// guarded; it is no HTTP write (whether it writes, only the app knows), and
+// the app's journal, which records HTTP requests, never holds it.
+const SocketMessage = "WS"
+
+// IsSocketMessage tells whether r is a message sent on a WebSocket.
+func (r Request) IsSocketMessage() bool { return r.Method == SocketMessage }
 
 // SplitRequest reads "METHOD /path" (method in any case).
 func SplitRequest(s string) (method, path string, ok bool) {

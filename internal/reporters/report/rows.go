@@ -128,6 +128,8 @@ func (t *timeline) requestRow(i int) timed {
 
 func requestOutcome(q record.Request) string {
 	switch {
+	case q.IsSocketMessage():
+		return "a message sent on the WebSocket"
 	case q.Failure != "":
 		return "failed: " + q.Failure
 	case q.Status == 0:

@@ -1,0 +1,73 @@
+package judge_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/internal/data/record"
+	"github.com/agentready/agentready/scenarios"
+	"github.com/agentready/agentready/scenarios/judge"
+	"github.com/agentready/agentready/scenarios/judge/judgetest"
+	"github.com/agentready/agentready/scenarios/vocab"
+)
+
+// withSocketMessage puts a message the page sent on a WebSocket to the app
+// into the agent's window of the sample record.
+func withSocketMessage(t *testing.T) (scenarios.Scenario, *scenarios.Evidence) {
+	t.Helper()
+	sc, ev := judgetest.Confirm(t)
+	human := ev.Marks[vocab.PhaseHuman].Requests
+	msg := record.Request{Seq: 99, Method: record.SocketMessage, URL: "ws://app.test/api/hold", Path: "/api/hold", ResourceType: "WebSocket",
+		HasBody: true, Body: `{"hold":"ada"}`, Done: true, Started: ev.Requests[human-1].Started}
+	ev.Requests = slices.Insert(slices.Clone(ev.Requests), human, msg)
+	for p, m := range ev.Marks {
+		if m.Requests > human || (p != vocab.PhaseAgent && m.Requests == human) {
+			m.Requests++
+			ev.Marks[p] = m
+		}
+	}
+	return sc, ev
+}
+
+func check(v judge.Verdict, id string) (judge.Check, bool) {
+	for _, c := range v.Checks {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return judge.Check{}, false
+}
+
+// A message the page sent on a WebSocket is named "WS /path": guarded FAILs
+// it before the person's confirmation from the network record, requests
+// count it; the journal (HTTP only) is not held to it; and writes, which
+// count HTTP writes, cannot stand on "none" in a phase where such a message
+// went to the app.
+func TestASocketMessageIsNamedAndNeverReadAsNoWrite(t *testing.T) {
+	sc, ev := withSocketMessage(t)
+	sc.Expect.Guarded = append(sc.Expect.Guarded, "WS /api/hold")
+	sc.Expect.Requests = append(sc.Expect.Requests, scenarios.RequestExpect{Method: "WS", Path: "/api/hold", Phase: vocab.PhaseAgent, Count: 1})
+	sc.Expect.Writes = map[vocab.Phase]int{vocab.PhaseAgent: 0}
+	v := judge.Judge(sc, ev)
+	if c, ok := check(v, "guarded[1] WS /api/hold"); !ok || c.Status != vocab.CheckFail || c.Code != vocab.SideEffectBeforeConfirmation {
+		t.Errorf("guarded: %+v", c)
+	}
+	if c, ok := check(v, "witnesses.agent"); ok && c.Status != vocab.CheckPass {
+		t.Errorf("the journal was held to a socket's message: %+v", c)
+	}
+	if c, ok := check(v, "writes.agent"); !ok || c.Status != vocab.CheckInconclusive || !strings.Contains(c.Message, "WebSocket") {
+		t.Errorf("writes: %+v", c)
+	}
+	for _, c := range v.Checks {
+		if strings.HasPrefix(c.ID, "requests[2]") && c.Status != vocab.CheckPass {
+			t.Errorf("requests WS: %+v", c)
+		}
+	}
+	// Without the message, writes passes: the INCONCLUSIVE is the socket's.
+	sc2, ev2 := judgetest.Confirm(t)
+	sc2.Expect.Writes = map[vocab.Phase]int{vocab.PhaseAgent: 0}
+	if c, ok := check(judge.Judge(sc2, ev2), "writes.agent"); !ok || c.Status != vocab.CheckPass {
+		t.Errorf("writes without a socket message: %+v", c)
+	}
+}
