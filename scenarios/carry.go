@@ -260,3 +260,28 @@ func TakeCarried(from, path string, calls []CallRecord) (any, error) {
 	}
 	return nil, fmt.Errorf("%s in the result of %s (%s) picks %d values; a carried value is one", path, from, c.Call.Tool, len(nodes))
 }
+
+// TakeValue is the one string (or number, as written) path picks in a JSON
+// answer: a token a read of the app answers (csrf.from). Nothing, several
+// values, or another kind is an error that says so.
+func TakeValue(body json.RawMessage, path string) (string, error) {
+	p, err := jsonpath.Parse(path)
+	if err != nil {
+		return "", fmt.Errorf("%q is no JSONPath: %v", path, err)
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil || len(body) == 0 {
+		return "", fmt.Errorf("the answer is not JSON, so %s picks nothing", path)
+	}
+	nodes := p.Select(v)
+	if len(nodes) != 1 {
+		return "", fmt.Errorf("%s picks %d values in the answer; a token is one", path, len(nodes))
+	}
+	switch n := nodes[0].(type) {
+	case string:
+		return n, nil
+	case float64:
+		return strconv.FormatFloat(n, 'f', -1, 64), nil
+	}
+	return "", fmt.Errorf("%s picks a %T, not a token", path, nodes[0])
+}

@@ -52,7 +52,7 @@ func (c *CSRF) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		var on bool
 		if err := n.Decode(&on); err != nil {
-			return fmt.Errorf("line %d: csrf is true or {meta, header}", n.Line)
+			return fmt.Errorf("line %d: csrf is true or {meta, header}, {cookie, header} or {from: {request, path}, header}", n.Line)
 		}
 		if on {
 			*c = CSRF{Meta: "csrf-token", Header: "X-CSRF-Token"}

@@ -39,3 +39,32 @@ func TestAPendingCallIsCheckedAtLoad(t *testing.T) {
 		}
 	}
 }
+
+// A send's csrf says where the token is with exactly one of meta, cookie or
+// from, and code_at is a JSONPath; each mistake is refused with its line.
+func TestACSRFSourceAndACodeFieldAreCheckedAtLoad(t *testing.T) {
+	data, err := os.ReadFile("../fixtures/realpages/scenarios/CSRF-01.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(data)
+	if _, err := Parse("CSRF-01.yaml", data); err != nil {
+		t.Fatalf("as written: %v", err)
+	}
+	for _, tt := range []struct{ name, from, to, want string }{
+		{"two sources", "csrf: {cookie: XSRF-TOKEN, header: X-XSRF-Token}", "csrf: {cookie: XSRF-TOKEN, meta: csrf, header: X-XSRF-Token}", "exactly one of meta"},
+		{"no source", "csrf: {cookie: XSRF-TOKEN, header: X-XSRF-Token}", "csrf: {header: X-XSRF-Token}", "exactly one of meta"},
+		{"no header", "csrf: {cookie: XSRF-TOKEN, header: X-XSRF-Token}", "csrf: {cookie: XSRF-TOKEN}", "header"},
+		{"a path that is no JSONPath", "path: $.csrfToken}", "path: csrfToken}", "not an RFC 9535 JSONPath"},
+		{"a code_at that is no JSONPath", "code_at: $.error}", "code_at: error}", "code_at"},
+	} {
+		src := strings.Replace(good, tt.from, tt.to, 1)
+		if src == good {
+			t.Fatalf("%s: the case file no longer holds %q", tt.name, tt.from)
+		}
+		_, err := Parse("CSRF-01.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "CSRF-01.yaml:") {
+			t.Errorf("%s: %v, want a located error saying %q", tt.name, err, tt.want)
+		}
+	}
+}

@@ -338,20 +338,39 @@ type DirectRequest struct {
 	Expect RequestOutcome `yaml:"expect" json:"expect" jsonschema:"required" examples:"[{status: 409, code: LIST_FULL}]"`
 }
 
-// CSRF says where a page keeps its token and how the server wants it.
+// CSRF says where a page keeps its token and how the server wants it: one
+// of meta, cookie or from.
 type CSRF struct {
 	// The name of the <meta> element that holds the token.
-	Meta string `yaml:"meta" json:"meta" jsonschema:"required" examples:"[csrf-token]"`
+	Meta string `yaml:"meta,omitempty" json:"meta,omitempty" examples:"[csrf-token]"`
+	// The name of the cookie that holds the token (a double-submit cookie,
+	// readable by the page's script).
+	Cookie string `yaml:"cookie,omitempty" json:"cookie,omitempty" examples:"[XSRF-TOKEN]"`
+	// A read of the app that answers the token, as the page's own script
+	// gets it: the request (sent from the page, the person's session) and
+	// the RFC 9535 JSONPath of the token in its JSON answer.
+	From *CSRFFrom `yaml:"from,omitempty" json:"from,omitempty" examples:"[{request: GET /api/session, path: $.csrfToken}]"`
 	// The header the token is sent in.
 	Header string `yaml:"header" json:"header" jsonschema:"required" examples:"[X-CSRF-Token]"`
+}
+
+// CSRFFrom is a read of the app whose JSON answer holds the CSRF token.
+type CSRFFrom struct {
+	// The read, "METHOD /path", sent from the page as the person's session.
+	Request RequestLine `yaml:"request" json:"request" jsonschema:"required" examples:"[GET /api/session]"`
+	// The RFC 9535 JSONPath of the token in the read's JSON answer.
+	Path string `yaml:"path" json:"path" jsonschema:"required" examples:"[$.csrfToken]"`
 }
 
 // RequestOutcome is what the server must answer a direct request.
 type RequestOutcome struct {
 	// The HTTP status of the answer.
 	Status int `yaml:"status" json:"status" jsonschema:"required,minimum=100,maximum=599" examples:"[409]"`
-	// The answer's JSON "code".
+	// The answer's code: its JSON field code, or the value code_at picks.
 	Code string `yaml:"code,omitempty" json:"code,omitempty" examples:"[LIST_FULL]"`
+	// Where the answer carries its code, as an RFC 9535 JSONPath into its
+	// JSON body ($.code when omitted): $.error for {"error": "CSRF"}.
+	CodeAt string `yaml:"code_at,omitempty" json:"code_at,omitempty" examples:"['$.error', '$.errors[0].code']"`
 }
 
 // IsWait tells whether the step only waits for something.

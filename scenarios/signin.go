@@ -165,7 +165,7 @@ func (s *SignIn) validate(at keyPath, p *problems) {
 		p.bad(at.key(key), "belongs to a sign-in request: give request (\"POST /login\") too")
 	}
 	if s.CSRF != nil && (s.CSRF.Meta == "" || s.CSRF.Header == "") {
-		p.bad(at.key("csrf"), "needs meta and header (or true)")
+		p.bad(at.key("csrf"), "a sign-in reads its token from the login page's <meta>: give meta and header (or true); cookie and from are for send")
 	}
 	if s.StorageState != "" && s.State == nil {
 		path := s.StorageState

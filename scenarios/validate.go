@@ -84,8 +84,16 @@ func (p *problems) steps(key keyPath, steps []Step) {
 				p.bad(at.key("send").key("request"), "needs a method and a path that starts with /: \"METHOD /path\"")
 			case r.Expect.Status < 100 || r.Expect.Status > 599:
 				p.bad(at.key("send").key("expect").key("status"), "%d is not an HTTP status", r.Expect.Status)
-			case r.CSRF != nil && (r.CSRF.Meta == "" || r.CSRF.Header == ""):
-				p.bad(at.key("send").key("csrf"), "needs meta and header (or true)")
+			case r.CSRF != nil && r.CSRF.Header == "":
+				p.bad(at.key("send").key("csrf"), "needs the header the token is sent in (or true: meta csrf-token, header X-CSRF-Token)")
+			case r.CSRF != nil && csrfSources(r.CSRF) != 1:
+				p.bad(at.key("send").key("csrf"), "says where the token is with exactly one of meta (a <meta> element's name), cookie (a cookie's name) or from ({request, path}: a read that answers it)")
+			case r.CSRF != nil && r.CSRF.From != nil && !validPath(r.CSRF.From.Path):
+				p.bad(at.key("send").key("csrf").key("from").key("path"), "%q is not an RFC 9535 JSONPath ($.csrfToken)", r.CSRF.From.Path)
+			case r.CSRF != nil && r.CSRF.From != nil && !validLine(r.CSRF.From.Request):
+				p.bad(at.key("send").key("csrf").key("from").key("request"), "a request is \"METHOD /path\" (GET /api/session)")
+			case r.Expect.CodeAt != "" && !validPath(r.Expect.CodeAt):
+				p.bad(at.key("send").key("expect").key("code_at"), "%q is not an RFC 9535 JSONPath ($.error)", r.Expect.CodeAt)
 			}
 		}
 		if s.WaitRequest != "" {
@@ -518,6 +526,27 @@ func checkCall(key keyPath, c Call, p *problems) {
 	if c.Expect != nil {
 		checkResult(key.key("expect"), c.Expect, p)
 	}
+}
+
+// csrfSources counts the places a csrf says the token is in.
+func csrfSources(c *CSRF) int {
+	n := 0
+	for _, set := range []bool{c.Meta != "", c.Cookie != "", c.From != nil} {
+		if set {
+			n++
+		}
+	}
+	return n
+}
+
+func validPath(p string) bool {
+	_, err := jsonpath.Parse(p)
+	return err == nil
+}
+
+func validLine(l RequestLine) bool {
+	m, p, ok := l.Split()
+	return ok && m != "" && strings.HasPrefix(p, "/")
 }
 
 // validateAnsweredIn: a call answered in the person's phase is an agent's

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 
@@ -23,22 +24,27 @@ func (j *judge) judgeDirect() {
 			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want.Expect, nil, "the request got no answer: "+d.Error).at(ref)
 			continue
 		}
-		var body struct {
-			Code string `json:"code"`
-		}
-		_ = json.Unmarshal(d.Body, &body)
-		got := map[string]any{"status": d.Status, "code": body.Code}
+		code, at := answerCode(d.Body, want.Expect.CodeAt)
+		got := map[string]any{"status": d.Status, "code": code}
 		switch {
 		case d.Status != want.Expect.Status:
 			j.fail(id, vocab.SrcNetwork, vocab.ServerRuleBroken, want.Expect, got,
 				fmt.Sprintf("the server answered %d where the scenario expects %d: it does not hold the rule itself", d.Status, want.Expect.Status)).at(ref)
-		case want.Expect.Code != "" && body.Code != want.Expect.Code:
+		case want.Expect.Code != "" && code != want.Expect.Code:
 			j.fail(id, vocab.SrcNetwork, vocab.ServerRuleBroken, want.Expect, got,
-				fmt.Sprintf("the server answered %d with code %q, not %q", d.Status, body.Code, want.Expect.Code)).at(ref)
+				fmt.Sprintf("the server answered %d with code %q at %s, not %q", d.Status, code, at, want.Expect.Code)).at(ref)
 		default:
 			j.pass(id, vocab.SrcNetwork, want.Expect, got, "the server holds the rule").at(ref)
 		}
 	}
+}
+
+// answerCode is the code an answer carries at path ($.code when empty):
+// the one string or number it picks (scenarios.TakeValue), else "".
+func answerCode(body json.RawMessage, path string) (code, at string) {
+	at = cmp.Or(path, "$.code")
+	code, _ = scenarios.TakeValue(body, at)
+	return code, at
 }
 
 // directExpect is the scenario's direct request behind a record.

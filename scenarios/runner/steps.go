@@ -21,7 +21,7 @@ import (
 	"github.com/agentready/agentready/scenarios/vocab"
 )
 
-const directJS = `(async (url, method, body, meta, header) => {
+const directJS = `(async (url, method, body, meta, header, cookie, token) => {
   const headers = { Accept: "application/json" };
   if (body !== null) headers["Content-Type"] = "application/json";
   if (meta) {
@@ -29,6 +29,12 @@ const directJS = `(async (url, method, body, meta, header) => {
     if (token === undefined) return { error: "no <meta name=\"" + meta + "\"> on the page for the CSRF token" };
     headers[header] = token;
   }
+  if (cookie) {
+    const kv = document.cookie.split("; ").find((c) => c.startsWith(cookie + "="));
+    if (kv === undefined) return { error: "no cookie " + cookie + " the page's script can read for the CSRF token" };
+    headers[header] = decodeURIComponent(kv.slice(cookie.length + 1));
+  }
+  if (token !== null) headers[header] = token;
   try {
     const r = await fetch(url, { method, headers, credentials: "include", body: body === null ? undefined : JSON.stringify(body) });
     const text = await r.text();
@@ -42,20 +48,29 @@ const directJS = `(async (url, method, body, meta, header) => {
 // cookies and CSRF token, none of the page's own checks.
 func (r *runner) direct(ctx context.Context, phase vocab.Phase, i int, d scenarios.DirectRequest) scenarios.DirectRecord {
 	rec := scenarios.DirectRecord{Phase: phase, Index: i, Method: strings.ToUpper(d.Method), Path: d.Path}
-	meta, header := "", ""
-	if d.CSRF != nil {
-		meta, header = d.CSRF.Meta, d.CSRF.Header
-	}
-	args, err := json.Marshal([]any{r.t.BaseURL + d.Path, rec.Method, d.Body, meta, header})
-	if err != nil {
-		rec.Error = err.Error()
-		return rec
-	}
 	r.settleDocument(ctx)
 	ctx, cancel := r.t.Tab.Bind(ctx)
 	defer cancel()
 	ctx, cancelBound := context.WithTimeout(ctx, r.t.Bound)
 	defer cancelBound()
+	meta, header, cookie := "", "", ""
+	var token *string
+	if c := d.CSRF; c != nil {
+		meta, header, cookie = c.Meta, c.Header, c.Cookie
+		if c.From != nil {
+			t, err := r.csrfFrom(ctx, *c.From)
+			if err != nil {
+				rec.Error = "the CSRF token: " + err.Error()
+				return rec
+			}
+			token = &t
+		}
+	}
+	args, err := json.Marshal([]any{r.t.BaseURL + d.Path, rec.Method, d.Body, meta, header, cookie, token})
+	if err != nil {
+		rec.Error = err.Error()
+		return rec
+	}
 	out, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
 		Status int             `json:"status"`
 		Body   json.RawMessage `json:"body"`
@@ -73,6 +88,35 @@ func (r *runner) direct(ctx context.Context, phase vocab.Phase, i int, d scenari
 		}
 	}
 	return rec
+}
+
+// csrfFrom reads the token a read of the app answers, as the page's own
+// script would get it: sent from the page (the person's session), its JSON
+// answer's one value at the path.
+func (r *runner) csrfFrom(ctx context.Context, from scenarios.CSRFFrom) (string, error) {
+	method, p, _ := from.Request.Split()
+	args, err := json.Marshal([]any{r.t.BaseURL + p, method, nil, "", "", "", nil})
+	if err != nil {
+		return "", err
+	}
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+		Status int             `json:"status"`
+		Body   json.RawMessage `json:"body"`
+		Error  string          `json:"error"`
+	}](directJS+"(..."+string(args)+")", chromedp.EvalAwaitPromise))
+	switch {
+	case err != nil:
+		return "", err
+	case out.Error != "":
+		return "", errors.New(out.Error)
+	case out.Status >= 400:
+		return "", fmt.Errorf("%s answered %d", from.Request, out.Status)
+	}
+	token, err := scenarios.TakeValue(out.Body, from.Path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", from.Request, err)
+	}
+	return token, nil
 }
 
 func (r *runner) call(ctx context.Context, phase vocab.Phase, i int, c scenarios.Call) {

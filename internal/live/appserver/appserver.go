@@ -23,6 +23,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,7 +94,9 @@ type Server struct {
 	URL     string // the URL waited for, its port filled in
 	BaseURL string // the URL's origin: scenarios' paths are joined to it
 	Port    int
-	Line    string // the command as started, for messages
+	// Ports are the ports of {port:NAME}, by name.
+	Ports map[string]int
+	Line  string // the command as started, for messages
 
 	cmd    *exec.Cmd
 	out    *Output
@@ -143,12 +146,34 @@ func Start(ctx context.Context, spec Spec, extra Extra) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no free loopback port for the app: %w", err)
 	}
-	fill := func(s string) string { return strings.ReplaceAll(s, Placeholder, strconv.Itoa(port)) }
+	// {port:NAME} is a free port of its own for each name (an app that
+	// needs a second one: its auth server, its websocket): one per name,
+	// the same wherever the name is written.
+	named := map[string]int{}
+	for _, text := range slices.Concat(spec.Command, extra.Args, slices.Collect(maps.Values(spec.Env)), slices.Collect(maps.Values(extra.Env)), []string{spec.URL}) {
+		for _, m := range namedPort.FindAllStringSubmatch(text, -1) {
+			if _, ok := named[m[1]]; ok {
+				continue
+			}
+			p, err := freePort()
+			for err == nil && (p == port || slices.Contains(slices.Collect(maps.Values(named)), p)) {
+				p, err = freePort()
+			}
+			if err != nil {
+				return nil, fmt.Errorf("no free loopback port for the app's %s: %w", m[0], err)
+			}
+			named[m[1]] = p
+		}
+	}
+	fill := func(s string) string {
+		s = namedPort.ReplaceAllStringFunc(s, func(m string) string { return strconv.Itoa(named[namedPort.FindStringSubmatch(m)[1]]) })
+		return strings.ReplaceAll(s, Placeholder, strconv.Itoa(port))
+	}
 	argv := make([]string, 0, len(spec.Command)+len(extra.Args))
 	for _, a := range slices.Concat(spec.Command, extra.Args) {
 		argv = append(argv, fill(a))
 	}
-	s := &Server{Port: port, Line: quoteLine(argv), out: NewOutput(outputCap), exited: make(chan struct{}), copied: make(chan struct{})}
+	s := &Server{Port: port, Ports: named, Line: quoteLine(argv), out: NewOutput(outputCap), exited: make(chan struct{}), copied: make(chan struct{})}
 	s.URL = fill(cmp.Or(spec.URL, "http://127.0.0.1:"+Placeholder+"/"))
 	u, err := url.Parse(s.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -367,6 +392,10 @@ func exitWords(err error) string {
 		return err.Error()
 	}
 }
+
+// namedPort is {port:NAME}: a port of its own per name (letters, digits,
+// - and _).
+var namedPort = regexp.MustCompile(`\{port:([A-Za-z0-9_-]+)\}`)
 
 // freePort asks the kernel for a free loopback port. It is free when
 // answered; another process could take it before the app binds it, which

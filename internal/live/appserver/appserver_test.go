@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -297,5 +298,24 @@ func TestAnotherProgramOnTheAppsPortIsNotTheApp(t *testing.T) {
 	want := fmt.Sprintf("another program (pid %d, older than the app) listens on it", os.Getpid())
 	if !strings.Contains(se.Error(), want) {
 		t.Errorf("%q does not say %q", se.Error(), want)
+	}
+}
+
+// {port:NAME} is a free port of its own per name, the same wherever the
+// name is written, and none is {port}'s.
+func TestNamedPortsAreFreePortsOfTheirOwn(t *testing.T) {
+	spec := Spec{Command: []string{fakeApp, "{port:auth}", "{port:ws}", "{port:auth}"}, Env: map[string]string{"GREETING": "auth={port:auth}"}, Timeout: hang.Bound}
+	s, err := Start(context.Background(), spec, Extra{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	auth, ws := s.Ports["auth"], s.Ports["ws"]
+	if auth == 0 || ws == 0 || auth == ws || auth == s.Port || ws == s.Port {
+		t.Fatalf("ports: main %d, named %v", s.Port, s.Ports)
+	}
+	want := fmt.Sprintf("GREETING=auth=%d args=[%d %d %d]", auth, auth, ws, auth)
+	if !slices.ContainsFunc(s.Output().LastLines(10), func(l string) bool { return strings.Contains(l, want) }) {
+		t.Errorf("the app's lines %q lack %q", s.Output().LastLines(10), want)
 	}
 }
