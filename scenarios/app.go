@@ -37,7 +37,8 @@ var folderKeys = []string{"app", "signin"}
 // folder file holds key (app or signin): the nearest one wins, so a
 // subfolder's file overrides its parents' for the keys it sets and
 // inherits the rest. "" when none does. A file that does not read as a
-// mapping counts as holding every key, so that its problems are said.
+// mapping, or has a key a folder file does not, counts as holding every
+// key, so that its problems are said.
 func NearestFolder(dir, root, key string) string {
 	d, err := filepath.Abs(dir)
 	if err != nil {
@@ -83,7 +84,9 @@ func folderHas(dir, key string) bool {
 		return true
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == key {
+		// A key the file should not have (a misspelled signin) makes it the
+		// nearest for every key: its problems are then said, not skipped.
+		if k := root.Content[i].Value; k == key || !slices.Contains(folderKeys, k) {
 			return true
 		}
 	}

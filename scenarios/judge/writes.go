@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios"
@@ -81,7 +82,7 @@ func (j *judge) judgeWrites(want map[vocab.Phase]int) {
 			// The count is of HTTP writes; what the page sent on a WebSocket
 			// may write too, and no record says whether it did.
 			j.inconclusive(id, vocab.SrcNetwork, vocab.EvidenceMissing, want[phase], writes,
-				fmt.Sprintf("%d write request(s) %s, and %d message(s) the page sent on a WebSocket to the app, which may write: name them in requests or guarded (%s /path)",
+				fmt.Sprintf("%d write request(s) %s, and %d message(s) the page sent on a WebSocket to the app that no line names, which may write: name the socket in requests or guarded (%s /path)",
 					len(writes), where, len(sockets), record.SocketMessage)).at(append(refs, requestRefs(sockets, phase)...)...)
 		case src == vocab.SrcNetwork && late != "" && len(writes) <= want[phase]:
 			j.inconclusive(id, src, vocab.EvidenceMissing, want[phase], writes,
@@ -97,7 +98,8 @@ func (j *judge) judgeWrites(want map[vocab.Phase]int) {
 }
 
 // socketMessages are the messages the page sent on WebSockets to the app
-// in a phase (positions in the network log).
+// in a phase (positions in the network log) that no "WS /path" line of the
+// scenario's requests or guarded names: a named one is judged there.
 func (j *judge) socketMessages(phase vocab.Phase) []int {
 	lo, hi, ok := j.netWindow(phase)
 	if !ok {
@@ -105,11 +107,30 @@ func (j *judge) socketMessages(phase vocab.Phase) []int {
 	}
 	var at []int
 	for i := lo; i < hi; i++ {
-		if r := j.ev.Requests[i]; r.IsSocketMessage() && j.counted(i) && j.appRequest(r) {
+		if r := j.ev.Requests[i]; r.IsSocketMessage() && j.counted(i) && j.appRequest(r) && !j.socketNamed(r) {
 			at = append(at, i)
 		}
 	}
 	return at
+}
+
+// socketNamed tells whether a "WS /path" line of requests or guarded names
+// the socket r was sent on.
+func (j *judge) socketNamed(r record.Request) bool {
+	named := func(method, p string) bool {
+		return strings.EqualFold(method, record.SocketMessage) && record.MatchRequest(r.Method, r.Path, method, p)
+	}
+	for _, g := range j.sc.Expect.Guarded {
+		if m, p, ok := g.Split(); ok && named(m, p) {
+			return true
+		}
+	}
+	for _, q := range j.sc.Expect.Requests {
+		if named(q.Method, q.Path) {
+			return true
+		}
+	}
+	return false
 }
 
 // netWrites lists the write requests of a phase that the browser sent to

@@ -25,9 +25,19 @@ func (r *runner) awaitPending(ctx context.Context) {
 }
 
 // abandonPending cancels what is still pending, so that nothing is left
-// running in the page once the person's phase is over.
+// running in the page once the person's phase is over; an answer that came
+// after the wait and before the cancel is the call's (the trace holds it
+// first).
 func (r *runner) abandonPending(ctx context.Context) {
 	for _, pc := range r.pending {
-		pc.p.Abandon(ctx)
+		r.ev.Calls[pc.call].Result = pc.p.Abandon(ctx)
+	}
+}
+
+// cancelPending cancels what a run cut short left pending, after its
+// record was taken: the record keeps the calls as they stood.
+func (r *runner) cancelPending(ctx context.Context) {
+	for _, pc := range r.pending {
+		_ = pc.p.Abandon(ctx)
 	}
 }

@@ -88,8 +88,8 @@ func Run(ctx context.Context, sc scenarios.Scenario, t Target) *scenarios.Eviden
 	if sc.Capture.ToolTimeout > 0 {
 		tools.Timeout = time.Duration(sc.Capture.ToolTimeout)
 	}
-	defer r.abandonPending(ctx) // a run cut short leaves nothing pending in the page
-	r.open(ctx)                 // and setup: the start catalog is the one the agent finds after it
+	defer r.cancelPending(ctx) // a run cut short leaves nothing pending in the page
+	r.open(ctx)                // and setup: the start catalog is the one the agent finds after it
 	r.agent(ctx)
 	r.human(ctx)
 	person := r.personCookies(ctx) // replays.go

@@ -56,7 +56,8 @@ type Clock struct {
 	// polls are the method and path of requests taken for long polls
 	// (guarded by grantMu); notWaited what the clock went on without.
 	polls     map[string]bool
-	owed      int // expiries still to come of budgets an advance grant ended (guarded by grantMu)
+	owed      int               // expiries still to come of budgets an advance grant ended (guarded by grantMu)
+	seen      map[int]time.Time // when the clock first saw each open request of the log (guarded by grantMu)
 	notWaited []record.NotWaited
 }
 
@@ -75,7 +76,7 @@ func (t *Tab) StartClock(ctx context.Context, at *time.Time) (*Clock, error) {
 	if _, err := chromedp.Call(ctx, emulation.SetVirtualTimePolicy, p); err != nil {
 		return nil, fmt.Errorf("turn the page's clock to virtual time: %w", err)
 	}
-	c := &Clock{Start: at, tab: t, stopped: make(chan struct{}), done: make(chan struct{}), last: time.Now(), polls: map[string]bool{}}
+	c := &Clock{Start: at, tab: t, stopped: make(chan struct{}), done: make(chan struct{}), last: time.Now(), polls: map[string]bool{}, seen: map[int]time.Time{}}
 	go c.run()
 	return c, nil
 }
@@ -130,15 +131,23 @@ func (c *Clock) Advance(ctx context.Context, d time.Duration) (time.Duration, er
 	// the real date) or went back is not read.
 	from, read := c.pageNow(ctx)
 	var granted time.Duration
-	for left, slices := d, 0; left > 0 && slices < maxSlices(d); slices++ {
+	left := d
+	for slices := 0; left > 0 && slices < maxSlices(d); slices++ {
 		slice := min(left, windowSlice)
 		if err := c.grant(ctx, float64(slice.Milliseconds())); err != nil {
-			c.fail(err)
+			if ctx.Err() == nil { // a caller that stopped waiting is no clock's fault
+				c.fail(err)
+			}
 			return time.Since(start), err
 		}
 		granted += slice
 		left = d - granted
-		if now, ok := c.pageNow(ctx); read && ok && now >= from && now-from <= granted+windowSlice {
+		now, ok := c.pageNow(ctx)
+		switch {
+		case !read || !ok:
+		case now == from && granted >= 2*windowSlice: // a page whose Date stands still (a script replaced it): each slice counts as granted
+			read = false
+		case now >= from && now-from <= granted+windowSlice:
 			left = d - (now - from)
 		}
 		// A real pause between slices is what lets browser-process replies
@@ -150,6 +159,11 @@ func (c *Clock) Advance(ctx context.Context, d time.Duration) (time.Duration, er
 		case <-ctx.Done():
 			return time.Since(start), ctx.Err()
 		}
+	}
+	if left > 0 {
+		err := fmt.Errorf("the page's clock moved %s of the %s granted in %d slices", d-left, d, maxSlices(d))
+		c.fail(err)
+		return time.Since(start), err
 	}
 	return time.Since(start), nil
 }
@@ -215,9 +229,9 @@ const (
 	// holdCheck is how often a grant that has not expired looks for a
 	// request holding it.
 	holdCheck = 250 * time.Millisecond
-	// longPoll is how long a request of the page may go unanswered before
-	// it is taken for a long poll: one that holds the clock until it
-	// answers. Its method and path are then not waited for again.
+	// longPoll is how long a GET of the page may go unanswered before it is
+	// taken for a long poll: one that holds the clock until it answers. Its
+	// path is then not waited for again. A slow write is always waited for.
 	longPoll = 5 * time.Second
 	// secondExpiry bounds the wait for the held budget's own expiry, which
 	// comes with the advance budget's (measured: 2 ms after it; a loaded
@@ -257,8 +271,12 @@ func (c *Clock) grant(ctx context.Context, budget float64) error {
 		if len(c.holders()) == 0 {
 			continue
 		}
-		// The budget is held by a stream: the same budget with advance
+		// The budget is held by a stream: once the page's other requests
+		// are answered (the policy's own wait), the same budget with advance
 		// ends both (the held one's expiry comes with it).
+		if err := c.tab.Net.WaitOpen(ctx, c.waitsFor); err != nil {
+			return fmt.Errorf("the page's requests (a stream aside) were not answered within %s", grantBound)
+		}
 		if err := c.setBudget(ctx, emulation.VirtualTimePolicyAdvance, budget); err != nil {
 			return err
 		}
@@ -334,7 +352,7 @@ func (c *Clock) holders() []record.Request {
 			why = "an EventSource: a stream open while the page lives"
 		case c.polls[r.Method+" "+r.Path]:
 			why = "a long poll"
-		case r.ResponseAt == 0 && (r.ResourceType == "Fetch" || r.ResourceType == "XHR") && time.Since(r.Started) > longPoll:
+		case r.ResponseAt == 0 && r.Method == "GET" && (r.ResourceType == "Fetch" || r.ResourceType == "XHR") && c.openFor(i) > longPoll:
 			why = fmt.Sprintf("a long poll: unanswered for more than %s", longPoll)
 			c.polls[r.Method+" "+r.Path] = true
 		default:
@@ -344,6 +362,18 @@ func (c *Clock) holders() []record.Request {
 		out = append(out, r)
 	}
 	return out
+}
+
+// openFor is how long, in real time, the clock has seen request i of the
+// log open (a request's own Started is the page's time, which is virtual).
+// The caller holds grantMu.
+func (c *Clock) openFor(i int) time.Duration {
+	first, ok := c.seen[i]
+	if !ok {
+		c.seen[i] = time.Now()
+		return 0
+	}
+	return time.Since(first)
 }
 
 // waitsFor tells whether a grant past the holders waits for r: a request of

@@ -3,6 +3,10 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -35,6 +39,9 @@ const DeepJS = `((sel) => {
   }
 })`
 
+// deepGroup is the object group of Deep's evaluations, released after each.
+const deepGroup = "agentready-deep"
+
 // DeepFirst is an expression for the first element sel matches (null when
 // none), piercing open shadow roots.
 func DeepFirst(sel string) string {
@@ -48,19 +55,27 @@ func DeepFirst(sel string) string {
 func Deep(sel string) chromedp.QueryOption {
 	expr := DeepFirst(sel)
 	return chromedp.ByFunc(func(ctx context.Context, t *chromedp.Target, _ *chromedp.Node) ([]cdp.NodeID, error) {
-		v, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ObjectGroup: "agentready-deep"})
+		v, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ObjectGroup: deepGroup})
 		if err != nil {
 			return nil, err
 		}
-		if v.ExceptionDetails != nil {
-			return nil, &chromedp.ExceptionError{ExceptionDetails: v.ExceptionDetails}
+		defer func() {
+			_, _ = cdp.Call(ctx, t, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: deepGroup})
+		}()
+		if d := v.ExceptionDetails; d != nil {
+			exc := &chromedp.ExceptionError{ExceptionDetails: d}
+			// querySelectorAll throws a DOMException named SyntaxError ("… is
+			// not a valid selector").
+			if d.Exception != nil && strings.HasPrefix(d.Exception.Description, "SyntaxError") {
+				// A selector that is no selector never matches: chromedp stops
+				// retrying on the DOM's own answer to one, so it gets that.
+				return nil, fmt.Errorf("%q is not a selector: %v: %w", sel, exc, &cdproto.Error{Code: -32000, Message: "DOM Error while querying"})
+			}
+			return nil, exc
 		}
 		if v.Result == nil || v.Result.ObjectID == "" {
 			return []cdp.NodeID{}, nil // not there yet: the query waits
 		}
-		defer func() {
-			_, _ = cdp.Call(ctx, t, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: v.Result.ObjectID})
-		}()
 		id, err := cdp.Call(ctx, t, dom.RequestNode, dom.RequestNodeParams{ObjectID: v.Result.ObjectID})
 		if err != nil {
 			return nil, err

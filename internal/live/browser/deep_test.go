@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -63,5 +65,12 @@ func TestSelectorsPierceOpenShadowRoots(t *testing.T) {
 	}
 	if secret.Present {
 		t.Errorf("a closed shadow root's button was found: %+v", secret)
+	}
+	// A selector that is no selector fails at once, saying so, instead of
+	// waiting out the bound as for an element not there yet.
+	start := time.Now()
+	err = tab.Do(ctx, chromedp.Click("#go[", Deep("#go["), chromedp.NodeVisible))
+	if err == nil || !strings.Contains(err.Error(), "is not a selector") || time.Since(start) > 5*time.Second {
+		t.Errorf("an invalid selector: %v after %s", err, time.Since(start))
 	}
 }

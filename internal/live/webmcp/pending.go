@@ -149,17 +149,28 @@ func (p *Pending) answered(ev record.Event) record.Result {
 }
 
 // Abandon cancels a call that never answered, so that nothing is left
-// pending in the page (as noResponse does for a call that was awaited);
-// its result stays what Await read.
-func (p *Pending) Abandon(ctx context.Context) {
+// pending in the page (as noResponse does for a call that was awaited), and
+// answers its result: what Await read, unless the browser's first answer
+// to it, read after the cancel (bounded), is the page's own that came late
+// (after Await's bound, before the cancel): the trace's first answer is the
+// call's, whatever the bound.
+func (p *Pending) Abandon(ctx context.Context) record.Result {
 	if p.over {
-		return
+		return p.Result()
 	}
 	p.over = true
-	if p.res.InvocationID != "" {
-		after, cancel := p.c.within(context.WithoutCancel(ctx), p.c.bound())
-		_ = p.c.cancelInvocation(after, p.res.InvocationID)
-		cancel()
+	defer p.stop()
+	if p.res.InvocationID == "" {
+		return p.Result()
 	}
-	p.stop()
+	after, cancel := p.c.within(context.WithoutCancel(ctx), p.c.bound())
+	defer cancel()
+	_ = p.c.cancelInvocation(after, p.res.InvocationID)
+	ev, err := p.c.trace.WaitFor(after, p.mark, "toolResponded of "+p.res.InvocationID, func(e record.Event) bool {
+		return e.Kind == record.ToolResponded && e.InvocationID == p.res.InvocationID
+	})
+	if err == nil && ev.Status != string(webmcp.InvocationStatusCanceled) {
+		return p.answered(ev)
+	}
+	return p.Result()
 }
