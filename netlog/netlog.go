@@ -396,8 +396,6 @@ func (r *Recorder) Find(mark int, match func(record.Request) bool) (record.Reque
 	return record.Request{}, false
 }
 
-// WaitSettled waits until every request recorded so far has finished or
-// failed, or ctx ends (a long poll never finishes: keep the bound short).
 // Open answers the positions in the log of the requests still open (sent,
 // not yet answered or failed), in log order.
 func (r *Recorder) Open() []int {
@@ -441,21 +439,10 @@ func (r *Recorder) At(i int) (record.Request, bool) {
 	return *r.reqs[i], true
 }
 
+// WaitSettled waits until every request recorded so far has finished or
+// failed, or ctx ends (a long poll never finishes: keep the bound short).
 func (r *Recorder) WaitSettled(ctx context.Context) error {
-	for {
-		r.mu.Lock()
-		open := slices.ContainsFunc(r.reqs, func(e *record.Request) bool { return !e.Done })
-		changed := r.changed
-		r.mu.Unlock()
-		if !open {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	return r.WaitOpen(ctx, func(record.Request) bool { return true })
 }
 
 // FillBodies fetches, with Network.getRequestPostData on the session that

@@ -29,14 +29,7 @@ func TestAPendingCallIsCheckedAtLoad(t *testing.T) {
 		{"cancel_after", "      expect:\n        answered_in: human", "      cancel_after: 1s\n      expect:\n        answered_in: human", "cancel_after cancels it"},
 		{"a step's call", "  - click: \"#submit-registration\"", "  - call: {tool: prepare_event_registration, expect: {answered_in: human}}", "only an agent's call"},
 	} {
-		src := strings.Replace(good, tt.from, tt.to, 1)
-		if src == good {
-			t.Fatalf("%s: the case file no longer holds %q", tt.name, tt.from)
-		}
-		_, err := Parse("CONF-01.person-answers.yaml", []byte(src))
-		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "CONF-01.person-answers.yaml:") {
-			t.Errorf("%s: %v, want a located error saying %q", tt.name, err, tt.want)
-		}
+		refusedAtLoad(t, "CONF-01.person-answers.yaml", good, tt.name, tt.from, tt.to, tt.want)
 	}
 }
 
@@ -58,13 +51,20 @@ func TestACSRFSourceAndACodeFieldAreCheckedAtLoad(t *testing.T) {
 		{"a path that is no JSONPath", "path: $.csrfToken}", "path: csrfToken}", "not an RFC 9535 JSONPath"},
 		{"a code_at that is no JSONPath", "code_at: $.error}", "code_at: error}", "code_at"},
 	} {
-		src := strings.Replace(good, tt.from, tt.to, 1)
-		if src == good {
-			t.Fatalf("%s: the case file no longer holds %q", tt.name, tt.from)
-		}
-		_, err := Parse("CSRF-01.yaml", []byte(src))
-		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "CSRF-01.yaml:") {
-			t.Errorf("%s: %v, want a located error saying %q", tt.name, err, tt.want)
-		}
+		refusedAtLoad(t, "CSRF-01.yaml", good, tt.name, tt.from, tt.to, tt.want)
+	}
+}
+
+// refusedAtLoad edits a good case file (from → to, once) and wants Parse to
+// refuse it with an error at a line of the file that says want.
+func refusedAtLoad(t *testing.T, file, good, name, from, to, want string) {
+	t.Helper()
+	src := strings.Replace(good, from, to, 1)
+	if src == good {
+		t.Fatalf("%s: the case file no longer holds %q", name, from)
+	}
+	_, err := Parse(file, []byte(src))
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), file+":") {
+		t.Errorf("%s: %v, want a located error saying %q", name, err, want)
 	}
 }

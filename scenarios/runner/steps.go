@@ -66,16 +66,7 @@ func (r *runner) direct(ctx context.Context, phase vocab.Phase, i int, d scenari
 			token = &t
 		}
 	}
-	args, err := json.Marshal([]any{r.t.BaseURL + d.Path, rec.Method, d.Body, meta, header, cookie, token})
-	if err != nil {
-		rec.Error = err.Error()
-		return rec
-	}
-	out, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
-		Status int             `json:"status"`
-		Body   json.RawMessage `json:"body"`
-		Error  string          `json:"error"`
-	}](directJS+"(..."+string(args)+")", chromedp.EvalAwaitPromise))
+	out, err := r.fromPage(ctx, d.Path, rec.Method, d.Body, meta, header, cookie, token)
 	switch {
 	case err != nil:
 		rec.Error = err.Error()
@@ -90,20 +81,30 @@ func (r *runner) direct(ctx context.Context, phase vocab.Phase, i int, d scenari
 	return rec
 }
 
+// pageAnswer is what directJS answers: the status and JSON body, or why
+// there was no answer.
+type pageAnswer struct {
+	Status int             `json:"status"`
+	Body   json.RawMessage `json:"body"`
+	Error  string          `json:"error"`
+}
+
+// fromPage sends a request from the page with directJS (its CSRF token
+// from meta, cookie or token when given) and answers what came back.
+func (r *runner) fromPage(ctx context.Context, path, method string, body any, meta, header, cookie string, token *string) (pageAnswer, error) {
+	args, err := json.Marshal([]any{r.t.BaseURL + path, method, body, meta, header, cookie, token})
+	if err != nil {
+		return pageAnswer{}, err
+	}
+	return chromedp.Run(ctx, chromedp.Evaluate[pageAnswer](directJS+"(..."+string(args)+")", chromedp.EvalAwaitPromise))
+}
+
 // csrfFrom reads the token a read of the app answers, as the page's own
 // script would get it: sent from the page (the person's session), its JSON
 // answer's one value at the path.
 func (r *runner) csrfFrom(ctx context.Context, from scenarios.CSRFFrom) (string, error) {
 	method, p, _ := from.Request.Split()
-	args, err := json.Marshal([]any{r.t.BaseURL + p, method, nil, "", "", "", nil})
-	if err != nil {
-		return "", err
-	}
-	out, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
-		Status int             `json:"status"`
-		Body   json.RawMessage `json:"body"`
-		Error  string          `json:"error"`
-	}](directJS+"(..."+string(args)+")", chromedp.EvalAwaitPromise))
+	out, err := r.fromPage(ctx, p, method, nil, "", "", "", nil)
 	switch {
 	case err != nil:
 		return "", err

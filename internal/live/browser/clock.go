@@ -259,14 +259,8 @@ func (c *Clock) grant(ctx context.Context, budget float64) error {
 	check := time.NewTicker(holdCheck)
 	defer check.Stop()
 	for {
-		select {
-		case <-c.tab.budgetExpired:
-			return nil
-		case <-c.stopped:
-			return errStopped
-		case <-ctx.Done():
-			return fmt.Errorf("the page did not use %v virtual ms within %s", budget, grantBound)
-		case <-check.C:
+		if expired, err := c.expiry(ctx, budget, check.C); expired || err != nil {
+			return err
 		}
 		if len(c.holders()) == 0 {
 			continue
@@ -280,7 +274,7 @@ func (c *Clock) grant(ctx context.Context, budget float64) error {
 		if err := c.setBudget(ctx, emulation.VirtualTimePolicyAdvance, budget); err != nil {
 			return err
 		}
-		if err := c.expiry(ctx, budget); err != nil {
+		if _, err := c.expiry(ctx, budget, nil); err != nil {
 			return err
 		}
 		c.owed++ // the held budget's own expiry, which comes with it
@@ -314,7 +308,8 @@ func (c *Clock) grantPastHolders(ctx context.Context, budget float64) error {
 	if err := c.setBudget(ctx, emulation.VirtualTimePolicyAdvance, budget); err != nil {
 		return err
 	}
-	return c.expiry(ctx, budget)
+	_, err := c.expiry(ctx, budget, nil)
+	return err
 }
 
 func (c *Clock) setBudget(ctx context.Context, policy emulation.VirtualTimePolicy, budget float64) error {
@@ -325,14 +320,18 @@ func (c *Clock) setBudget(ctx context.Context, policy emulation.VirtualTimePolic
 	return nil
 }
 
-func (c *Clock) expiry(ctx context.Context, budget float64) error {
+// expiry waits for the budget's expiry; with look, it also answers (not
+// expired, no error) when look ticks, so that the caller can look again.
+func (c *Clock) expiry(ctx context.Context, budget float64, look <-chan time.Time) (bool, error) {
 	select {
 	case <-c.tab.budgetExpired:
-		return nil
+		return true, nil
 	case <-c.stopped:
-		return errStopped
+		return false, errStopped
 	case <-ctx.Done():
-		return fmt.Errorf("the page did not use %v virtual ms within %s", budget, grantBound)
+		return false, fmt.Errorf("the page did not use %v virtual ms within %s", budget, grantBound)
+	case <-look:
+		return false, nil
 	}
 }
 
