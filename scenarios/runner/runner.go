@@ -118,6 +118,8 @@ type runner struct {
 	marked vocab.Phase
 	// appEnded: the app's end is in the faults already.
 	appEnded bool
+	// clockLost: the page's leaving the fixed clock is in the faults already.
+	clockLost bool
 	// issuesRead is how many of the tab's browser issues the evidence holds.
 	issuesRead int
 	// pending are the agent's calls left running for the person's steps
@@ -154,6 +156,22 @@ func (r *runner) noteAppEnded(during vocab.Phase) {
 	if ended, words := r.t.AppEnded(); ended {
 		r.appEnded = true
 		r.faultFrom(cmp.Or(during, vocab.PhaseSetup), "%s (noticed at the end of %s)", words, cmp.Or(during, vocab.PhaseSetup))
+	}
+}
+
+// noteClockLost keeps, once, that the page no longer ran on the scenario's
+// fixed clock by the end of phase: a document of another site (a sign-in
+// provider, a payment page) runs on the real date, so what was recorded
+// from that phase on ran on another day than the one the scenario's
+// expectations were written for.
+func (r *runner) noteClockLost(ctx context.Context, during vocab.Phase) {
+	if r.clockLost || r.clock == nil || r.sc.Clock == nil {
+		return
+	}
+	if at, kept := r.clock.Kept(ctx); !kept {
+		r.clockLost = true
+		r.faultFrom(during, "the page's fixed clock (%s) was lost by the end of %s: %s runs on %s; a document of another site has a renderer of its own, on the real date, and the clock cannot be fixed there again (keep the run on one site, e.g. sign in by signin: instead of through the provider)",
+			r.sc.Clock.UTC().Format(time.RFC3339), during, at.URL, at.Time.Format(time.RFC3339))
 	}
 }
 
@@ -493,6 +511,9 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	}
 	r.ev.Marks[phase] = m
 	r.noteAppEnded(r.marked)
+	if phase != vocab.PhaseEnd { // at the end the page is already left
+		r.noteClockLost(ctx, cmp.Or(r.marked, vocab.PhaseSetup))
+	}
 	r.marked = phase
 	if d := r.t.Tab.Dialogs; d != nil {
 		d.SetPhase(phase)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -59,6 +60,7 @@ type Clock struct {
 	owed      int               // expiries still to come of budgets an advance grant ended (guarded by grantMu)
 	seen      map[int]time.Time // when the clock first saw each open request of the log (guarded by grantMu)
 	notWaited []record.NotWaited
+	budgets   atomic.Int64 // the page milliseconds granted so far, every policy
 }
 
 // StartClock turns virtual time on in a tab that has not navigated yet,
@@ -317,7 +319,46 @@ func (c *Clock) setBudget(ctx context.Context, policy emulation.VirtualTimePolic
 		Policy: policy, Budget: &budget, MaxVirtualTimeTaskStarvationCount: starvationCap}); err != nil {
 		return fmt.Errorf("grant the page %v ms: %w", budget, err)
 	}
+	c.budgets.Add(int64(budget))
 	return nil
+}
+
+// keptSlack is how far past the budgets it was given a page's clock may
+// read and still be the fixed clock: a budget's last slice may be counted
+// late, never a day.
+const keptSlack = time.Minute
+
+// Kept answers whether the page still runs on the fixed clock, and the
+// time the page said. A document of another site gets a renderer of its
+// own, and there the date is the real one although virtual time is still
+// on; an initialVirtualTime sent again is ignored there too (measured on
+// Chromium 156: ../shared/docs/virtual-time-probe.md, and the decision
+// 2026-12-07-a-fixed-clock-across-sites.md). A page that cannot be read
+// now (between documents) answers kept: the next look reads it.
+func (c *Clock) Kept(ctx context.Context) (PageClock, bool) {
+	if c.Start == nil {
+		return PageClock{}, true
+	}
+	ctx, cancel := c.tab.Bind(ctx)
+	defer cancel()
+	ctx, cancelBound := context.WithTimeout(ctx, vocab.Bound/5)
+	defer cancelBound()
+	read, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+		Now float64 `json:"now"`
+		URL string  `json:"url"`
+	}]("({now: Date.now(), url: location.href})"))
+	if err != nil {
+		return PageClock{}, true
+	}
+	at := PageClock{Time: time.UnixMilli(int64(read.Now)).UTC(), URL: read.URL}
+	latest := c.Start.Add(time.Duration(c.budgets.Load())*time.Millisecond + keptSlack)
+	return at, !at.Time.Before(c.Start.Add(-time.Second)) && !at.Time.After(latest)
+}
+
+// PageClock is what a page's clock said, and where.
+type PageClock struct {
+	Time time.Time
+	URL  string
 }
 
 // expiry waits for the budget's expiry; with look, it also answers (not
