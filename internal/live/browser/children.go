@@ -29,7 +29,10 @@ import (
 // until the tab has turned its Network domain on, so that none of its
 // requests is missed; then it runs (Runtime.runIfWaitingForDebugger).
 
-// autoAttach pauses every new child until it is told to run.
+// autoAttach pauses every new child until it is told to run. A service
+// worker is attached here (its script's load is reported on this session)
+// and by the browser's auto-attach too (browser.go), which keeps it past
+// the page; the log takes a request two sessions report once (netlog).
 var autoAttach = target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: new(true)}
 
 // child is one target attached to the tab.

@@ -196,8 +196,9 @@ func (m *mux) route(msg *cdproto.Message) bool {
 	case m.released[from]:
 		return false
 	case from == "":
-		// Browser-level: shared workers, which only the browser's own
-		// auto-attach reaches, and the detach of any session.
+		// Browser-level: shared and service workers, which the browser's
+		// own auto-attach reaches (a service worker outlives the page that
+		// it served), and the detach of any session.
 		switch msg.Method {
 		case cdproto.EventTargetAttachedToTarget:
 			var ev attached
@@ -210,7 +211,7 @@ func (m *mux) route(msg *cdproto.Message) bool {
 			}
 			page, ok := m.contexts[ev.TargetInfo.BrowserContextID]
 			switch ev.TargetInfo.Type {
-			case "shared_worker":
+			case "shared_worker", "service_worker":
 			case "page":
 				if !ok && ev.TargetInfo.OpenerID != "" && !m.made[ev.TargetInfo.BrowserContextID] && ev.TargetInfo.BrowserContextID != "" {
 					// A window a page opened in a browser context another
