@@ -111,3 +111,25 @@ func click(t *testing.T, ctx context.Context, tab *Tab, sel string) {
 		t.Fatalf("click %s: %v", sel, err)
 	}
 }
+
+// TestAPendingCallThePageRefusesBeforeItBeginsSaysWhy: a page API call the
+// page refuses before any invocation began (here its executeTool is
+// replaced, as a hostile or broken page may) is failed with the page's
+// reason at once, not "the browser never started the call" after the bound.
+func TestAPendingCallThePageRefusesBeforeItBeginsSaysWhy(t *testing.T) {
+	b := launched(t)
+	app, _ := countingApp(t, personPage+`<script>document.modelContext.executeTool = () => Promise.reject(new Error("blocked by the page"));</script>`)
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
+	defer cancel()
+	tab, _ := clockedTab(t, ctx, b, app.URL)
+	if err := tab.Tools.WaitTool(ctx, "sign_up", true); err != nil {
+		t.Fatal(err)
+	}
+	p, err := tab.Tools.Start(ctx, "sign_up", "", map[string]any{"who": "Ada"}, vocab.PageAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Result(); got.Status != vocab.Failed || !strings.Contains(got.ErrorText, "blocked by the page") {
+		t.Errorf("the refused call is %+v, want failed with the page's reason", got)
+	}
+}

@@ -344,16 +344,7 @@ func newInvokeToolParams(t record.Tool, input []byte) invokeToolParams {
 
 func (c *Client) invokeCDP(ctx context.Context, tool record.Tool, input []byte, mark int, res record.Result) record.Result {
 	name := tool.Name
-	if tool.FrameID == "" {
-		tool.FrameID = mainFrame(ctx)
-	}
-	var started webmcp.InvokeToolResult
-	var err error
-	if s := c.session(tool.FrameID); s != nil {
-		started, err = cdp.Call(ctx, s, invokeTool, newInvokeToolParams(tool, input))
-	} else {
-		started, err = chromedp.Call(ctx, invokeTool, newInvokeToolParams(tool, input))
-	}
+	started, err := c.startCDP(ctx, tool, input)
 	if err != nil {
 		res.Status, res.ErrorText = vocab.Failed, err.Error()
 		return res
@@ -366,6 +357,18 @@ func (c *Client) invokeCDP(ctx context.Context, tool record.Tool, input []byte, 
 		return c.noResponse(ctx, res, mark, name)
 	}
 	return fromResponded(res, ev)
+}
+
+// startCDP asks the browser to invoke tool (WebMCP.invokeTool) on the
+// session of its frame: a cross-site frame's own, else the page's.
+func (c *Client) startCDP(ctx context.Context, tool record.Tool, input []byte) (webmcp.InvokeToolResult, error) {
+	if tool.FrameID == "" {
+		tool.FrameID = mainFrame(ctx)
+	}
+	if s := c.session(tool.FrameID); s != nil {
+		return cdp.Call(ctx, s, invokeTool, newInvokeToolParams(tool, input))
+	}
+	return chromedp.Call(ctx, invokeTool, newInvokeToolParams(tool, input))
 }
 
 func fromResponded(res record.Result, ev record.Event) record.Result {

@@ -8,9 +8,7 @@ import (
 
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios/vocab"
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/webmcp"
-	"github.com/chromedp/chromedp"
 )
 
 // Pending is a call left running past the step that made it: the agent's
@@ -57,17 +55,9 @@ func (c *Client) Start(ctx context.Context, name, frame string, input any, via v
 	switch via {
 	case vocab.CDP:
 		defer cancelTab()
-		if tool.FrameID == "" {
-			tool.FrameID = mainFrame(tabCtx)
-		}
 		bounded, cancel := context.WithTimeout(tabCtx, c.bound())
 		defer cancel()
-		var started webmcp.InvokeToolResult
-		if s := c.session(tool.FrameID); s != nil {
-			started, err = cdp.Call(bounded, s, invokeTool, newInvokeToolParams(tool, in))
-		} else {
-			started, err = chromedp.Call(bounded, invokeTool, newInvokeToolParams(tool, in))
-		}
+		started, err := c.startCDP(bounded, tool, in)
 		if err != nil {
 			p.finish(vocab.Failed, err.Error())
 			return p, nil
@@ -78,20 +68,33 @@ func (c *Client) Start(ctx context.Context, name, frame string, input any, via v
 		p.res.Transport = vocab.PageAPI
 		callCtx, stop := context.WithCancel(tabCtx)
 		p.stop = func() { stop(); cancelTab() }
-		go func() { _, _ = c.runPage(callCtx, tool, in) }() // its answer is the trace's
-	}
-	started, cancel := context.WithTimeout(ctx, c.bound())
-	defer cancel()
-	inv, err := c.trace.WaitFor(started, p.mark, "toolInvoked of "+name, func(e record.Event) bool {
-		return e.Kind == record.ToolInvoked && e.ToolName == name
-	})
-	if err != nil {
-		p.stop()
-		p.finish(vocab.NoResponse, fmt.Sprintf("no invocation began within %s: the browser never started the call", c.bound()))
+		started, cancel := context.WithTimeout(ctx, c.bound())
+		defer cancel()
+		// Its answer is the trace's; a refusal before the invocation began
+		// (executeTool rejected: no such tool, input refused) is its own.
+		refused := make(chan error, 1)
+		go func() {
+			_, err := c.runPage(callCtx, tool, in)
+			if err != nil && callCtx.Err() == nil {
+				refused <- err
+				cancel()
+			}
+		}()
+		inv, err := c.trace.WaitFor(started, p.mark, "toolInvoked of "+name, func(e record.Event) bool {
+			return e.Kind == record.ToolInvoked && e.ToolName == name
+		})
+		if err != nil {
+			select {
+			case why := <-refused:
+				p.finish(vocab.Failed, "the page refused the call before it began: "+why.Error())
+			default:
+				p.finish(vocab.NoResponse, fmt.Sprintf("no invocation began within %s: the browser never started the call", c.bound()))
+			}
+			return p, nil
+		}
+		p.res.InvocationID = inv.InvocationID
 		return p, nil
 	}
-	p.res.InvocationID = inv.InvocationID
-	return p, nil
 }
 
 func (p *Pending) finish(s vocab.Status, text string) {
