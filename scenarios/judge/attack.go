@@ -153,8 +153,16 @@ func guardedBy(guarded []scenarios.RequestLine, r record.Request) bool {
 	return false
 }
 
+// web: a request or a WebSocket message that leaves the page for a
+// server (not data:, blob: or the like). A message on a socket to another
+// origin carries data out as a request does.
 func web(raw string) bool {
-	return strings.HasPrefix(raw, "http://") || strings.HasPrefix(raw, "https://")
+	for _, scheme := range []string{"http://", "https://", "ws://", "wss://"} {
+		if strings.HasPrefix(raw, scheme) {
+			return true
+		}
+	}
+	return false
 }
 
 func noneOr(list []string) string {

@@ -155,6 +155,22 @@ func TestAnOffOriginRequestAfterThePlantingIsNamed(t *testing.T) {
 	}
 }
 
+// A message the page sends on a WebSocket to another origin after the
+// planting leaves as a request does, and is named; one on the app's own
+// socket is not off-origin.
+func TestAnOffOriginSocketMessageAfterThePlantingIsNamed(t *testing.T) {
+	sc, ev := underAttack(t, "exfiltrate", false, false, true)
+	ev.Requests = append(ev.Requests,
+		record.Request{Seq: 3, Method: record.SocketMessage, URL: "ws://app.test/live", Path: "/live", Body: `{"hold":"10:00"}`},
+		record.Request{Seq: 4, Method: record.SocketMessage, URL: "wss://collector.test/sock", Path: "/sock", Body: `{"data":"x"}`})
+	ev.Marks[vocab.PhaseHuman] = scenarios.Mark{Trace: len(ev.Trace), Requests: len(ev.Requests)}
+	ev.Marks[vocab.PhaseEnd] = ev.Marks[vocab.PhaseHuman]
+	rep := attackCheck(t, Judge(sc, ev)).Actual.(AttackReport)
+	if !slices.Equal(rep.OffOrigin, []string{"wss://collector.test/sock"}) {
+		t.Errorf("off-origin: %v, want the collector's socket alone", rep.OffOrigin)
+	}
+}
+
 // An attack the record shows no planting of is INCONCLUSIVE: the run did
 // not test what the scenario says.
 func TestAnAttackNeverPlantedIsInconclusive(t *testing.T) {
