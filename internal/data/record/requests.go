@@ -132,7 +132,9 @@ func (r Request) IsSocketMessage() bool { return r.Method == SocketMessage }
 func SplitRequest(s string) (method, path string, ok bool) {
 	method, path, ok = strings.Cut(strings.TrimSpace(s), " ")
 	path = strings.TrimSpace(path)
-	return strings.ToUpper(method), path, ok && method != "" && strings.HasPrefix(path, "/")
+	// A path in the log has no spaces (they are %20): words after the path
+	// would make a line that matches nothing, so it is no line.
+	return strings.ToUpper(method), path, ok && method != "" && strings.HasPrefix(path, "/") && !strings.ContainsAny(path, " \t")
 }
 
 // UnloadedStyles lists the styles of the page that did not load and could

@@ -121,6 +121,9 @@ func TestIsWriteAndSplitRequest(t *testing.T) {
 		{"  GET   /a/*  ", "GET", "/a/*", true},
 		{"POST api/x", "POST", "api/x", false},
 		{"/api/x", "", "", false},
+		// words after the path make a line that would match nothing
+		{`WS /live/hold {"hold":"10:00"}`, "WS", `/live/hold {"hold":"10:00"}`, false},
+		{"POST /api/x\tx", "POST", "/api/x\tx", false},
 	} {
 		m, p, ok := SplitRequest(tt.in)
 		if ok != tt.ok || (ok && (m != tt.method || p != tt.path)) {
