@@ -53,7 +53,18 @@ func TestEveryCompanionMergesAsRFC7396Says(t *testing.T) {
 		}
 		// The two documents alone, the patch without its extends key.
 		own := &tree{root: withoutKey(mustTree(t, p, data, now), ExtendsKey), file: p}
-		base := &tree{root: mustTreeOf(t, filepath.Join(filepath.Dir(p), extendsValue(t, data)), now), file: p}
+		// A companion that moves the clock moves its base's dates with it:
+		// the base is read on the companion's day, as the loader reads it.
+		var day *time.Time
+		if clockLine.Match(data) || todayLine.Match(data) {
+			d := dayOf(data, now)
+			day = &d
+		}
+		bt, probs := readChain(filepath.Join(filepath.Dir(p), extendsValue(t, data)), nil, now, nil, day)
+		if len(probs) > 0 {
+			t.Fatal(probs)
+		}
+		base := &tree{root: bt.root, file: p}
 		want, err := jsonpatch.MergePatch(jsonOfTree(t, base), jsonOfTree(t, own))
 		if err != nil {
 			t.Fatal(err)
@@ -76,14 +87,6 @@ func mustTree(t *testing.T, file string, data []byte, now time.Time) *yamlNode {
 	return parseNode(t, resolved)
 }
 
-func mustTreeOf(t *testing.T, file string, now time.Time) *yamlNode {
-	t.Helper()
-	tr, probs := readTree(file, nil, now)
-	if len(probs) > 0 {
-		t.Fatal(probs)
-	}
-	return tr.root
-}
 
 func extendsValue(t *testing.T, data []byte) string {
 	t.Helper()

@@ -312,10 +312,13 @@ func fileForms(defs jsonschema.Definitions) {
 	// A day that does not expire, {$date: today+7d}, is written where a
 	// text goes (it is written out as the file loads).
 	defs["DateValue"] = &jsonschema.Schema{Type: "object",
-		Description: "A day relative to the scenario's clock or the run's start, written out when the file loads: {$date: today+7d} (today, or today±N followed by d, w, mo or y), with $format in Go's layout for another form than 2006-01-02. On one line.",
+		Description: "A day relative to the scenario's clock or the run's start, written out when the file loads: {$date: today+7d} (today, or today±N followed by d, w, mo or y), with $format in Go's layout for another form than 2006-01-02; with $time, an instant: that time of day in $zone (UTC when none), written in $in (else $zone) as RFC 3339. On one line.",
 		Properties: props(
 			"$date", &jsonschema.Schema{Type: "string", Pattern: `^today([+-][0-9]+(d|w|mo|y))?$`, Description: "today, or today±N followed by d, w, mo or y.", Examples: []any{"today+7d"}},
-			"$format", &jsonschema.Schema{Type: "string", Description: "Go's layout for the day, such as 02/01/2006.", Examples: []any{"02/01/2006"}}),
+			"$format", &jsonschema.Schema{Type: "string", Description: "Go's layout for the day, such as 02/01/2006.", Examples: []any{"02/01/2006"}},
+			"$time", &jsonschema.Schema{Type: "string", Pattern: `^[0-9]{2}:[0-9]{2}(:[0-9]{2})?$`, Description: "A time of day, HH:MM or HH:MM:SS, in $zone: the value is then an instant.", Examples: []any{"18:30"}},
+			"$zone", &jsonschema.Schema{Type: "string", Description: "An IANA time zone: today is that zone's day, and $time that zone's time (summer time included).", Examples: []any{"Europe/Berlin"}},
+			"$in", &jsonschema.Schema{Type: "string", Description: "The IANA time zone the instant is written in (default: $zone).", Examples: []any{"UTC"}}),
 		Required: []string{"$date"}, AdditionalProperties: jsonschema.FalseSchema,
 		Examples: []any{map[string]any{"$date": "today+7d"}}}
 	orDate := func(s *jsonschema.Schema) *jsonschema.Schema {
