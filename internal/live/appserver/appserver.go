@@ -285,8 +285,8 @@ func (s *Server) poll(ctx context.Context, client *http.Client) (answered bool, 
 	res.Body.Close()
 	// Another program may have taken the port between the suite's choice and
 	// the app's start: its answers are not the app's.
-	if port := s.loopbackPort(); port > 0 {
-		if other, held := heldBefore(port, s.cmd.Process.Pid); held {
+	if host, port := s.loopbackPort(); port > 0 {
+		if other, held := heldBefore(host, port, s.cmd.Process.Pid); held {
 			return false, fmt.Sprintf("last: port %d answers, but another program (pid %d, older than the app) listens on it", port, other)
 		}
 	}
@@ -298,21 +298,36 @@ func (s *Server) poll(ctx context.Context, client *http.Client) (answered bool, 
 	return false, fmt.Sprintf("last: status %d", res.StatusCode)
 }
 
-// loopbackPort is the port of the app's URL when it is on this machine's
-// loopback, else 0.
-func (s *Server) loopbackPort() int {
+// loopbackPort is the host and port of the app's URL when it is on this
+// machine's loopback, else 0.
+func (s *Server) loopbackPort() (string, int) {
 	u, err := url.Parse(s.URL)
 	if err != nil {
-		return 0
+		return "", 0
 	}
 	if ip := net.ParseIP(u.Hostname()); (ip == nil || !ip.IsLoopback()) && u.Hostname() != "localhost" {
-		return 0
+		return "", 0
 	}
 	port, err := strconv.Atoi(u.Port())
 	if err != nil {
-		return map[string]int{"http": 80, "https": 443}[u.Scheme]
+		return u.Hostname(), map[string]int{"http": 80, "https": 443}[u.Scheme]
 	}
-	return port
+	return u.Hostname(), port
+}
+
+// receives tells whether a socket listening on listen gets the
+// connections made to host: its own address, a wildcard of its family (::
+// also takes IPv4, as Linux's default dual stack does), or either
+// loopback for localhost. A listener on [::1] is not one on 127.0.0.1.
+func receives(listen net.IP, host string) bool {
+	ip := net.ParseIP(host)
+	switch {
+	case ip == nil: // localhost: whichever loopback it resolves to
+		return listen.IsLoopback() || listen.IsUnspecified()
+	case listen.IsUnspecified():
+		return listen.To4() == nil || ip.To4() != nil
+	}
+	return listen.Equal(ip)
 }
 
 // Exited tells whether the app's process has ended, and how.

@@ -12,12 +12,13 @@ import (
 // heldBefore answers the pid of a process that listens on the loopback
 // port and was started before the app's own process leader (pid): another
 // program that took the port the suite chose between the suite's check and
-// the app's start (a free port is free only when asked), whose answers are
+// the app's start (a free port is free only when asked), on an address that
+// receives the app URL's connections (host), whose answers are
 // not the app's. A listener started with or after the app (the app, its
 // children, a proxy it starts) is the app's; what /proc does not show (a
 // process of another user) is taken to be the app's, as before. It reads
 // /proc through prometheus/procfs (docs/decisions/2026-12-07-the-apps-port.md).
-func heldBefore(port, pid int) (int, bool) {
+func heldBefore(host string, port, pid int) (int, bool) {
 	fs, err := procfs.NewDefaultFS()
 	if err != nil {
 		return 0, false
@@ -29,7 +30,7 @@ func heldBefore(port, pid int) (int, bool) {
 			continue
 		}
 		for _, l := range lines {
-			if l.LocalPort == uint64(port) && l.St == tcpListen {
+			if l.LocalPort == uint64(port) && l.St == tcpListen && receives(l.LocalAddr, host) {
 				inodes[l.Inode] = true
 			}
 		}
