@@ -231,6 +231,10 @@ type RequestExpect struct {
 	Count int `yaml:"count" json:"count" jsonschema:"required,minimum=0" examples:"[0, 1]"`
 	// The HTTP status each counted request ended with.
 	Status int `yaml:"status,omitempty" json:"status,omitempty" jsonschema:"minimum=100,maximum=599" examples:"[201]"`
+	// For a WebSocket line ("WS /path"): count only the messages whose
+	// text this regular expression (RE2) finds, e.g. "hold" or
+	// ^\{"type":"book".
+	Message string `yaml:"message,omitempty" json:"message,omitempty" examples:"[\"hold\"]"`
 }
 
 // State is what the app's state must be after a phase.

@@ -55,6 +55,32 @@ func TestACSRFSourceAndACodeFieldAreCheckedAtLoad(t *testing.T) {
 	}
 }
 
+// A requests line is "METHOD /path" and nothing after it, and message is a
+// regular expression for a WebSocket line only; each mistake is refused
+// with its line.
+func TestASocketMessagePatternIsCheckedAtLoad(t *testing.T) {
+	data, err := os.ReadFile("../fixtures/realpages/scenarios/LIVE-01.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(data)
+	sc, err := Parse("LIVE-01.yaml", data)
+	if err != nil {
+		t.Fatalf("as written: %v", err)
+	}
+	if got := sc.Expect.Requests[2].Message; got != `"hold":"10:00"` {
+		t.Fatalf("message did not load: %q", got)
+	}
+	line := `{request: WS /live/hold, phase: human, count: 1, message: '"hold":"10:00"'}`
+	for _, tt := range []struct{ name, to, want string }{
+		{"words after the path", `{request: WS /live/hold hold, phase: human, count: 1}`, "words after its path"},
+		{"not a socket", `{request: POST /live/api/bookings, phase: human, count: 1, message: hold}`, "not of POST"},
+		{"no RE2", `{request: WS /live/hold, phase: human, count: 1, message: '(hold'}`, "not a regular expression"},
+	} {
+		refusedAtLoad(t, "LIVE-01.yaml", good, tt.name, line, tt.to, tt.want)
+	}
+}
+
 // refusedAtLoad edits a good case file (from → to, once) and wants Parse to
 // refuse it with an error at a line of the file that says want.
 func refusedAtLoad(t *testing.T, file, good, name, from, to, want string) {

@@ -50,15 +50,16 @@ type requestExpectFile struct {
 	Phase   string      `yaml:"phase" json:"phase"`
 	Count   int         `yaml:"count" json:"count"`
 	Status  int         `yaml:"status,omitempty" json:"status,omitempty"`
+	Message string      `yaml:"message,omitempty" json:"message,omitempty"`
 }
 
 func (r RequestExpect) file() requestExpectFile {
-	return requestExpectFile{Request: joinLine(r.Method, r.Path), Phase: string(r.Phase), Count: r.Count, Status: r.Status}
+	return requestExpectFile{Request: joinLine(r.Method, r.Path), Phase: string(r.Phase), Count: r.Count, Status: r.Status, Message: r.Message}
 }
 
 func (r *RequestExpect) fromFile(f requestExpectFile) {
 	r.Method, r.Path = splitLoosely(f.Request)
-	r.Phase, r.Count, r.Status = vocab.Phase(f.Phase), f.Count, f.Status
+	r.Phase, r.Count, r.Status, r.Message = vocab.Phase(f.Phase), f.Count, f.Status, f.Message
 }
 
 func joinLine(method, path string) RequestLine {

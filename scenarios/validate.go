@@ -210,8 +210,17 @@ func (sc Scenario) validateRequests(p *problems) {
 	e := sc.Expect
 	for i, r := range e.Requests {
 		at := pathOf("expect", "requests", i)
-		if r.Method == "" || !strings.HasPrefix(r.Path, "/") {
+		switch {
+		case r.Method == "" || !strings.HasPrefix(r.Path, "/"):
 			p.bad(at.key("request"), "needs a method and a path that starts with /: \"METHOD /path\"")
+		case strings.ContainsAny(r.Path, " \t"):
+			p.bad(at.key("request"), "%q has words after its path, which no request's path holds: write \"METHOD /path\" (a WebSocket message's pattern goes in message:)", r.Method+" "+r.Path)
+		}
+		switch _, err := regexp.Compile(r.Message); {
+		case r.Message != "" && r.Method != record.SocketMessage:
+			p.bad(at.key("message"), "is a pattern for the messages of a WebSocket line (\"WS /path\"), not of %s", r.Method)
+		case err != nil:
+			p.bad(at.key("message"), "is not a regular expression (RE2): %v", err)
 		}
 		if !r.Phase.Counted() {
 			p.bad(at.key("phase"), "%q is not agent, human, leave or all", r.Phase)

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -171,6 +172,25 @@ func (j *judge) journalCount(phase vocab.Phase, method, pattern string) (int, []
 	return len(matched), matched, true
 }
 
+// messages keeps the WebSocket messages at (log positions) whose text
+// pattern finds, and answers those whose text was not kept.
+func (j *judge) messages(at []int, pattern string) (int, []int, []int) {
+	re, err := regexp.Compile(pattern)
+	if err != nil { // refused when the file loads
+		return 0, nil, at
+	}
+	var kept, unkept []int
+	for _, i := range at {
+		switch r := j.ev.Requests[i]; {
+		case r.HasBody && r.Body == "":
+			unkept = append(unkept, i)
+		case re.MatchString(r.Body):
+			kept = append(kept, i)
+		}
+	}
+	return len(kept), kept, unkept
+}
+
 // inWindow tells whether requests of window fall in phase's window (all
 // covers agent, human and leave).
 func inWindow(window, phase vocab.Phase) bool {
@@ -184,6 +204,18 @@ func (j *judge) judgeRequests(want []scenarios.RequestExpect) {
 	for i, r := range want {
 		id := fmt.Sprintf("requests[%d] %s %s (%s)", i, r.Method, r.Path, r.Phase)
 		byNet, netAt, haveNet := j.netCount(r.Phase, r.Method, r.Path)
+		if r.Message != "" {
+			id += fmt.Sprintf(" message %q", r.Message)
+			var unkept []int
+			byNet, netAt, unkept = j.messages(netAt, r.Message)
+			if haveNet && len(unkept) > 0 && byNet <= r.Count {
+				// More than expected is a defect recorded; as many or fewer
+				// may be short of a message whose text is unknown.
+				j.inconclusive(id+".network", vocab.SrcNetwork, vocab.EvidenceMissing, r.Count, byNet,
+					fmt.Sprintf("%d message(s) on the socket were not kept (a body the run does not keep): whether they match is unknown", len(unkept))).at(requestRefs(unkept, r.Phase)...)
+				continue
+			}
+		}
 		byJournal, journalAt, haveJournal := j.journalCount(r.Phase, r.Method, r.Path)
 		if j.netBlind(r.Phase, byNet, byJournal, haveNet, haveJournal) {
 			haveNet, netAt = false, nil // leave.go: the journal alone saw what the page sent as it unloaded

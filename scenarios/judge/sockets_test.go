@@ -77,3 +77,49 @@ func TestASocketMessageIsNamedAndNeverReadAsNoWrite(t *testing.T) {
 		t.Errorf("writes without a socket message: %+v", c)
 	}
 }
+
+// A WebSocket line's message pattern counts only the messages whose text it
+// finds: {"hold":"ada"} is one "hold" and no "release"; a message whose
+// text was not kept makes a count that could be short INCONCLUSIVE, and
+// one over the count still FAILs.
+func TestASocketLinesMessagePatternCountsOnlyTheMessagesItFinds(t *testing.T) {
+	counted := func(ev *scenarios.Evidence, message string, count int) judge.Check {
+		t.Helper()
+		sc, _ := judgetest.Confirm(t)
+		sc.Expect.Requests = []scenarios.RequestExpect{{Method: "WS", Path: "/api/hold", Phase: vocab.PhaseAgent, Count: count, Message: message}}
+		for _, c := range judge.Judge(sc, ev).Checks {
+			if strings.HasPrefix(c.ID, "requests[0]") {
+				return c
+			}
+		}
+		t.Fatalf("no requests[0] check")
+		return judge.Check{}
+	}
+	_, ev := withSocketMessage(t)
+	for _, tt := range []struct {
+		message string
+		count   int
+		want    vocab.CheckStatus
+	}{
+		{`"hold"`, 1, vocab.CheckPass},
+		{`"hold"`, 0, vocab.CheckFail},
+		{`"release"`, 0, vocab.CheckPass},
+		{`"release"`, 1, vocab.CheckFail},
+	} {
+		if c := counted(ev, tt.message, tt.count); c.Status != tt.want {
+			t.Errorf("message %s, count %d: %s (%s), want %s", tt.message, tt.count, c.Status, c.Message, tt.want)
+		}
+	}
+	_, unkept := withSocketMessage(t)
+	for i := range unkept.Requests {
+		if unkept.Requests[i].IsSocketMessage() {
+			unkept.Requests[i].Body = ""
+		}
+	}
+	if c := counted(unkept, `"hold"`, 1); c.Status != vocab.CheckInconclusive || !strings.Contains(c.Message, "not kept") {
+		t.Errorf("an unkept message, count 1: %s (%s), want INCONCLUSIVE", c.Status, c.Message)
+	}
+	if c := counted(unkept, `"hold"`, 0); c.Status != vocab.CheckInconclusive {
+		t.Errorf("an unkept message, count 0: %s (%s), want INCONCLUSIVE", c.Status, c.Message)
+	}
+}
