@@ -218,14 +218,37 @@ func (r *Recorder) ObserveFrom(src Source, ev any) {
 		r.sockets[string(ev.RequestID)] = socket{url: ev.URL, target: src.Target}
 		return
 	case *network.EventWebSocketWillSendHandshakeRequest:
-		if s, ok := r.sockets[string(ev.RequestID)]; ok {
-			s.sentAt, s.handshaken = float64(ev.Timestamp), true
-			if ev.WallTime > 0 {
-				s.wall = time.UnixMicro(int64(math.Round(float64(ev.WallTime) * 1e6))).UTC()
-			}
-			r.sockets[string(ev.RequestID)] = s
+		s, ok := r.sockets[string(ev.RequestID)]
+		if !ok {
+			return
 		}
-		return
+		s.sentAt, s.handshaken = float64(ev.Timestamp), true
+		if ev.WallTime > 0 {
+			s.wall = time.UnixMicro(int64(math.Round(float64(ev.WallTime) * 1e6))).UTC()
+		}
+		r.sockets[string(ev.RequestID)] = s
+		// The handshake is an HTTP GET the app receives (and journals, if it
+		// keeps a journal): an entry of the log, as the witnesses must agree.
+		req := &record.Request{Seq: len(r.reqs) + 1, ID: string(ev.RequestID), Method: "GET", URL: s.url, Path: pathOf(s.url),
+			ResourceType: "WebSocket", Target: s.target, SentAt: float64(ev.Timestamp), Started: s.wall}
+		if ev.Request != nil {
+			req.RequestHeaders = headers(ev.Request.Headers)
+		}
+		r.reqs = append(r.reqs, req)
+		r.current[string(ev.RequestID)] = len(r.reqs) - 1
+	case *network.EventWebSocketHandshakeResponseReceived:
+		if e := r.entry(string(ev.RequestID)); e != nil && ev.Response != nil {
+			e.Status, e.StatusText = int(ev.Response.Status), ev.Response.StatusText
+			e.ResponseHeaders, e.ResponseAt, e.FinishedAt, e.Done = headers(ev.Response.Headers), float64(ev.Timestamp), float64(ev.Timestamp), true
+		}
+	case *network.EventWebSocketFrameError:
+		if e := r.entry(string(ev.RequestID)); e != nil && !e.Done {
+			e.Failure, e.FinishedAt, e.Done = ev.ErrorMessage, float64(ev.Timestamp), true
+		}
+	case *network.EventWebSocketClosed:
+		if e := r.entry(string(ev.RequestID)); e != nil && !e.Done {
+			e.Failure, e.FinishedAt, e.Done = "the socket closed before its handshake was answered", float64(ev.Timestamp), true
+		}
 	case *network.EventWebSocketFrameSent:
 		s, ok := r.sockets[string(ev.RequestID)]
 		if !ok || ev.Response == nil {

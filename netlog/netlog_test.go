@@ -613,10 +613,13 @@ func TestASocketsSentMessagesAreEntries(t *testing.T) {
 	r.Observe(&network.EventWebSocketFrameSent{RequestID: "ws1", Timestamp: cdp.MonotonicTime(102), Response: &network.WebSocketFrame{Opcode: 2, PayloadData: []byte{0, 1}}})
 	r.Observe(&network.EventWebSocketFrameSent{RequestID: "unseen", Timestamp: cdp.MonotonicTime(103), Response: &network.WebSocketFrame{Opcode: 1, PayloadData: []byte("x")}})
 	log := r.Requests()
-	if len(log) != 2 {
-		t.Fatalf("the log holds %d entries, want the 2 sent messages: %+v", len(log), log)
+	if len(log) != 3 {
+		t.Fatalf("the log holds %d entries, want the handshake and the 2 sent messages: %+v", len(log), log)
 	}
-	text, bin := log[0], log[1]
+	hand, text, bin := log[0], log[1], log[2]
+	if hand.Method != "GET" || hand.Path != "/live/hold" || hand.Done || hand.IsSocketMessage() {
+		t.Errorf("the handshake, unanswered: %+v", hand)
+	}
 	if !text.IsSocketMessage() || text.Path != "/live/hold" || text.Body != `{"hold":"10:00"}` || !text.Done || record.IsWrite(text.Method) {
 		t.Errorf("the text message: %+v", text)
 	}
@@ -628,5 +631,29 @@ func TestASocketsSentMessagesAreEntries(t *testing.T) {
 	}
 	if !record.SameOrigin("http://a.test", text.URL) {
 		t.Error("a ws:// socket to the app's host is not of the app's origin")
+	}
+}
+
+// A WebSocket's handshake is the GET the app receives (an app that journals
+// every request journals it): an entry of the log, answered 101, or failed
+// when the socket ends before its answer.
+func TestASocketsHandshakeIsAnEntry(t *testing.T) {
+	r := NewRecorder()
+	for _, id := range []network.RequestID{"ok", "refused"} {
+		r.Observe(&network.EventWebSocketCreated{RequestID: id, URL: "ws://a.test/live/" + string(id)})
+		r.Observe(&network.EventWebSocketWillSendHandshakeRequest{RequestID: id, Timestamp: cdp.MonotonicTime(100), WallTime: cdp.TimeSinceEpoch(wallStart),
+			Request: &network.WebSocketRequest{Headers: network.Headers{"Upgrade": "websocket"}}})
+	}
+	r.Observe(&network.EventWebSocketHandshakeResponseReceived{RequestID: "ok", Timestamp: cdp.MonotonicTime(100.01), Response: &network.WebSocketResponse{Status: 101, StatusText: "Switching Protocols"}})
+	r.Observe(&network.EventWebSocketClosed{RequestID: "refused", Timestamp: cdp.MonotonicTime(100.02)})
+	log := r.Requests()
+	if len(log) != 2 {
+		t.Fatalf("the log holds %d entries, want the 2 handshakes: %+v", len(log), log)
+	}
+	if ok := log[0]; ok.Method != "GET" || ok.Status != 101 || !ok.Done || ok.Failure != "" || ok.RequestHeaders["Upgrade"] != "websocket" || !ok.Counted() {
+		t.Errorf("the answered handshake: %+v", ok)
+	}
+	if refused := log[1]; !refused.Done || refused.Failure == "" || refused.Status != 0 {
+		t.Errorf("the handshake the socket closed before: %+v", refused)
 	}
 }

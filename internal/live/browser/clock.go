@@ -418,8 +418,12 @@ func (c *Clock) openFor(i int) time.Duration {
 
 // waitsFor tells whether a grant past the holders waits for r: a request of
 // the page not yet answered that holds nothing for good.
+//
+// A WebSocket's handshake is not waited for: its answer reaches the log
+// only once the page's own scheduler runs, which the paused clock holds
+// (measured: waiting for it stalled every grant of the booking fixture).
 func (c *Clock) waitsFor(r record.Request) bool {
-	return c.pageOwn(r) && !r.Done && r.ResponseAt == 0 && r.ResourceType != "EventSource" && !c.polls[r.Method+" "+r.Path]
+	return c.pageOwn(r) && !r.Done && r.ResponseAt == 0 && r.ResourceType != "EventSource" && r.ResourceType != "WebSocket" && !c.polls[r.Method+" "+r.Path]
 }
 
 // pageOwn: a request of the page's own renderer (virtual time is the
