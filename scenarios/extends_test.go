@@ -87,7 +87,6 @@ func mustTree(t *testing.T, file string, data []byte, now time.Time) *yamlNode {
 	return parseNode(t, resolved)
 }
 
-
 func extendsValue(t *testing.T, data []byte) string {
 	t.Helper()
 	for _, l := range strings.Split(string(data), "\n") {
