@@ -101,12 +101,7 @@ func (Registration) SeatsLeft() string { return "#seats-left" }
 
 // Fill types a name and an email as a person would.
 func (p Registration) Fill(name, email string) chromedp.Action[chromedp.Void] {
-	return chromedp.Steps(
-		chromedp.Clear(chromedp.CSS(p.NameInput())),
-		chromedp.SendKeys(chromedp.CSS(p.NameInput()), name),
-		chromedp.Clear(chromedp.CSS(p.EmailInput())),
-		chromedp.SendKeys(chromedp.CSS(p.EmailInput()), email),
-	)
+	return chromedp.Steps(Fill(p.NameInput(), name), Fill(p.EmailInput(), email))
 }
 
 // Submit clicks the submit button as a person would.
@@ -200,6 +195,15 @@ func All() []Page {
 // selector pierces open shadow roots (browser.Deep).
 func Click(sel string) chromedp.Action[chromedp.Void] {
 	return chromedp.Click(sel, browser.Deep(sel), chromedp.NodeVisible)
+}
+
+// Fill clears a field and types value into it as a person would; sel
+// pierces open shadow roots as Click's does.
+func Fill(sel, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Clear(sel, browser.Deep(sel)),
+		chromedp.SendKeys(sel, value, browser.Deep(sel)),
+	)
 }
 
 // WaitUntil waits, at most d, until the JavaScript condition is true.

@@ -2,8 +2,13 @@ package pages
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/fixtures/refapp"
 	"github.com/agentready/agentready/internal/kit/hang"
@@ -90,5 +95,35 @@ func TestADriftedPageObjectIsSeen(t *testing.T) {
 	}
 	if slices.Equal(tools, p.Tools()) {
 		t.Errorf("the page's tools %v pass for the renamed ones", tools)
+	}
+}
+
+// A page object's Fill and Click reach fields and buttons inside open
+// shadow roots, as the scenarios' steps do: a design system's sign-up form
+// is typed into and sent through its host.
+func TestFillAndClickPierceOpenShadowRoots(t *testing.T) {
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>shadow form</title><sign-up></sign-up><script>
+customElements.define("sign-up", class extends HTMLElement {
+  constructor() { super(); this.attachShadow({mode: "open"}).innerHTML = '<input id="who" value="old"><button id="send">Send</button><p id="sent"></p>';
+    this.shadowRoot.getElementById("send").addEventListener("click", () => { this.shadowRoot.getElementById("sent").textContent = "sent " + this.shadowRoot.getElementById("who").value; }); }
+});
+</script>`)
+	}))
+	defer app.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), hang.Bound)
+	defer cancel()
+	tab := browsertest.Tab(t)
+	if err := tab.Navigate(ctx, app.URL); err != nil {
+		t.Fatal(err)
+	}
+	in, release := tab.Bind(ctx)
+	defer release()
+	if _, err := chromedp.Run(in, chromedp.Steps(Fill("sign-up >>> #who", "Ada"), Click("#send"))); err != nil {
+		t.Fatal(err)
+	}
+	el, err := SnapshotOne(in, "#sent")
+	if err != nil || el.Text != "sent Ada" {
+		t.Errorf("after Fill and Click inside the shadow root: %+v, %v; want sent Ada", el, err)
 	}
 }
