@@ -3,12 +3,15 @@ package webmcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/chromedp/cdproto/webmcp"
+	"github.com/chromedp/chromedp"
+
 	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/scenarios/vocab"
-	"github.com/chromedp/cdproto/webmcp"
 )
 
 // Pending is a call left running past the step that made it: the agent's
@@ -70,13 +73,27 @@ func (c *Client) Start(ctx context.Context, name, frame string, input any, via v
 		p.stop = func() { stop(); cancelTab() }
 		started, cancel := context.WithTimeout(ctx, c.bound())
 		defer cancel()
-		// Its answer is the trace's; a refusal before the invocation began
-		// (executeTool rejected: no such tool, input refused) is its own.
-		refused := make(chan error, 1)
+		// Its answer is the trace's; the page's refusal before the
+		// invocation began (executeTool rejected, the tool gone from
+		// getTools()) is its own. Any other error (the document went away,
+		// a session lost) is the harness's: it stays "never began".
+		refused := make(chan string, 1)
 		go func() {
-			_, err := c.runPage(callCtx, tool, in)
-			if err != nil && callCtx.Err() == nil {
-				refused <- err
+			out, err := c.runPage(callCtx, tool, in)
+			var exc *chromedp.ExceptionError
+			var inFrame *PageException
+			why := ""
+			switch {
+			case callCtx.Err() != nil:
+			case err == nil && !out.Found:
+				why = fmt.Sprintf("Tool not found: %q is not in the page's catalog", name)
+			case errors.As(err, &exc):
+				why = exceptionText(exc)
+			case errors.As(err, &inFrame):
+				why = inFrame.Text
+			}
+			if why != "" {
+				refused <- why
 				cancel()
 			}
 		}()
@@ -86,7 +103,7 @@ func (c *Client) Start(ctx context.Context, name, frame string, input any, via v
 		if err != nil {
 			select {
 			case why := <-refused:
-				p.finish(vocab.Failed, "the page refused the call before it began: "+why.Error())
+				p.finish(vocab.Failed, "the page refused the call before it began: "+why)
 			default:
 				p.finish(vocab.NoResponse, fmt.Sprintf("no invocation began within %s: the browser never started the call", c.bound()))
 			}
