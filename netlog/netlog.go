@@ -63,6 +63,11 @@ type Recorder struct {
 	// sockets are the WebSockets the page opened, by request id: each
 	// message the page sends on one is an entry of the log (SocketMessage).
 	sockets map[string]socket
+	// owner is the session that first reported each request or socket id:
+	// a service worker is attached twice (through the page and by the
+	// browser), and a redirect's hop or a socket's handshake and messages
+	// reported again by the second session would be entries twice.
+	owner map[string]string
 }
 
 // socket is a WebSocket as its handshake said: its URL, and its clocks (the
@@ -91,7 +96,7 @@ const MaxBody = 1 << 20
 // NewRecorder makes an empty log.
 func NewRecorder() *Recorder {
 	return &Recorder{current: map[string]int{}, session: map[string]string{}, changed: make(chan struct{}),
-		sent: map[string]int64{}, unkept: map[int]unkeptWhy{}, wake: make(chan struct{}, 1), loader: map[string]string{}, sockets: map[string]socket{}}
+		sent: map[string]int64{}, unkept: map[int]unkeptWhy{}, wake: make(chan struct{}, 1), loader: map[string]string{}, sockets: map[string]socket{}, owner: map[string]string{}}
 }
 
 // KeepBodies says whose bodies the log keeps, by the request's URL: the
@@ -136,6 +141,15 @@ func (r *Recorder) Observe(ev any) { r.ObserveFrom(Source{}, ev) }
 func (r *Recorder) ObserveFrom(src Source, ev any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if id, kind, ok := ownedID(ev); ok {
+		o, seen := r.owner[id]
+		switch {
+		case !seen && kind == firstReport:
+			r.owner[id] = src.Session
+		case seen && o != src.Session && kind != idempotent:
+			return // the same request or socket, reported by a second session
+		}
+	}
 	switch ev := ev.(type) {
 	case *network.EventRequestWillBeSent:
 		id := string(ev.RequestID)
@@ -255,7 +269,7 @@ func (r *Recorder) ObserveFrom(src Source, ev any) {
 			return
 		}
 		req := &record.Request{Seq: len(r.reqs) + 1, ID: string(ev.RequestID), Method: record.SocketMessage, URL: s.url, Path: pathOf(s.url),
-			ResourceType: "WebSocket", Target: s.target, HasBody: true, SentAt: float64(ev.Timestamp), FinishedAt: float64(ev.Timestamp), Done: true}
+			ResourceType: "WebSocket", Target: s.target, HasBody: len(ev.Response.PayloadData) > 0, SentAt: float64(ev.Timestamp), FinishedAt: float64(ev.Timestamp), Done: true}
 		if s.handshaken && !s.wall.IsZero() {
 			req.Started = s.wall.Add(time.Duration((float64(ev.Timestamp) - s.sentAt) * float64(time.Second))).Truncate(time.Microsecond)
 		}
@@ -578,6 +592,51 @@ var EnableParams = network.EnableParams{MaxPostDataSize: new(int64(MaxBody))}
 func Enable(ctx context.Context) error {
 	_, err := chromedp.Call(ctx, network.Enable, EnableParams)
 	return err
+}
+
+// How an event relates to the session that owns its request id.
+const (
+	firstReport = iota // claims the id for its session
+	repeated           // taken from the owner only
+	idempotent         // taken from any session (it sets what it sets)
+)
+
+// ownedID answers the request or socket id an event is about, and how
+// the owner rule treats it.
+func ownedID(ev any) (string, int, bool) {
+	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		if ev.RedirectResponse != nil {
+			return string(ev.RequestID), repeated, true
+		}
+		return string(ev.RequestID), firstReport, true
+	case *network.EventWebSocketCreated:
+		return string(ev.RequestID), firstReport, true
+	case *network.EventWebSocketWillSendHandshakeRequest:
+		return string(ev.RequestID), repeated, true
+	case *network.EventWebSocketHandshakeResponseReceived:
+		return string(ev.RequestID), repeated, true
+	case *network.EventWebSocketFrameSent:
+		return string(ev.RequestID), repeated, true
+	case *network.EventWebSocketFrameError:
+		return string(ev.RequestID), repeated, true
+	case *network.EventWebSocketClosed:
+		return string(ev.RequestID), repeated, true
+	}
+	return "", 0, false
+}
+
+// SessionGone hands the ids a session owned to the next session that
+// reports them: a service worker's page-side session ends with the page,
+// and its browser-side one goes on.
+func (r *Recorder) SessionGone(session string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, o := range r.owner {
+		if o == session {
+			delete(r.owner, id)
+		}
+	}
 }
 
 // EndSession ends the requests a session reported that are still open when

@@ -657,3 +657,39 @@ func TestASocketsHandshakeIsAnEntry(t *testing.T) {
 		t.Errorf("the handshake the socket closed before: %+v", refused)
 	}
 }
+
+// A service worker is reported by two sessions (through the page and by
+// the browser): its redirect hops and its socket's handshake and messages
+// are entries once; when the first session goes, the second one's reports
+// are taken.
+func TestARequestTwoSessionsReportIsOneEntry(t *testing.T) {
+	r := NewRecorder()
+	sw1 := Source{Session: "page-side", Target: &record.Target{Type: "service_worker", ID: "sw"}}
+	sw2 := Source{Session: "browser-side", Target: &record.Target{Type: "service_worker", ID: "sw"}}
+	post := &network.EventRequestWillBeSent{RequestID: "r1", Timestamp: cdp.MonotonicTime(100), Request: &network.Request{Method: "POST", URL: "http://a.test/book"}}
+	hop := &network.EventRequestWillBeSent{RequestID: "r1", Timestamp: cdp.MonotonicTime(100.1), Request: &network.Request{Method: "GET", URL: "http://a.test/done"},
+		RedirectResponse: &network.Response{Status: 303}}
+	for _, src := range []Source{sw1, sw2} {
+		r.ObserveFrom(src, post)
+	}
+	for _, src := range []Source{sw1, sw2} {
+		r.ObserveFrom(src, hop)
+	}
+	created := &network.EventWebSocketCreated{RequestID: "ws", URL: "ws://a.test/hold"}
+	hand := &network.EventWebSocketWillSendHandshakeRequest{RequestID: "ws", Timestamp: cdp.MonotonicTime(101), WallTime: cdp.TimeSinceEpoch(wallStart)}
+	sent := &network.EventWebSocketFrameSent{RequestID: "ws", Timestamp: cdp.MonotonicTime(102), Response: &network.WebSocketFrame{Opcode: 1, PayloadData: []byte("hold")}}
+	for _, ev := range []any{created, hand, sent} {
+		r.ObserveFrom(sw1, ev)
+		r.ObserveFrom(sw2, ev)
+	}
+	r.SessionGone("page-side")
+	r.ObserveFrom(sw2, &network.EventWebSocketFrameSent{RequestID: "ws", Timestamp: cdp.MonotonicTime(103), Response: &network.WebSocketFrame{Opcode: 1, PayloadData: []byte("again")}})
+	var got []string
+	for _, q := range r.Requests() {
+		got = append(got, q.Method+" "+q.Path+" "+q.Body)
+	}
+	want := []string{"POST /book ", "GET /done ", "GET /hold ", "WS /hold hold", "WS /hold again"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the log: %q, want %q", got, want)
+	}
+}

@@ -205,6 +205,7 @@ func (t *Tab) detached(s target.SessionID) {
 		t.Net.EndSession(string(s), "the window closed before it finished")
 	}
 	if known {
+		t.Net.SessionGone(string(s))
 		t.childGone(s)
 	}
 }
