@@ -123,3 +123,26 @@ func TestASocketLinesMessagePatternCountsOnlyTheMessagesItFinds(t *testing.T) {
 		t.Errorf("an unkept message, count 0: %s (%s), want INCONCLUSIVE", c.Status, c.Message)
 	}
 }
+
+// A WebSocket's handshake in the network log is held against neither
+// witness: the journal may hold it or not (journals differ on upgrades).
+func TestASocketsHandshakeIsHeldAgainstNeitherWitness(t *testing.T) {
+	sc, ev := withSocketMessage(t)
+	human := ev.Marks[vocab.PhaseHuman].Requests
+	hand := record.Request{Seq: 98, Method: "GET", URL: "ws://app.test/api/hold", Path: "/api/hold", ResourceType: "WebSocket", Status: 101, Done: true,
+		Started: ev.Requests[human-1].Started}
+	ev.Requests = slices.Insert(slices.Clone(ev.Requests), human-1, hand)
+	for p, m := range ev.Marks {
+		if m.Requests >= human {
+			m.Requests++
+			ev.Marks[p] = m
+		}
+	}
+	c, ok := check(judge.Judge(sc, ev), "witnesses.agent")
+	if !ok {
+		t.Skip("the sample record keeps no journal")
+	}
+	if c.Status != vocab.CheckPass {
+		t.Errorf("a handshake the journal lacks: %+v", c)
+	}
+}

@@ -15,7 +15,8 @@ import (
 // origin is in the journal, and every journal entry of the tab's session
 // is in the network log — refused ones included (seed 003: a journal
 // records before authorization). A request that got no answer may or may
-// not have reached the app, and is not held against either side.
+// not have reached the app, and is not held against either side; nor is a
+// WebSocket's handshake.
 func (j *judge) judgeWitnesses() {
 	if j.ev.Requests == nil || !j.ev.Capture.Network || j.ev.Journal == nil || !j.ev.Capture.Observer {
 		return
@@ -42,7 +43,10 @@ func (j *judge) judgeWitnesses() {
 			}
 			netAt = append(netAt, i)
 			k := strings.ToUpper(r.Method) + " " + r.Path
-			if r.Status == 0 && r.Failure != "" {
+			// A WebSocket's handshake is held against neither side: journals
+			// differ on upgrades (some skip them, some write the entry only
+			// when the handler ends, with the socket).
+			if r.Status == 0 && r.Failure != "" || r.ResourceType == "WebSocket" {
 				maybe[k]++
 				continue
 			}
