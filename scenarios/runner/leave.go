@@ -6,7 +6,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agentready/agentready/internal/data/record"
 	"github.com/agentready/agentready/internal/kit/laps"
+	"github.com/agentready/agentready/internal/live/browser"
 	"github.com/agentready/agentready/scenarios"
 	"github.com/agentready/agentready/scenarios/vocab"
 )
@@ -38,6 +40,33 @@ func (r *runner) away() (url, path string) {
 	first := slices.Sorted(maps.Keys(r.sc.Probes))[0]
 	_, path, _ = r.sc.Probes[first].Split()
 	return r.t.BaseURL + path, path
+}
+
+// A service worker outlives the page it served: what it sends once the
+// page is gone (told so at pagehide) comes after the navigation away, on
+// the worker's own real-time clock. So the end mark waits, when the tab has
+// one, until no request of a service worker has come for workerQuiet
+// (bounded by workerQuietMax): its writes land in the leave window, not
+// after every window, where nothing would judge them.
+const (
+	workerQuiet    = 300 * time.Millisecond
+	workerQuietMax = 3 * time.Second
+)
+
+func (r *runner) workersQuiet(ctx context.Context) {
+	if !slices.ContainsFunc(r.t.Tab.Targets(), func(t browser.Target) bool { return t.Type == "service_worker" }) {
+		return
+	}
+	ofWorker := func(q record.Request) bool { return q.Target != nil && q.Target.Type == "service_worker" }
+	deadline := time.Now().Add(workerQuietMax)
+	for from := r.t.Tab.Net.Len(); time.Now().Before(deadline); from = r.t.Tab.Net.Len() {
+		quiet, cancel := context.WithTimeout(ctx, min(workerQuiet, time.Until(deadline)))
+		_, err := r.t.Tab.Net.WaitFor(quiet, from, ofWorker)
+		cancel()
+		if err != nil {
+			return
+		}
+	}
 }
 
 // leave hides the page and navigates away from it, between the leave mark
@@ -81,6 +110,7 @@ func (r *runner) leave(ctx context.Context) {
 		r.faultFrom(vocab.PhaseLeave, "leave the page (navigate to %s): %v", to, err)
 	}
 	lv.NavigateMs = time.Since(start).Milliseconds()
+	r.workersQuiet(ctx)
 	laps.Mark(ctx, "leave: bodies and navigate away")
 	if hidden {
 		// The person's next page is in front: a minimized window draws

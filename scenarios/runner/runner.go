@@ -511,7 +511,7 @@ func (r *runner) mark(ctx context.Context, phase vocab.Phase) {
 	}
 	r.ev.Marks[phase] = m
 	r.noteAppEnded(r.marked)
-	if phase != vocab.PhaseEnd { // at the end the page is already left
+	if phase != vocab.PhaseEnd || !r.sc.Capture.Leave.On() { // at the end the page is already left, when the run leaves it
 		r.noteClockLost(ctx, cmp.Or(r.marked, vocab.PhaseSetup))
 	}
 	r.marked = phase
