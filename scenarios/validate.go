@@ -214,7 +214,7 @@ func (sc Scenario) validateRequests(p *problems) {
 		case r.Method == "" || !strings.HasPrefix(r.Path, "/"):
 			p.bad(at.key("request"), "needs a method and a path that starts with /: \"METHOD /path\"")
 		case strings.ContainsAny(r.Path, " \t"):
-			p.bad(at.key("request"), "%q has words after its path, which no request's path holds: write \"METHOD /path\" (a WebSocket message's pattern goes in message:)", r.Method+" "+r.Path)
+			p.bad(at.key("request"), "%q has words after its path: write \"METHOD /path\" (a space in the path as %%20; a WebSocket message's pattern goes in message:)", r.Method+" "+r.Path)
 		}
 		switch _, err := regexp.Compile(r.Message); {
 		case r.Message != "" && r.Method != record.SocketMessage:

@@ -101,6 +101,13 @@ func MatchRequest(gotMethod, gotPath, method, pattern string) bool {
 	if method != "" && !strings.EqualFold(gotMethod, method) {
 		return false
 	}
+	// The log's paths are decoded; a line writes a space as %20 (a space
+	// ends the line's path).
+	if strings.Contains(pattern, "%") {
+		if p, err := url.PathUnescape(pattern); err == nil {
+			pattern = p
+		}
+	}
 	if gotPath == pattern {
 		return true
 	}
@@ -132,8 +139,8 @@ func (r Request) IsSocketMessage() bool { return r.Method == SocketMessage }
 func SplitRequest(s string) (method, path string, ok bool) {
 	method, path, ok = strings.Cut(strings.TrimSpace(s), " ")
 	path = strings.TrimSpace(path)
-	// A path in the log has no spaces (they are %20): words after the path
-	// would make a line that matches nothing, so it is no line.
+	// Words after the path would make a line that matches nothing, so it
+	// is no line; a space in a path is written %20 (MatchRequest).
 	return strings.ToUpper(method), path, ok && method != "" && strings.HasPrefix(path, "/") && !strings.ContainsAny(path, " \t")
 }
 

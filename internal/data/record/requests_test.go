@@ -107,6 +107,17 @@ func TestCountFilterSinceWrites(t *testing.T) {
 	}
 }
 
+// A space in a path is written %20 in a line (the log's paths are
+// decoded, and a space ends the line's path).
+func TestAPathWithASpaceIsNamedByPercentTwenty(t *testing.T) {
+	if !MatchRequest("GET", "/files/my notes.txt", "GET", "/files/my%20notes.txt") || !MatchRequest("GET", "/files/my notes.txt", "GET", "/files/my%20*") {
+		t.Error("%20 does not name a decoded space")
+	}
+	if MatchRequest("GET", "/files/my notes.txt", "GET", "/files/my%2Fnotes.txt") {
+		t.Error("%2F named a space")
+	}
+}
+
 func TestIsWriteAndSplitRequest(t *testing.T) {
 	for m, want := range map[string]bool{"GET": false, "head": false, "Options": false, "POST": true, "put": true, "PATCH": true, "DELETE": true} {
 		if IsWrite(m) != want {
