@@ -33,6 +33,7 @@ var Deprecations = []Deprecation{
 	{ID: "request-count", Since: "0.1", Removed: "0.3"},
 	{ID: "human-request", Since: "0.1", Removed: "0.3"},
 	{ID: "schema-match-contains", Since: "0.1", Removed: "0.3"},
+	{ID: "request-path-space", Since: "0.1", Removed: "0.3"},
 }
 
 // deprecation answers the Deprecation of an ID (a defect of the suite
@@ -91,7 +92,64 @@ func migrate(file string, root *yaml.Node) *migration {
 	if sm := m.own(m.own(expect, "catalog"), "schema_match"); sm != nil {
 		m.schemaContains(sm)
 	}
+	m.requestLines(root, "")
 	return m
+}
+
+// requestLines finds every request line of the tree ("METHOD /path": a
+// request or wait_request value, a guarded item, a probe) and rewrites a
+// space in its path as %20. Such a line once loaded with the space as part
+// of the path (which matched the log's decoded path); a space now ends the
+// path, so that words after it are refused rather than matching nothing.
+func (m *migration) requestLines(n *yaml.Node, at string) {
+	n = m.plain(n)
+	if n == nil {
+		return
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			m.requestLines(c, fmt.Sprintf("%s[%d]", at, i))
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], m.plain(n.Content[i+1])
+			key := strings.TrimPrefix(at+"."+k.Value, ".")
+			switch {
+			case v == nil:
+			case (k.Value == "request" || k.Value == "wait_request") && v.Kind == yaml.ScalarNode:
+				m.pathSpace(v, key)
+			case k.Value == "guarded" && v.Kind == yaml.SequenceNode:
+				for j, g := range v.Content {
+					if g = m.plain(g); g != nil && g.Kind == yaml.ScalarNode {
+						m.pathSpace(g, fmt.Sprintf("%s[%d]", key, j))
+					}
+				}
+			case k.Value == "probes" && v.Kind == yaml.MappingNode:
+				for j := 1; j < len(v.Content); j += 2 {
+					if p := m.plain(v.Content[j]); p != nil && p.Kind == yaml.ScalarNode {
+						m.pathSpace(p, key+"."+v.Content[j-1].Value)
+					}
+				}
+			default:
+				m.requestLines(v, key)
+			}
+		}
+	}
+}
+
+// spaceInPath writes a space or a tab of a path as its escape.
+var spaceInPath = strings.NewReplacer(" ", "%20", "\t", "%09")
+
+func (m *migration) pathSpace(v *yaml.Node, at string) {
+	method, rest, ok := strings.Cut(strings.TrimSpace(v.Value), " ")
+	rest = strings.TrimSpace(rest)
+	if !ok || method == "" || !strings.HasPrefix(rest, "/") || !strings.ContainsAny(rest, " \t") {
+		return
+	}
+	m.changing(v)
+	v.Value = method + " " + spaceInPath.Replace(rest)
+	m.warn(v, at, "request-path-space", fmt.Sprintf("%q", v.Value)+" (a space in a path is %20; a WebSocket message's pattern goes in message:)")
 }
 
 // aliased are the nodes an alias of the tree names.

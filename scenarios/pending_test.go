@@ -55,9 +55,9 @@ func TestACSRFSourceAndACodeFieldAreCheckedAtLoad(t *testing.T) {
 	}
 }
 
-// A requests line is "METHOD /path" and nothing after it, and message is a
-// regular expression for a WebSocket line only; each mistake is refused
-// with its line.
+// message is a regular expression for a WebSocket line only; each mistake
+// is refused with its line. A space in a line's path is read as %20, with
+// a deprecation warning.
 func TestASocketMessagePatternIsCheckedAtLoad(t *testing.T) {
 	data, err := os.ReadFile("../fixtures/realpages/scenarios/LIVE-01.yaml")
 	if err != nil {
@@ -73,11 +73,16 @@ func TestASocketMessagePatternIsCheckedAtLoad(t *testing.T) {
 	}
 	line := `{request: WS /live/hold, phase: human, count: 1, message: '"hold":"10:00"'}`
 	for _, tt := range []struct{ name, to, want string }{
-		{"words after the path", `{request: WS /live/hold hold, phase: human, count: 1}`, "words after its path"},
 		{"not a socket", `{request: POST /live/api/bookings, phase: human, count: 1, message: hold}`, "not of POST"},
 		{"no RE2", `{request: WS /live/hold, phase: human, count: 1, message: '(hold'}`, "not a regular expression"},
 	} {
 		refusedAtLoad(t, "LIVE-01.yaml", good, tt.name, line, tt.to, tt.want)
+	}
+	// Words after the path once loaded as part of it (a space in the
+	// path): they still load, read as %20, with the deprecation's warning.
+	words, err := Parse("LIVE-01.yaml", []byte(strings.Replace(good, line, `{request: WS /live/hold hold, phase: human, count: 1}`, 1)))
+	if err != nil || words.Expect.Requests[2].Path != "/live/hold%20hold" || len(words.Deprecated) != 1 || !strings.Contains(words.Deprecated[0].Error(), "request-path-space") {
+		t.Errorf("words after the path: %v, path %q, warnings %v; want it read as %%20 with the request-path-space warning", err, words.Expect.Requests[2].Path, words.Deprecated)
 	}
 }
 
